@@ -1,0 +1,383 @@
+// Package sqldb owns the SQLite connections of one workspace database.
+//
+// A workspace database is shared by several owners of tables (vfs, and later
+// journal), by many goroutines and by several processes. sqldb gives them one
+// writer connection, serialised in-process by a semaphore and across processes
+// by BEGIN IMMEDIATE with a busy timeout, and a pool of reader connections that
+// run concurrently under WAL. Callers never see a connection outside a
+// transaction: Write and Read hand one to a callback and commit or roll back
+// when it returns.
+package sqldb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Options configure a database.
+type Options struct {
+	// BusyTimeout bounds how long a transaction waits for another process's
+	// lock before failing. Zero means DefaultBusyTimeout.
+	BusyTimeout time.Duration
+	// Readers is the maximum number of pooled reader connections. Zero means
+	// DefaultReaders.
+	Readers int
+	// SyncFull makes every commit fsync the WAL (survives power loss, not just
+	// process crashes) at a large cost in write throughput.
+	SyncFull bool
+}
+
+// Defaults.
+const (
+	DefaultBusyTimeout = 60 * time.Second
+	DefaultReaders     = 4
+)
+
+// DB is one workspace database.
+type DB struct {
+	path    string
+	memory  bool
+	opts    Options
+	wsem    chan struct{} // held by the writer for a whole transaction
+	writer  *Conn
+	readers chan *Conn
+	mu      sync.Mutex // guards open, closed
+	open    int        // reader connections created
+	closed  bool
+}
+
+// Conn is one SQLite connection with a cache of prepared statements.
+type Conn struct {
+	*sqlite3.Conn
+	stmts map[string]*sqlite3.Stmt
+}
+
+// ErrClosed is returned by operations on a closed DB.
+var ErrClosed = errors.New("workspace database is closed")
+
+// Open opens or creates the database at path. The empty path or ":memory:"
+// opens a private in-memory database served by a single connection.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = DefaultBusyTimeout
+	}
+	if opts.Readers <= 0 {
+		opts.Readers = DefaultReaders
+	}
+	db := &DB{path: path, opts: opts, wsem: make(chan struct{}, 1)}
+	if path == "" || path == ":memory:" {
+		db.memory = true
+		db.path = ":memory:"
+	} else if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	w, err := db.connect(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	db.writer = w
+	db.readers = make(chan *Conn, opts.Readers)
+	return db, nil
+}
+
+// Path is the database file name (":memory:" for an in-memory database).
+func (db *DB) Path() string { return db.path }
+
+// Memory reports whether the database lives only in this process's memory.
+func (db *DB) Memory() bool { return db.memory }
+
+func (db *DB) connect(ctx context.Context, writer bool) (*Conn, error) {
+	c, err := sqlite3.OpenContext(ctx, db.path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", db.path, err)
+	}
+	conn := &Conn{Conn: c, stmts: map[string]*sqlite3.Stmt{}}
+	if err := c.BusyTimeout(db.opts.BusyTimeout); err != nil {
+		c.Close()
+		return nil, err
+	}
+	pragmas := []string{"PRAGMA foreign_keys=OFF", "PRAGMA temp_store=MEMORY"}
+	if !db.memory {
+		sync := "NORMAL"
+		if db.opts.SyncFull {
+			sync = "FULL"
+		}
+		pragmas = append(pragmas, "PRAGMA journal_mode=WAL", "PRAGMA synchronous="+sync)
+	}
+	for _, p := range pragmas {
+		if err := c.Exec(p); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return conn, nil
+}
+
+// Write runs fn in an immediate (write-locked) transaction. It commits when
+// fn returns nil and rolls back otherwise. Writers are serialised: in this
+// process by a semaphore that honours ctx, across processes by SQLite's lock.
+func (db *DB) Write(ctx context.Context, fn func(*Conn) error) (err error) {
+	select {
+	case db.wsem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-db.wsem }()
+	if db.isClosed() {
+		return ErrClosed
+	}
+	c := db.writer
+	old := c.SetInterrupt(ctx)
+	defer c.SetInterrupt(old)
+	if err := c.Exec("BEGIN IMMEDIATE"); err != nil {
+		return wrapCtx(ctx, err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			c.rollback()
+			panic(p)
+		}
+		if err != nil {
+			c.rollback()
+			err = wrapCtx(ctx, err)
+			return
+		}
+		if cerr := c.Exec("COMMIT"); cerr != nil {
+			c.rollback()
+			err = wrapCtx(ctx, cerr)
+		}
+	}()
+	return fn(c)
+}
+
+// Read runs fn in a read transaction, which sees one consistent snapshot of
+// the database. In-memory databases share the writer connection.
+func (db *DB) Read(ctx context.Context, fn func(*Conn) error) (err error) {
+	if db.memory {
+		return db.Write(ctx, fn)
+	}
+	c, err := db.getReader(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.putReader(c)
+	old := c.SetInterrupt(ctx)
+	defer c.SetInterrupt(old)
+	if err := c.Exec("BEGIN"); err != nil {
+		return wrapCtx(ctx, err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			c.rollback()
+			panic(p)
+		}
+		if rerr := c.Exec("COMMIT"); rerr != nil {
+			c.rollback()
+			if err == nil {
+				err = rerr
+			}
+		}
+		if err != nil {
+			err = wrapCtx(ctx, err)
+		}
+	}()
+	return fn(c)
+}
+
+func (db *DB) getReader(ctx context.Context) (*Conn, error) {
+	select {
+	case c := <-db.readers:
+		return c, nil
+	default:
+	}
+	db.mu.Lock()
+	if db.closed {
+		db.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if db.open < db.opts.Readers {
+		db.open++
+		db.mu.Unlock()
+		c, err := db.connect(ctx, false)
+		if err != nil {
+			db.mu.Lock()
+			db.open--
+			db.mu.Unlock()
+			return nil, err
+		}
+		return c, nil
+	}
+	db.mu.Unlock()
+	select {
+	case c := <-db.readers:
+		return c, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (db *DB) putReader(c *Conn) {
+	db.mu.Lock()
+	closed := db.closed
+	db.mu.Unlock()
+	if closed {
+		c.close()
+		return
+	}
+	db.readers <- c
+}
+
+func (db *DB) isClosed() bool {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.closed
+}
+
+// Close waits for the running write transaction, then closes every
+// connection. Reader connections still in use close when they are returned.
+func (db *DB) Close() error {
+	db.wsem <- struct{}{}
+	defer func() { <-db.wsem }()
+	db.mu.Lock()
+	if db.closed {
+		db.mu.Unlock()
+		return nil
+	}
+	db.closed = true
+	db.mu.Unlock()
+	for {
+		select {
+		case c := <-db.readers:
+			c.close()
+			continue
+		default:
+		}
+		break
+	}
+	return db.writer.close()
+}
+
+// Stmt returns a cached prepared statement for sql. Callers must Reset it
+// (Done does) before the transaction ends.
+func (c *Conn) Stmt(sql string) (*sqlite3.Stmt, error) {
+	if s, ok := c.stmts[sql]; ok {
+		return s, nil
+	}
+	s, _, err := c.Prepare(sql)
+	if err != nil {
+		return nil, fmt.Errorf("prepare %q: %w", sql, err)
+	}
+	c.stmts[sql] = s
+	return s, nil
+}
+
+// Exec runs sql. With args it runs one cached prepared statement with args
+// bound in order; without args sql may hold several statements.
+func (c *Conn) Exec(sql string, args ...any) error {
+	if len(args) == 0 {
+		return c.Conn.Exec(sql)
+	}
+	s, err := c.Stmt(sql)
+	if err != nil {
+		return err
+	}
+	if err := Bind(s, args...); err != nil {
+		return Done(s, err)
+	}
+	return Done(s, s.Exec())
+}
+
+// Query prepares sql, binds args and returns the statement ready to Step.
+// The caller must call Done when finished with the rows.
+func (c *Conn) Query(sql string, args ...any) (*sqlite3.Stmt, error) {
+	s, err := c.Stmt(sql)
+	if err != nil {
+		return nil, err
+	}
+	if err := Bind(s, args...); err != nil {
+		return nil, Done(s, err)
+	}
+	return s, nil
+}
+
+// Done resets s (keeping it cached) and returns the first error among err,
+// the statement's step error and the reset error.
+func Done(s *sqlite3.Stmt, err error) error {
+	serr := s.Err()
+	rerr := s.Reset()
+	s.ClearBindings()
+	if err != nil {
+		return err
+	}
+	if serr != nil {
+		return serr
+	}
+	return rerr
+}
+
+// Bind binds args to s by position. Supported types: int, int64, uint32,
+// string, []byte, bool, nil.
+func Bind(s *sqlite3.Stmt, args ...any) error {
+	for i, a := range args {
+		p := i + 1
+		var err error
+		switch v := a.(type) {
+		case nil:
+			err = s.BindNull(p)
+		case int:
+			err = s.BindInt64(p, int64(v))
+		case int64:
+			err = s.BindInt64(p, v)
+		case uint32:
+			err = s.BindInt64(p, int64(v))
+		case bool:
+			err = s.BindBool(p, v)
+		case string:
+			err = s.BindText(p, v)
+		case []byte:
+			if v == nil {
+				err = s.BindNull(p)
+			} else {
+				err = s.BindBlob(p, v)
+			}
+		default:
+			err = fmt.Errorf("sqldb: cannot bind %T", a)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Conn) rollback() {
+	if !c.GetAutocommit() {
+		c.Conn.Exec("ROLLBACK")
+	}
+}
+
+func (c *Conn) close() error {
+	for _, s := range c.stmts {
+		s.Close()
+	}
+	c.stmts = nil
+	return c.Conn.Close()
+}
+
+// wrapCtx replaces SQLite's interrupt error with the context's error when the
+// context ended, so callers see context.Canceled or DeadlineExceeded.
+func wrapCtx(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, sqlite3.INTERRUPT) {
+		return ctx.Err()
+	}
+	return err
+}

@@ -1,0 +1,284 @@
+package vfs
+
+import (
+	"crypto/sha256"
+
+	"github.com/nookdev/nook/internal/sqldb"
+)
+
+// ChunkSize is the size of every content chunk but a file's last. See
+// RATIONALE.md for why this size.
+const ChunkSize = 256 << 10
+
+// buildFilter computes a chunk's grep prefilter (set by search integration).
+var buildFilter = func(data []byte) []byte { return nil }
+
+// chunk is content ready to store: its bytes, address and grep filter.
+type chunk struct {
+	data   []byte
+	hash   [32]byte
+	filter []byte
+}
+
+func newChunk(data []byte) chunk {
+	return chunk{data: data, hash: sha256.Sum256(data), filter: buildFilter(data)}
+}
+
+// chunkRef is a stored chunk of a file.
+type chunkRef struct {
+	blob int64
+	size int64
+}
+
+// putBlob stores ch (or finds it already stored) and adds refs references.
+// A blob stored with zero references is staged: GC may collect it once it is
+// older than the GC window.
+func (t *wtx) putBlob(ch chunk, refs int64) (int64, error) {
+	c := t.c
+	s, err := c.Query(`SELECT id FROM vfs_blobs WHERE hash = ?`, ch.hash[:])
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	found := s.Step()
+	if found {
+		id = s.ColumnInt64(0)
+	}
+	if err := sqldb.Done(s, nil); err != nil {
+		return 0, err
+	}
+	if found {
+		if refs != 0 {
+			return id, t.refBlob(id, refs)
+		}
+		return id, c.Exec(`UPDATE vfs_blobs SET unref_at = ? WHERE id = ? AND refs = 0`, t.now, id)
+	}
+	var unref any
+	if refs == 0 {
+		unref = t.now
+	}
+	filter := ch.filter
+	if filter == nil {
+		filter = []byte{}
+	}
+	if err := c.Exec(`INSERT INTO vfs_blobs(hash, size, refs, unref_at, filter) VALUES (?, ?, ?, ?, ?)`,
+		ch.hash[:], int64(len(ch.data)), refs, unref, filter); err != nil {
+		return 0, err
+	}
+	id = c.LastInsertRowID()
+	data := ch.data
+	if data == nil {
+		data = []byte{}
+	}
+	return id, c.Exec(`INSERT INTO vfs_blob_data(id, data) VALUES (?, ?)`, id, data)
+}
+
+// refBlob adds delta references to a blob, noting when it became unreferenced.
+func (t *wtx) refBlob(id, delta int64) error {
+	return t.c.Exec(`UPDATE vfs_blobs SET refs = refs + ?1,
+		unref_at = CASE WHEN refs + ?1 = 0 THEN ?2 ELSE NULL END WHERE id = ?3`, delta, t.now, id)
+}
+
+// dropChunks removes a file's chunks from index from on, releasing their blobs.
+func (t *wtx) dropChunks(inode, from int64) error {
+	s, err := t.c.Query(`SELECT blob FROM vfs_chunks WHERE inode = ? AND idx >= ?`, inode, from)
+	if err != nil {
+		return err
+	}
+	var blobs []int64
+	for s.Step() {
+		blobs = append(blobs, s.ColumnInt64(0))
+	}
+	if err := sqldb.Done(s, nil); err != nil {
+		return err
+	}
+	for _, b := range blobs {
+		if err := t.refBlob(b, -1); err != nil {
+			return err
+		}
+	}
+	if len(blobs) == 0 {
+		return nil
+	}
+	return t.c.Exec(`DELETE FROM vfs_chunks WHERE inode = ? AND idx >= ?`, inode, from)
+}
+
+// setChunk makes blob the chunk at idx of inode (its reference must already
+// be counted), releasing the blob it replaces.
+func (t *wtx) setChunk(inode, idx int64, ref chunkRef) error {
+	s, err := t.c.Query(`SELECT blob FROM vfs_chunks WHERE inode = ? AND idx = ?`, inode, idx)
+	if err != nil {
+		return err
+	}
+	old := int64(-1)
+	if s.Step() {
+		old = s.ColumnInt64(0)
+	}
+	if err := sqldb.Done(s, nil); err != nil {
+		return err
+	}
+	if old >= 0 {
+		if err := t.refBlob(old, -1); err != nil {
+			return err
+		}
+		return t.c.Exec(`UPDATE vfs_chunks SET blob = ?, size = ? WHERE inode = ? AND idx = ?`, ref.blob, ref.size, inode, idx)
+	}
+	return t.c.Exec(`INSERT INTO vfs_chunks(inode, idx, blob, size) VALUES (?, ?, ?, ?)`, inode, idx, ref.blob, ref.size)
+}
+
+// replaceContent makes refs the whole content of inode.
+func (t *wtx) replaceContent(inode int64, refs []chunkRef) error {
+	if err := t.dropChunks(inode, int64(len(refs))); err != nil {
+		return err
+	}
+	for i, r := range refs {
+		if err := t.setChunk(inode, int64(i), r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readChunk returns a copy of chunk idx of inode (nil if absent).
+func readChunk(c *sqldb.Conn, inode, idx int64) ([]byte, error) {
+	s, err := c.Query(`SELECT d.data FROM vfs_chunks c JOIN vfs_blob_data d ON d.id = c.blob
+		WHERE c.inode = ? AND c.idx = ?`, inode, idx)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	if s.Step() {
+		out = s.ColumnBlob(0, []byte{})
+	}
+	return out, sqldb.Done(s, nil)
+}
+
+// readAt copies the bytes of inode (size bytes long) at off into p and
+// returns how many it copied (less than len(p) only at the end of the file).
+func readAt(c *sqldb.Conn, path string, inode, size int64, p []byte, off int64) (int, error) {
+	if off >= size || len(p) == 0 {
+		return 0, nil
+	}
+	end := min(size, off+int64(len(p)))
+	first, last := off/ChunkSize, (end-1)/ChunkSize
+	s, err := c.Query(`SELECT c.idx, d.data FROM vfs_chunks c JOIN vfs_blob_data d ON d.id = c.blob
+		WHERE c.inode = ? AND c.idx BETWEEN ? AND ? ORDER BY c.idx`, inode, first, last)
+	if err != nil {
+		return 0, err
+	}
+	want := first
+	n := 0
+	for s.Step() {
+		idx := s.ColumnInt64(0)
+		if idx != want {
+			break
+		}
+		data := s.ColumnRawBlob(1)
+		start := idx * ChunkSize
+		lo := max(off, start) - start
+		hi := min(end, start+int64(len(data))) - start
+		if lo < hi {
+			n += copy(p[max(off, start)-off:], data[lo:hi])
+		}
+		want++
+	}
+	if err := sqldb.Done(s, nil); err != nil {
+		return n, err
+	}
+	if want <= last {
+		return n, perr("read", path, EIO, "missing chunk data for")
+	}
+	return int(end - off), nil
+}
+
+// rewrite writes data at off into inode (currently size bytes), making the
+// file newSize bytes long (newSize >= off+len(data)); bytes between the old
+// end and off read as zeros. Only the chunks the write touches are rebuilt.
+func (t *wtx) rewrite(path string, inode, size, off int64, data []byte, newSize int64) error {
+	if newSize < size {
+		if err := t.truncate(path, inode, size, newSize); err != nil {
+			return err
+		}
+		size = newSize
+	}
+	if newSize == 0 {
+		return nil
+	}
+	// From the chunk holding the old end (zero-extended when the write
+	// starts past it) or the first written chunk, whichever comes first.
+	from := min(off, size) / ChunkSize
+	last := (newSize - 1) / ChunkSize
+	var zero *chunkRef
+	for idx := from; idx <= last; idx++ {
+		start := idx * ChunkSize
+		end := min(start+ChunkSize, newSize)
+		wlo, whi := max(off, start), min(off+int64(len(data)), end)
+		oldEnd := min(size, end)
+		if wlo >= whi && oldEnd >= end {
+			continue // neither written nor grown
+		}
+		if wlo >= whi && oldEnd <= start && end-start == ChunkSize {
+			// A whole chunk of the gap: one shared zero chunk.
+			if zero == nil {
+				id, err := t.putBlob(newChunk(make([]byte, ChunkSize)), 0)
+				if err != nil {
+					return err
+				}
+				zero = &chunkRef{blob: id, size: ChunkSize}
+			}
+			if err := t.refBlob(zero.blob, 1); err != nil {
+				return err
+			}
+			if err := t.setChunk(inode, idx, *zero); err != nil {
+				return err
+			}
+			continue
+		}
+		buf := make([]byte, end-start)
+		if oldEnd > start && !(wlo == start && whi == end) {
+			old, err := readChunk(t.c, inode, idx)
+			if err != nil {
+				return err
+			}
+			copy(buf, old[:min(int64(len(old)), oldEnd-start)])
+		}
+		if wlo < whi {
+			copy(buf[wlo-start:], data[wlo-off:whi-off])
+		}
+		id, err := t.putBlob(newChunk(buf), 1)
+		if err != nil {
+			return err
+		}
+		if err := t.setChunk(inode, idx, chunkRef{blob: id, size: int64(len(buf))}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// truncate shortens inode from size to newSize bytes.
+func (t *wtx) truncate(path string, inode, size, newSize int64) error {
+	if newSize >= size {
+		return nil
+	}
+	keep := (newSize + ChunkSize - 1) / ChunkSize
+	if err := t.dropChunks(inode, keep); err != nil {
+		return err
+	}
+	if rem := newSize % ChunkSize; rem != 0 {
+		idx := keep - 1
+		old, err := readChunk(t.c, inode, idx)
+		if err != nil {
+			return err
+		}
+		if int64(len(old)) < rem {
+			return perr("truncate", path, EIO, "missing chunk data for")
+		}
+		id, err := t.putBlob(newChunk(old[:rem]), 1)
+		if err != nil {
+			return err
+		}
+		return t.setChunk(inode, idx, chunkRef{blob: id, size: rem})
+	}
+	return nil
+}

@@ -1,0 +1,655 @@
+package vfs
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/nookdev/nook/internal/sqldb"
+)
+
+// File is an open file or directory: a handle on a node, not on a path, so
+// it keeps working after the node is renamed or removed (a removed file
+// lives on until its last handle in this process closes).
+//
+// Writes are buffered one chunk at a time and reach the database when the
+// handle moves to another chunk, reads, seeks from the end, syncs, truncates
+// or closes, and before any other operation of the same FS reads or writes:
+// within a process every read sees every write. Other processes see a
+// handle's writes once they are flushed (Sync or Close).
+//
+// File implements io.Reader, io.ReaderAt, io.Writer, io.WriterAt, io.Seeker,
+// io.WriterTo, io.Closer, fs.File and fs.ReadDirFile.
+type File struct {
+	f     *FS
+	path  string
+	inode int64
+	kind  Type
+	flag  int
+	mnt   *mountRef
+
+	mu     sync.Mutex
+	off    int64
+	closed bool
+	wb     *wbuf // pending writes to one chunk
+	size   int64 // file size including wb, valid while wb != nil
+
+	dirAfter string // last name returned by ReadDir
+	dirDone  bool
+	dirMnt   []Entry // a mounted directory's entries, read once per pass
+}
+
+type wbuf struct {
+	idx  int64
+	data []byte
+}
+
+// Open opens name for reading.
+func (f *FS) Open(ctx context.Context, name string) (*File, error) {
+	return f.OpenFile(ctx, name, os.O_RDONLY, 0)
+}
+
+// NewReader opens name for reading; the File is an io.ReadSeeker, an
+// io.ReaderAt and an io.WriterTo that streams one chunk at a time.
+func (f *FS) NewReader(ctx context.Context, name string) (*File, error) { return f.Open(ctx, name) }
+
+// OpenFile opens name with os.O_* flags: O_RDONLY, O_WRONLY or O_RDWR, plus
+// O_CREATE (with perm, 0 meaning DefaultFileMode), O_EXCL, O_TRUNC and
+// O_APPEND. Directories open read-only, for ReadDir.
+func (f *FS) OpenFile(ctx context.Context, name string, flag int, perm uint32) (*File, error) {
+	const op = "open"
+	p, err := f.clean(op, name)
+	if err != nil {
+		return nil, err
+	}
+	acc := flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR)
+	writable := acc == os.O_WRONLY || acc == os.O_RDWR
+	h := &File{f: f, path: p, flag: flag}
+	open := func(c *sqldb.Conn, t *wtx) error {
+		excl := flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0
+		res, err := f.resolve(c, p, !excl)
+		if err != nil {
+			return resolveErr(op, p, err, "no such file")
+		}
+		if res.mnt != nil && (writable || flag&(os.O_CREATE|os.O_TRUNC) != 0) {
+			return f.checkWritable(op, res.path)
+		}
+		n := res.n
+		switch {
+		case n == nil && flag&os.O_CREATE == 0:
+			return perr(op, p, ENOENT, "no such file")
+		case n == nil:
+			if err := f.checkWritable(op, res.path); err != nil {
+				return err
+			}
+			if err := f.checkName(op, res.path); err != nil {
+				return err
+			}
+			if perm == 0 {
+				perm = DefaultFileMode
+			}
+			inode, err := t.createNode(res, TypeFile, perm&0o7777, 0, "")
+			if err != nil {
+				return err
+			}
+			h.inode, h.kind = inode, TypeFile
+			return nil
+		case excl:
+			return perr(op, p, EEXIST, "path exists")
+		case n.typ == TypeDir && writable:
+			return perr(op, p, EISDIR, "path is a directory")
+		case n.typ == TypeFile && writable && flag&os.O_TRUNC != 0 && n.size > 0:
+			if err := f.checkWritable(op, res.path); err != nil {
+				return err
+			}
+			if err := t.truncate(p, n.inode, n.size, 0); err != nil {
+				return err
+			}
+			t.dBytes -= n.size
+			t.record(OpWrite, res.path, "", TypeFile)
+			if err := t.c.Exec(`UPDATE vfs_nodes SET size = 0, mtime = ?1, ctime = ?1, rev = ?2 WHERE inode = ?3`, t.now, t.rev, n.inode); err != nil {
+				return err
+			}
+		}
+		if writable {
+			if err := f.checkWritable(op, res.path); err != nil {
+				return err
+			}
+		}
+		h.inode, h.kind, h.mnt = n.inode, n.typ, res.mnt
+		return nil
+	}
+	if writable || flag&(os.O_CREATE|os.O_TRUNC) != 0 {
+		err = f.update(ctx, op, p, func(t *wtx) error { return open(t.c, t) })
+	} else {
+		err = f.view(ctx, op, p, func(c *sqldb.Conn) error { return open(c, nil) })
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.openMu.Lock()
+	f.open[h.inode] = append(f.open[h.inode], h)
+	f.openMu.Unlock()
+	return h, nil
+}
+
+// isOpen reports whether a handle in this process holds inode.
+func (f *FS) isOpen(inode int64) bool {
+	f.openMu.Lock()
+	defer f.openMu.Unlock()
+	return len(f.open[inode]) > 0
+}
+
+// flushAll writes every handle's pending data.
+func (f *FS) flushAll(ctx context.Context) error {
+	f.openMu.Lock()
+	var pending []*File
+	for _, hs := range f.open {
+		for _, h := range hs {
+			pending = append(pending, h)
+		}
+	}
+	f.openMu.Unlock()
+	for _, h := range pending {
+		h.mu.Lock()
+		err := h.flushLocked(ctx)
+		h.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Name returns the path the file was opened with.
+func (h *File) Name() string { return h.path }
+
+func (h *File) ctx() context.Context { return context.Background() }
+
+func (h *File) check(op string, write bool) error {
+	if h.closed {
+		return perr(op, h.path, EBADF, "file already closed")
+	}
+	if h.f.closed.Load() {
+		return perr(op, h.path, EBADF, "workspace is closed")
+	}
+	acc := h.flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR)
+	if write && acc == os.O_RDONLY {
+		return perr(op, h.path, EBADF, "file not open for writing")
+	}
+	if !write && acc == os.O_WRONLY {
+		return perr(op, h.path, EBADF, "file not open for reading")
+	}
+	if h.kind == TypeDir && op != "readdir" && op != "seek" && op != "stat" && op != "close" {
+		return perr(op, h.path, EISDIR, "path is a directory")
+	}
+	return nil
+}
+
+// Read reads from the current offset.
+func (h *File) Read(p []byte) (int, error) {
+	h.mu.Lock()
+	if err := h.check("read", false); err != nil {
+		h.mu.Unlock()
+		return 0, err
+	}
+	off := h.off
+	h.mu.Unlock()
+	n, err := h.pread(p, off)
+	h.mu.Lock()
+	h.off = off + int64(n)
+	h.mu.Unlock()
+	return n, err
+}
+
+// ReadAt reads at off without moving the offset.
+func (h *File) ReadAt(p []byte, off int64) (int, error) {
+	h.mu.Lock()
+	err := h.check("read", false)
+	h.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	if off < 0 {
+		return 0, perr("read", h.path, EINVAL, "negative offset")
+	}
+	n, err := h.pread(p, off)
+	if err == nil && n < len(p) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// pread reads at off; it returns io.EOF only when nothing was read at the
+// end of the file. Callers must not hold h.mu (reads flush every handle).
+func (h *File) pread(p []byte, off int64) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	err := h.f.view(h.ctx(), "read", h.path, func(c *sqldb.Conn) error {
+		if h.mnt != nil {
+			fi, err := fs.Stat(h.mnt.m.fsys, h.mnt.rel)
+			if err != nil {
+				return perr("read", h.path, Code(err), "mounted filesystem: "+err.Error())
+			}
+			if off >= fi.Size() {
+				return nil
+			}
+			n, err = h.mnt.readAt(p[:min(int64(len(p)), fi.Size()-off)], off)
+			return err
+		}
+		nd, err := getNode(c, h.inode)
+		if err != nil || nd == nil {
+			return err // removed by another process: reads as empty
+		}
+		n, err = readAt(c, h.path, h.inode, nd.size, p, off)
+		return err
+	})
+	if err == nil && n == 0 {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// WriteTo streams the rest of the file to w one chunk at a time.
+func (h *File) WriteTo(w io.Writer) (int64, error) {
+	buf := make([]byte, ChunkSize)
+	var total int64
+	for {
+		n, err := h.Read(buf)
+		if n > 0 {
+			m, werr := w.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// Write writes at the current offset (at the end with O_APPEND).
+func (h *File) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.check("write", true); err != nil {
+		return 0, err
+	}
+	if h.flag&os.O_APPEND != 0 {
+		size, err := h.sizeLocked()
+		if err != nil {
+			return 0, err
+		}
+		h.off = size
+	}
+	n, err := h.writeLocked(p, h.off)
+	h.off += int64(n)
+	return n, err
+}
+
+// WriteAt writes at off without moving the offset.
+func (h *File) WriteAt(p []byte, off int64) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.check("write", true); err != nil {
+		return 0, err
+	}
+	if h.flag&os.O_APPEND != 0 {
+		return 0, perr("write", h.path, EINVAL, "WriteAt on a file opened with O_APPEND")
+	}
+	if off < 0 {
+		return 0, perr("write", h.path, EINVAL, "negative offset")
+	}
+	return h.writeLocked(p, off)
+}
+
+// sizeLocked returns the file's size including pending writes.
+func (h *File) sizeLocked() (int64, error) {
+	if h.wb != nil {
+		return h.size, nil
+	}
+	var size int64
+	err := h.f.db.Read(h.ctx(), func(c *sqldb.Conn) error {
+		nd, err := getNode(c, h.inode)
+		if nd != nil {
+			size = nd.size
+		}
+		return err
+	})
+	return size, ioErr("stat", h.path, err)
+}
+
+func (h *File) writeLocked(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > h.f.lim.MaxFileSize {
+		return 0, h.f.tooBig("write", h.path)
+	}
+	written := 0
+	for len(p) > 0 {
+		idx := off / ChunkSize
+		if h.wb == nil || h.wb.idx != idx {
+			if err := h.flushLocked(h.ctx()); err != nil {
+				return written, err
+			}
+			if err := h.loadLocked(idx, off, len(p)); err != nil {
+				return written, err
+			}
+		}
+		in := int(off - idx*ChunkSize)
+		n := min(len(p), ChunkSize-in)
+		if need := in + n; need > len(h.wb.data) {
+			h.wb.data = append(h.wb.data, make([]byte, need-len(h.wb.data))...)
+		}
+		copy(h.wb.data[in:], p[:n])
+		h.size = max(h.size, idx*ChunkSize+int64(len(h.wb.data)))
+		p, off, written = p[n:], off+int64(n), written+n
+	}
+	return written, nil
+}
+
+// loadLocked starts buffering chunk idx, reading its stored bytes unless the
+// coming write replaces all of them.
+func (h *File) loadLocked(idx, off int64, n int) error {
+	var data []byte
+	var size int64
+	err := h.f.db.Read(h.ctx(), func(c *sqldb.Conn) error {
+		nd, err := getNode(c, h.inode)
+		if err != nil || nd == nil {
+			return err
+		}
+		size = nd.size
+		start := idx * ChunkSize
+		if start >= size || (off == start && int64(n) >= min(ChunkSize, size-start)) {
+			return nil
+		}
+		data, err = readChunk(c, h.inode, idx)
+		return err
+	})
+	if err != nil {
+		return ioErr("write", h.path, err)
+	}
+	h.wb = &wbuf{idx: idx, data: data}
+	h.size = size
+	h.f.dirty.Add(1)
+	return nil
+}
+
+// flushLocked commits the pending chunk.
+func (h *File) flushLocked(ctx context.Context) error {
+	wb := h.wb
+	if wb == nil {
+		return nil
+	}
+	h.wb = nil
+	h.f.dirty.Add(-1)
+	return h.f.updateRaw(ctx, "write", h.path, func(t *wtx) error {
+		nd, err := getNode(t.c, h.inode)
+		if err != nil || nd == nil {
+			return err
+		}
+		start := wb.idx * ChunkSize
+		newSize := max(nd.size, start+int64(len(wb.data)))
+		if err := t.rewrite(h.path, h.inode, nd.size, start, wb.data, newSize); err != nil {
+			return err
+		}
+		if nd.nlink > 0 {
+			t.dBytes += newSize - nd.size
+			t.record(OpWrite, h.path, "", TypeFile)
+		}
+		t.dirty = true
+		return t.c.Exec(`UPDATE vfs_nodes SET size = ?, mtime = ?2, ctime = ?2, rev = ? WHERE inode = ?`, newSize, t.now, t.rev, h.inode)
+	})
+}
+
+// Seek sets the offset. On a directory, Seek(0, io.SeekStart) rewinds ReadDir.
+func (h *File) Seek(offset int64, whence int) (int64, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return 0, perr("seek", h.path, EBADF, "file already closed")
+	}
+	if h.kind == TypeDir {
+		if offset != 0 || whence != io.SeekStart {
+			return 0, perr("seek", h.path, EINVAL, "directories can only rewind")
+		}
+		h.dirAfter, h.dirDone, h.dirMnt = "", false, nil
+		return 0, nil
+	}
+	var base int64
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		base = h.off
+	case io.SeekEnd:
+		size, err := h.sizeLocked()
+		if err != nil {
+			return 0, err
+		}
+		base = size
+	default:
+		return 0, perr("seek", h.path, EINVAL, "invalid whence")
+	}
+	if base+offset < 0 {
+		return 0, perr("seek", h.path, EINVAL, "negative position")
+	}
+	h.off = base + offset
+	return h.off, nil
+}
+
+// Truncate changes the file's size; growing pads with zeros.
+func (h *File) Truncate(size int64) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.check("truncate", true); err != nil {
+		return err
+	}
+	if size < 0 {
+		return perr("truncate", h.path, EINVAL, "negative size")
+	}
+	if size > h.f.lim.MaxFileSize {
+		return h.f.tooBig("truncate", h.path)
+	}
+	if err := h.flushLocked(h.ctx()); err != nil {
+		return err
+	}
+	return h.f.updateRaw(h.ctx(), "truncate", h.path, func(t *wtx) error {
+		nd, err := getNode(t.c, h.inode)
+		if err != nil || nd == nil || nd.size == size {
+			return err
+		}
+		if err := t.rewrite(h.path, h.inode, nd.size, size, nil, size); err != nil {
+			return err
+		}
+		if nd.nlink > 0 {
+			t.dBytes += size - nd.size
+			t.record(OpWrite, h.path, "", TypeFile)
+		}
+		t.dirty = true
+		return t.c.Exec(`UPDATE vfs_nodes SET size = ?, mtime = ?2, ctime = ?2, rev = ? WHERE inode = ?`, size, t.now, t.rev, h.inode)
+	})
+}
+
+// Sync commits pending writes.
+func (h *File) Sync() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return perr("sync", h.path, EBADF, "file already closed")
+	}
+	return h.flushLocked(h.ctx())
+}
+
+// Stat describes the file as it is now (after pending writes).
+func (h *File) Stat() (fs.FileInfo, error) {
+	fi, err := h.stat()
+	if err != nil {
+		return nil, err
+	}
+	return fi, nil
+}
+
+func (h *File) stat() (*FileInfo, error) {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, perr("stat", h.path, EBADF, "file already closed")
+	}
+	h.mu.Unlock()
+	if h.mnt != nil {
+		res, err := h.mnt.m.resolve(h.mnt.m.root, splitRel(h.mnt.rel))
+		if err != nil {
+			return nil, err
+		}
+		if res.n == nil {
+			return nil, perr("stat", h.path, ENOENT, "no such path")
+		}
+		fi := res.n.info(h.path)
+		fi.ReadOnly = true
+		return fi, nil
+	}
+	var fi *FileInfo
+	err := h.f.view(h.ctx(), "stat", h.path, func(c *sqldb.Conn) error {
+		nd, err := getNode(c, h.inode)
+		if err != nil {
+			return err
+		}
+		if nd == nil {
+			return perr("stat", h.path, ENOENT, "no such path")
+		}
+		fi = nd.info(h.path)
+		return nil
+	})
+	return fi, err
+}
+
+func splitRel(rel string) []string {
+	if rel == "." {
+		return nil
+	}
+	return strings.Split(rel, "/")
+}
+
+// Close flushes pending writes and releases the handle. The last handle on
+// a removed file deletes it.
+func (h *File) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return perr("close", h.path, EBADF, "file already closed")
+	}
+	err := h.flushLocked(h.ctx())
+	h.closed = true
+	h.mu.Unlock()
+
+	f := h.f
+	f.openMu.Lock()
+	hs := f.open[h.inode]
+	for i, o := range hs {
+		if o == h {
+			hs = append(hs[:i], hs[i+1:]...)
+			break
+		}
+	}
+	last := len(hs) == 0
+	if last {
+		delete(f.open, h.inode)
+	} else {
+		f.open[h.inode] = hs
+	}
+	f.openMu.Unlock()
+	if last && h.mnt == nil && h.kind == TypeFile && !f.closed.Load() {
+		derr := f.updateRaw(context.Background(), "close", h.path, func(t *wtx) error {
+			nd, err := getNode(t.c, h.inode)
+			if err != nil || nd == nil || nd.nlink > 0 {
+				return err
+			}
+			t.dirty = true
+			return t.deleteNode(h.inode, TypeFile)
+		})
+		if err == nil {
+			err = derr
+		}
+	}
+	return err
+}
+
+// ReadDir returns the next n entries of a directory (all remaining when
+// n <= 0), in byte order of names. At the end it returns io.EOF when n > 0.
+func (h *File) ReadDir(n int) ([]fs.DirEntry, error) {
+	entries, err := h.ReadDirEntries(n)
+	out := make([]fs.DirEntry, len(entries))
+	for i := range entries {
+		e := entries[i]
+		out[i] = &FileInfo{Path: e.Path, Inode: e.Inode, Kind: e.Kind, Perm: e.Perm, Bytes: e.Size, Mtime: e.Mtime, Nlink: 1}
+	}
+	return out, err
+}
+
+// ReadDirEntries is ReadDir returning Entry values.
+func (h *File) ReadDirEntries(n int) ([]Entry, error) {
+	if h.f.dirty.Load() > 0 {
+		if err := h.f.flushAll(h.ctx()); err != nil {
+			return nil, err
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.check("readdir", false); err != nil {
+		return nil, err
+	}
+	if h.kind != TypeDir {
+		return nil, perr("readdir", h.path, ENOTDIR, "not a directory")
+	}
+	var out []Entry
+	for !h.dirDone && (n <= 0 || len(out) < n) {
+		want := h.f.lim.MaxPage
+		if n > 0 {
+			want = min(want, n-len(out))
+		}
+		var page []Entry
+		var more bool
+		if h.mnt != nil {
+			if h.dirMnt == nil {
+				all, err := h.mnt.entries(h.path)
+				if err != nil {
+					return out, err
+				}
+				h.dirMnt = all
+			}
+			for _, e := range h.dirMnt {
+				if e.Name > h.dirAfter && len(page) < want {
+					page = append(page, e)
+				}
+			}
+			more = len(page) == want
+		} else {
+			err := h.f.db.Read(h.ctx(), func(c *sqldb.Conn) error {
+				var err error
+				page, more, err = listDir(c, h.inode, h.path, h.dirAfter, 0, want)
+				return err
+			})
+			if err != nil {
+				return out, ioErr("readdir", h.path, err)
+			}
+		}
+		if len(page) > 0 {
+			h.dirAfter = page[len(page)-1].Name
+		}
+		out = append(out, page...)
+		if !more {
+			h.dirDone = true
+		}
+	}
+	if n > 0 && len(out) == 0 {
+		return nil, io.EOF
+	}
+	return out, nil
+}

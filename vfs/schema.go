@@ -1,0 +1,148 @@
+package vfs
+
+import (
+	"fmt"
+
+	"github.com/nookdev/nook/internal/sqldb"
+)
+
+// SchemaVersion is the version of the vfs tables this build writes.
+const SchemaVersion = 1
+
+// schemaV1 creates the vfs tables at version 1.
+//
+//   - vfs_state: one row of counters: schema version, the global revision,
+//     logical bytes in files and the number of nodes.
+//   - vfs_nodes: one row per inode; root is inode 1. Times are nanoseconds.
+//     nlink counts directory entries; 0 means unlinked but still open.
+//   - vfs_dirents: name → inode edges, ordered by (parent, name) bytewise.
+//   - vfs_blobs: content-addressed chunks (sha256) with a reference count, the
+//     time they became unreferenced (for GC) and a trigram filter for grep.
+//   - vfs_blob_data: the chunk bytes, kept apart so that blob metadata pages
+//     stay small.
+//   - vfs_chunks: a file's ordered chunk list.
+//   - vfs_changes: the change log: one row per effect, stamped with the
+//     revision of the transaction that made it.
+const schemaV1 = `
+CREATE TABLE vfs_state(
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	schema_version INTEGER NOT NULL,
+	rev INTEGER NOT NULL,
+	bytes INTEGER NOT NULL,
+	nodes INTEGER NOT NULL
+);
+CREATE TABLE vfs_nodes(
+	inode INTEGER PRIMARY KEY,
+	type INTEGER NOT NULL CHECK (type IN (1, 2, 3)),
+	mode INTEGER NOT NULL,
+	size INTEGER NOT NULL DEFAULT 0,
+	nlink INTEGER NOT NULL DEFAULT 1,
+	atime INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	ctime INTEGER NOT NULL,
+	rev INTEGER NOT NULL,
+	target TEXT
+);
+CREATE INDEX vfs_nodes_unlinked ON vfs_nodes(nlink) WHERE nlink = 0;
+CREATE TABLE vfs_dirents(
+	parent INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	inode INTEGER NOT NULL,
+	PRIMARY KEY (parent, name)
+) WITHOUT ROWID;
+CREATE INDEX vfs_dirents_by_inode ON vfs_dirents(inode);
+CREATE TABLE vfs_blobs(
+	id INTEGER PRIMARY KEY,
+	hash BLOB NOT NULL UNIQUE,
+	size INTEGER NOT NULL,
+	refs INTEGER NOT NULL,
+	unref_at INTEGER,
+	filter BLOB
+);
+CREATE INDEX vfs_blobs_unref ON vfs_blobs(unref_at) WHERE refs = 0;
+CREATE TABLE vfs_blob_data(
+	id INTEGER PRIMARY KEY,
+	data BLOB NOT NULL
+);
+CREATE TABLE vfs_chunks(
+	inode INTEGER NOT NULL,
+	idx INTEGER NOT NULL,
+	blob INTEGER NOT NULL,
+	size INTEGER NOT NULL,
+	PRIMARY KEY (inode, idx)
+) WITHOUT ROWID;
+CREATE TABLE vfs_changes(
+	seq INTEGER PRIMARY KEY,
+	rev INTEGER NOT NULL,
+	op TEXT NOT NULL,
+	path TEXT NOT NULL,
+	old_path TEXT,
+	type INTEGER NOT NULL,
+	time INTEGER NOT NULL
+);
+CREATE INDEX vfs_changes_by_rev ON vfs_changes(rev);
+`
+
+// migrations[v] upgrades a database from schema version v to v+1. Version 0
+// is an empty database.
+var migrations = map[int]func(c *sqldb.Conn, now int64) error{
+	0: func(c *sqldb.Conn, now int64) error {
+		if err := c.Exec(schemaV1); err != nil {
+			return err
+		}
+		if err := c.Exec(`INSERT INTO vfs_state(id, schema_version, rev, bytes, nodes) VALUES (1, 1, 1, 0, 1)`); err != nil {
+			return err
+		}
+		return c.Exec(`INSERT INTO vfs_nodes(inode, type, mode, size, nlink, atime, mtime, ctime, rev)
+			VALUES (1, 2, 493, 0, 1, ?, ?, ?, 0)`, now, now, now)
+	},
+}
+
+// migrate brings the schema to SchemaVersion inside the caller's write
+// transaction. A database newer than this build is refused with EIO.
+func migrate(c *sqldb.Conn, now int64) error {
+	v := 0
+	exists, err := tableExists(c, "vfs_state")
+	if err != nil {
+		return err
+	}
+	if exists {
+		s, err := c.Query(`SELECT schema_version FROM vfs_state WHERE id = 1`)
+		if err != nil {
+			return err
+		}
+		if s.Step() {
+			v = s.ColumnInt(0)
+		}
+		if err := sqldb.Done(s, nil); err != nil {
+			return err
+		}
+	}
+	if v > SchemaVersion {
+		return perr("open", "", EIO, fmt.Sprintf("Unsupported workspace filesystem schema version %d (this build supports up to %d)", v, SchemaVersion))
+	}
+	for ; v < SchemaVersion; v++ {
+		step, ok := migrations[v]
+		if !ok {
+			return perr("open", "", EIO, fmt.Sprintf("vfs schema: no migration registered for v%d -> v%d", v, v+1))
+		}
+		if err := step(c, now); err != nil {
+			return fmt.Errorf("vfs schema migration v%d -> v%d: %w", v, v+1, err)
+		}
+		if v+1 > 1 {
+			if err := c.Exec(`UPDATE vfs_state SET schema_version = ? WHERE id = 1`, v+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func tableExists(c *sqldb.Conn, name string) (bool, error) {
+	s, err := c.Query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, name)
+	if err != nil {
+		return false, err
+	}
+	ok := s.Step()
+	return ok, sqldb.Done(s, nil)
+}

@@ -1,0 +1,240 @@
+package vfs
+
+import (
+	"io/fs"
+	"time"
+)
+
+// Type is the kind of a node.
+type Type uint8
+
+// Node kinds.
+const (
+	TypeFile    Type = 1
+	TypeDir     Type = 2
+	TypeSymlink Type = 3
+)
+
+func (t Type) String() string {
+	switch t {
+	case TypeFile:
+		return "file"
+	case TypeDir:
+		return "dir"
+	case TypeSymlink:
+		return "symlink"
+	}
+	return "unknown"
+}
+
+// FileInfo describes a node. It implements fs.FileInfo and fs.DirEntry.
+type FileInfo struct {
+	Path  string // canonical path through which the node was reached
+	Inode int64  // stable identity; 0 never occurs for stored nodes
+	Kind  Type
+	Perm  uint32 // the 12 permission bits (setuid, setgid, sticky, rwxrwxrwx)
+	Bytes int64  // file length; symlink target length; 0 for directories
+	Nlink int64
+	Atime int64 // nanoseconds since the Unix epoch
+	Mtime int64
+	Ctime int64
+	Rev   int64 // revision of the last change to this node
+	// Target is a symlink's stored target.
+	Target string
+	// ReadOnly is set for nodes served from a read-only mount.
+	ReadOnly bool
+}
+
+// Name is the last path segment ("" for "/").
+func (fi *FileInfo) Name() string {
+	if fi.Path == "/" {
+		return "/"
+	}
+	return Base(fi.Path)
+}
+
+// Size is the length in bytes.
+func (fi *FileInfo) Size() int64 { return fi.Bytes }
+
+// Mode returns the io/fs mode: permission bits plus the type bits.
+func (fi *FileInfo) Mode() fs.FileMode {
+	m := fs.FileMode(fi.Perm & 0o777)
+	if fi.Perm&0o4000 != 0 {
+		m |= fs.ModeSetuid
+	}
+	if fi.Perm&0o2000 != 0 {
+		m |= fs.ModeSetgid
+	}
+	if fi.Perm&0o1000 != 0 {
+		m |= fs.ModeSticky
+	}
+	switch fi.Kind {
+	case TypeDir:
+		m |= fs.ModeDir
+	case TypeSymlink:
+		m |= fs.ModeSymlink
+	}
+	return m
+}
+
+// ModTime is the modification time.
+func (fi *FileInfo) ModTime() time.Time { return time.Unix(0, fi.Mtime) }
+
+// IsDir reports whether the node is a directory.
+func (fi *FileInfo) IsDir() bool { return fi.Kind == TypeDir }
+
+// Sys returns the FileInfo itself.
+func (fi *FileInfo) Sys() any { return fi }
+
+// Type returns the type bits of Mode (fs.DirEntry).
+func (fi *FileInfo) Type() fs.FileMode { return fi.Mode().Type() }
+
+// Info returns fi (fs.DirEntry).
+func (fi *FileInfo) Info() (fs.FileInfo, error) { return fi, nil }
+
+// WriteOptions control WriteFile and WriteFrom.
+type WriteOptions struct {
+	// Mode sets the permission bits. Zero keeps an existing file's mode and
+	// gives a new file DefaultFileMode.
+	Mode uint32
+	// Exclusive fails with EEXIST when the path exists (a final symlink is
+	// not followed).
+	Exclusive bool
+	// MkdirAll creates missing parent directories (mode DefaultDirMode).
+	MkdirAll bool
+}
+
+// Default modes.
+const (
+	DefaultFileMode uint32 = 0o644
+	DefaultDirMode  uint32 = 0o755
+	symlinkMode     uint32 = 0o777
+)
+
+// RemoveOptions control Remove.
+type RemoveOptions struct {
+	Recursive bool // remove a directory and everything below it
+	Force     bool // a missing path is not an error
+}
+
+// Page selects a window of a listing: skip Offset entries, return at most
+// Limit (0 means the call's default; above the MaxPage limit is clamped).
+type Page struct {
+	Limit  int
+	Offset int
+}
+
+// Entry is one result of ReadDir, Find or Ls.
+type Entry struct {
+	Path  string // absolute canonical path
+	Name  string // last segment
+	Kind  Type
+	Perm  uint32
+	Size  int64
+	Mtime int64 // nanoseconds
+	Inode int64
+}
+
+// Listing is a page of entries. NextOffset is the offset of the next page,
+// or 0 when the listing is complete.
+type Listing struct {
+	Entries    []Entry
+	NextOffset int
+}
+
+// FindOptions control Find.
+type FindOptions struct {
+	Page
+	// Exclude holds globs whose matches are skipped; a matching directory is
+	// not walked. A slash-free glob matches a name at any depth (".git").
+	Exclude []string
+	// Types restricts results to these kinds (none: all kinds).
+	Types []Type
+}
+
+// GrepMode selects what Grep reports.
+type GrepMode int
+
+// Grep output modes.
+const (
+	GrepContent GrepMode = iota // matching lines (with context)
+	GrepFiles                   // paths of files with at least one match
+	GrepCount                   // per-file count of matching lines
+)
+
+// GrepOptions control Grep.
+type GrepOptions struct {
+	Page              // over matching lines (content), files (files, count)
+	Regex      bool   // RE2 syntax instead of a literal
+	IgnoreCase bool   // case-insensitive
+	Context    int    // lines of context before and after each match
+	Mode       GrepMode
+	Include    []string // globs relative to the searched directory; none: all files
+	Exclude    []string // globs pruned from the walk (see FindOptions.Exclude)
+	// MaxFileSize skips larger files (reported in Skipped). Zero means
+	// DefaultGrepMaxFileSize.
+	MaxFileSize int64
+}
+
+// DefaultGrepMaxFileSize is the largest file Grep reads unless told otherwise.
+const DefaultGrepMaxFileSize = 64 << 20
+
+// GrepLine is a line of a file: a match or context.
+type GrepLine struct {
+	Line      int    // 1-based
+	Text      string // without the line terminator (and without a trailing \r)
+	IsMatch   bool
+	Truncated bool // Text was cut at the line display cap
+}
+
+// GrepMatch is one matching line with its context.
+type GrepMatch struct {
+	Path    string
+	Line    int
+	Text    string
+	Context []GrepLine // before, the match itself, after (empty without Context)
+}
+
+// GrepFile is a per-file summary (files and count modes).
+type GrepFile struct {
+	Path  string
+	Count int
+}
+
+// GrepSkip is a file Grep did not search, and why ("binary", "too large").
+type GrepSkip struct {
+	Path   string
+	Reason string
+}
+
+// GrepResult is a page of grep results.
+type GrepResult struct {
+	Matches    []GrepMatch // content mode
+	Files      []GrepFile  // files and count modes
+	Skipped    []GrepSkip
+	NextOffset int // 0 when there is nothing more
+}
+
+// ChangeOp is what a change did.
+type ChangeOp string
+
+// Change operations.
+const (
+	OpCreate  ChangeOp = "create"  // a file, directory or symlink was created
+	OpWrite   ChangeOp = "write"   // a file's content changed
+	OpRemove  ChangeOp = "remove"  // a node was removed (a tombstone)
+	OpRename  ChangeOp = "rename"  // OldPath moved to Path (a whole subtree for directories)
+	OpChmod   ChangeOp = "chmod"   // permission bits changed
+	OpChtimes ChangeOp = "chtimes" // times changed
+)
+
+// Change is one entry of the change feed.
+type Change struct {
+	Seq     int64 // position in the feed, strictly increasing
+	Rev     int64 // revision of the transaction that made it
+	Op      ChangeOp
+	Path    string
+	OldPath string // for renames
+	Kind    Type
+	Time    int64 // nanoseconds
+}
