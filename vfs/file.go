@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 	"sync"
 
 	"github.com/nookdev/nook/internal/sqldb"
@@ -36,6 +37,9 @@ type File struct {
 	closed bool
 	wb     *wbuf // pending writes to one chunk
 	size   int64 // file size including wb, valid while wb != nil
+
+	rcMu sync.Mutex
+	rc   readCache
 
 	dirAfter string // last name returned by ReadDir
 	dirDone  bool
@@ -229,30 +233,87 @@ func (h *File) pread(p []byte, off int64) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if h.mnt != nil {
+		return h.preadMount(p, off)
+	}
+	if n, ok := h.preadCached(p, off); ok {
+		return n, nil
+	}
 	var n int
+	gen := h.f.gen.Load()
 	err := h.f.view(h.ctx(), "read", h.path, func(c *sqldb.Conn) error {
-		if h.mnt != nil {
-			fi, err := fs.Stat(h.mnt.m.fsys, h.mnt.rel)
-			if err != nil {
-				return perr("read", h.path, Code(err), "mounted filesystem: "+err.Error())
-			}
-			if off >= fi.Size() {
-				return nil
-			}
-			n, err = h.mnt.readAt(p[:min(int64(len(p)), fi.Size()-off)], off)
-			return err
-		}
 		nd, err := getNode(c, h.inode)
 		if err != nil || nd == nil {
 			return err // removed by another process: reads as empty
 		}
-		n, err = readAt(c, h.path, h.inode, nd.size, p, off)
-		return err
+		h.rcMu.Lock()
+		defer h.rcMu.Unlock()
+		for n < len(p) && off < nd.size {
+			idx := off / ChunkSize
+			rc := &h.rc
+			if rc.data == nil || rc.idx != idx || rc.rev != nd.rev {
+				data, err := readChunk(c, h.inode, idx)
+				if err != nil {
+					return err
+				}
+				if want := min(ChunkSize, nd.size-idx*ChunkSize); int64(len(data)) < want {
+					return perr("read", h.path, EIO, "missing chunk data for")
+				}
+				*rc = readCache{idx: idx, rev: nd.rev, data: data}
+			}
+			rc.size, rc.gen, rc.at = nd.size, gen, time.Now()
+			in := off - idx*ChunkSize
+			m := copy(p[n:], rc.data[in:min(int64(len(rc.data)), nd.size-idx*ChunkSize)])
+			n += m
+			off += int64(m)
+		}
+		return nil
 	})
 	if err == nil && n == 0 {
 		err = io.EOF
 	}
 	return n, err
+}
+
+func (h *File) preadMount(p []byte, off int64) (int, error) {
+	fi, err := fs.Stat(h.mnt.m.fsys, h.mnt.rel)
+	if err != nil {
+		return 0, perr("read", h.path, Code(err), "mounted filesystem: "+err.Error())
+	}
+	if off >= fi.Size() {
+		return 0, io.EOF
+	}
+	return h.mnt.readAt(p[:min(int64(len(p)), fi.Size()-off)], off)
+}
+
+// readCache holds the chunk a handle read last; (inode, rev) identifies the
+// file's content, since every content change stamps a new revision.
+type readCache struct {
+	idx, rev int64
+	data     []byte
+	size     int64     // the file's size when last checked
+	gen      int64     // FS.gen when last checked
+	at       time.Time // when last checked
+}
+
+// readCacheTTL bounds how long a handle trusts its cached chunk without
+// asking the database, which is how long a change committed by another
+// process can stay unseen by a reader of the same chunk. Changes made in
+// this process are seen at once (they move FS.gen).
+const readCacheTTL = 10 * time.Millisecond
+
+// preadCached serves a read from the handle's cached chunk when it is known
+// to be current, without a database round trip.
+func (h *File) preadCached(p []byte, off int64) (int, bool) {
+	h.rcMu.Lock()
+	defer h.rcMu.Unlock()
+	rc := &h.rc
+	if rc.data == nil || off/ChunkSize != rc.idx || off >= rc.size || h.f.dirty.Load() > 0 ||
+		rc.gen != h.f.gen.Load() || time.Since(rc.at) > readCacheTTL {
+		return 0, false
+	}
+	in := off - rc.idx*ChunkSize
+	return copy(p, rc.data[in:min(int64(len(rc.data)), rc.size-rc.idx*ChunkSize)]), true
 }
 
 // WriteTo streams the rest of the file to w one chunk at a time.

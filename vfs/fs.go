@@ -97,6 +97,8 @@ type FS struct {
 	watchMu sync.Mutex
 	notify  chan struct{} // closed and replaced after each committed change
 
+	gen atomic.Int64 // commits made by this process
+
 	closed atomic.Bool
 }
 
@@ -338,6 +340,7 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 		return nil
 	})
 	if changed && err == nil {
+		f.gen.Add(1)
 		f.signal()
 	}
 	return ioErr(op, path, err)

@@ -43,10 +43,15 @@ type FileInfo struct {
 	Target string
 	// ReadOnly is set for nodes served from a read-only mount.
 	ReadOnly bool
+
+	name string // overrides the name derived from Path (io/fs views)
 }
 
-// Name is the last path segment ("" for "/").
+// Name is the last path segment ("/" for the root).
 func (fi *FileInfo) Name() string {
+	if fi.name != "" {
+		return fi.name
+	}
 	if fi.Path == "/" {
 		return "/"
 	}

@@ -105,7 +105,9 @@ func (db *DB) connect(ctx context.Context, writer bool) (*Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	pragmas := []string{"PRAGMA foreign_keys=OFF", "PRAGMA temp_store=MEMORY"}
+	// auto_vacuum only takes effect on a new database; it lets GC return
+	// freed pages with PRAGMA incremental_vacuum.
+	pragmas := []string{"PRAGMA auto_vacuum=INCREMENTAL", "PRAGMA foreign_keys=OFF", "PRAGMA temp_store=MEMORY"}
 	if !db.memory {
 		sync := "NORMAL"
 		if db.opts.SyncFull {

@@ -1,0 +1,123 @@
+package vfs
+
+import (
+	"context"
+	"slices"
+
+	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/vfs/internal/search"
+)
+
+// Find lists the entries below directory dir whose path relative to dir
+// matches the glob pattern ("" matches everything). Globs have *, **, ?,
+// [...] and {a,b}; * matches dotfiles too. Entries come depth-first, names
+// in byte order, directories before their contents; symlinks are listed,
+// not followed. Directories matching opts.Exclude are not walked, and
+// directories the pattern cannot match below are pruned.
+func (f *FS) Find(ctx context.Context, dir, pattern string, opts *FindOptions) (*Listing, error) {
+	const op = "find"
+	if opts == nil {
+		opts = &FindOptions{}
+	}
+	p, err := f.clean(op, dir)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := f.pageOf(opts.Page)
+	if err != nil {
+		return nil, err
+	}
+	glob, err := search.CompileGlob(pattern)
+	if err != nil {
+		return nil, perr(op, pattern, EINVAL, "invalid glob pattern ("+err.Error()+")")
+	}
+	excl, err := search.NewExcluder(opts.Exclude)
+	if err != nil {
+		return nil, perr(op, "", EINVAL, "invalid exclude pattern ("+err.Error()+")")
+	}
+	out := &Listing{}
+	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
+		res, err := f.resolveDir(c, op, p)
+		if err != nil {
+			return err
+		}
+		seen := 0
+		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, true, err
+			}
+			isDir := e.Kind == TypeDir
+			if excl.Excluded(rel, isDir) {
+				return false, false, nil
+			}
+			if glob.Match(rel) && (len(opts.Types) == 0 || slices.Contains(opts.Types, e.Kind)) {
+				if len(out.Entries) == limit {
+					out.NextOffset = offset + limit
+					return false, true, nil
+				}
+				if seen >= offset {
+					out.Entries = append(out.Entries, *e)
+				}
+				seen++
+			}
+			return isDir && glob.CouldMatchUnder(rel), false, nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Ls lists every file (not directories or symlinks) at or below prefix, in
+// walk order. A prefix that does not exist, or that is a symlink, lists
+// nothing rather than failing.
+func (f *FS) Ls(ctx context.Context, prefix string, page Page) (*Listing, error) {
+	const op = "ls"
+	p, err := f.clean(op, prefix)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := f.pageOf(page)
+	if err != nil {
+		return nil, err
+	}
+	out := &Listing{}
+	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
+		res, err := f.resolve(c, p, false)
+		if err != nil || res.n == nil {
+			return nil
+		}
+		if res.n.typ == TypeFile {
+			if offset == 0 && limit > 0 {
+				out.Entries = []Entry{{Path: p, Name: res.name, Kind: TypeFile, Perm: res.n.mode,
+					Size: res.n.size, Mtime: res.n.mtime, Inode: res.n.inode}}
+			}
+			return nil
+		}
+		if res.n.typ != TypeDir {
+			return nil
+		}
+		seen := 0
+		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, true, err
+			}
+			if e.Kind == TypeFile {
+				if len(out.Entries) == limit {
+					out.NextOffset = offset + limit
+					return false, true, nil
+				}
+				if seen >= offset {
+					out.Entries = append(out.Entries, *e)
+				}
+				seen++
+			}
+			return true, false, nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

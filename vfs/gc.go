@@ -1,0 +1,79 @@
+package vfs
+
+import (
+	"context"
+
+	"github.com/nookdev/nook/internal/sqldb"
+)
+
+// GCStats reports what GC removed.
+type GCStats struct {
+	Blobs    int64 // unreferenced chunks deleted
+	Bytes    int64 // their bytes
+	Orphans  int64 // unlinked files no handle of this process holds
+	Changes  int64 // change-feed entries pruned beyond Limits.MaxChanges
+	Vacuumed bool  // free pages returned to the OS
+}
+
+// GC deletes chunks no file has referenced for longer than the GC window,
+// removed files that a crashed process left open, and change-feed entries
+// beyond Limits.MaxChanges. Files other processes hold open after removing
+// them are not distinguishable from those of crashed processes: GC collects
+// them, and such handles then read an empty file.
+func (f *FS) GC(ctx context.Context) (*GCStats, error) {
+	st := &GCStats{}
+	err := f.update(ctx, "gc", "", func(t *wtx) error {
+		c := t.c
+		s, err := c.Query(`SELECT inode FROM vfs_nodes WHERE nlink = 0`)
+		if err != nil {
+			return err
+		}
+		var orphans []int64
+		for s.Step() {
+			orphans = append(orphans, s.ColumnInt64(0))
+		}
+		if err := sqldb.Done(s, nil); err != nil {
+			return err
+		}
+		for _, in := range orphans {
+			if f.isOpen(in) {
+				continue
+			}
+			if err := t.deleteNode(in, TypeFile); err != nil {
+				return err
+			}
+			st.Orphans++
+		}
+		cutoff := t.now - f.gcWin.Nanoseconds()
+		s, err = c.Query(`SELECT count(*), coalesce(sum(size), 0) FROM vfs_blobs WHERE refs = 0 AND unref_at <= ?`, cutoff)
+		if err != nil {
+			return err
+		}
+		if s.Step() {
+			st.Blobs, st.Bytes = s.ColumnInt64(0), s.ColumnInt64(1)
+		}
+		if err := sqldb.Done(s, nil); err != nil {
+			return err
+		}
+		if err := c.Exec(`DELETE FROM vfs_blob_data WHERE id IN (SELECT id FROM vfs_blobs WHERE refs = 0 AND unref_at <= ?)`, cutoff); err != nil {
+			return err
+		}
+		if err := c.Exec(`DELETE FROM vfs_blobs WHERE refs = 0 AND unref_at <= ?`, cutoff); err != nil {
+			return err
+		}
+		if err := c.Exec(`DELETE FROM vfs_changes WHERE seq <= (SELECT max(seq) FROM vfs_changes) - ?`, f.lim.MaxChanges); err != nil {
+			return err
+		}
+		st.Changes = c.Changes()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !f.db.Memory() && st.Blobs > 0 {
+		// Return freed pages; incremental so it never rewrites the file.
+		err = f.db.Write(ctx, func(c *sqldb.Conn) error { return c.Exec(`PRAGMA incremental_vacuum`) })
+		st.Vacuumed = err == nil
+	}
+	return st, ioErr("gc", "", err)
+}

@@ -1,0 +1,274 @@
+package vfs
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/vfs/internal/search"
+)
+
+func init() { buildFilter = search.BuildFilter }
+
+// Grep searches the file at path, or every file below the directory at
+// path, for lines containing query: a literal unless opts.Regex (RE2
+// syntax). Files are searched in Find's order and lines in file order;
+// paging counts matching lines (content mode) or files (files and count
+// modes) across files. Binary files (a NUL in the first 8 KiB) and files
+// over opts.MaxFileSize are skipped and listed in Skipped. Symlinks inside a
+// searched directory are not followed.
+//
+// Each stored chunk carries a trigram filter, so files that cannot contain
+// the query's required literals are skipped without reading their bytes.
+func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*GrepResult, error) {
+	const op = "grep"
+	if opts == nil {
+		opts = &GrepOptions{}
+	}
+	p, err := f.clean(op, path)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := f.pageOf(opts.Page)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Context < 0 {
+		return nil, perr(op, "", EINVAL, fmt.Sprintf("context must be a non-negative integer, got %d", opts.Context))
+	}
+	if query == "" {
+		return nil, perr(op, "", EINVAL, "empty pattern")
+	}
+	m, err := search.Compile(search.Options{Pattern: query, Regex: opts.Regex, IgnoreCase: opts.IgnoreCase, Context: opts.Context})
+	if err != nil {
+		return nil, perr(op, "", EINVAL, err.Error())
+	}
+	var include []*search.Glob
+	for _, g := range opts.Include {
+		cg, err := search.CompileGlob(g)
+		if err != nil {
+			return nil, perr(op, g, EINVAL, "invalid include pattern ("+err.Error()+")")
+		}
+		include = append(include, cg)
+	}
+	excl, err := search.NewExcluder(opts.Exclude)
+	if err != nil {
+		return nil, perr(op, "", EINVAL, "invalid exclude pattern ("+err.Error()+")")
+	}
+	maxSize := opts.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = DefaultGrepMaxFileSize
+	}
+	g := &grepper{f: f, ctx: ctx, opts: opts, m: m, q: m.Query(), sc: m.NewScanner(),
+		limit: limit, skip: offset, offset: offset, maxSize: maxSize, res: &GrepResult{}}
+	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
+		g.c = c
+		res, err := f.resolve(c, p, true)
+		if err != nil {
+			return resolveErr(op, p, err, "no such path")
+		}
+		if res.n == nil {
+			return perr(op, p, ENOENT, "no such path")
+		}
+		if res.n.typ != TypeDir {
+			e := Entry{Path: res.path, Name: res.name, Kind: res.n.typ, Size: res.n.size, Inode: res.n.inode}
+			_, err := g.file(&e, res.mnt)
+			return err
+		}
+		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, true, err
+			}
+			if excl.Excluded(rel, e.Kind == TypeDir) {
+				return false, false, nil
+			}
+			if e.Kind == TypeDir {
+				return true, false, nil
+			}
+			if e.Kind != TypeFile || !includes(include, rel) {
+				return false, false, nil
+			}
+			var mnt *mountRef
+			if e.Inode >= 1<<62 {
+				mnt = f.mountRefFor(e.Path)
+			}
+			stop, err := g.file(e, mnt)
+			return false, stop, err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g.res, nil
+}
+
+func includes(globs []*search.Glob, rel string) bool {
+	if len(globs) == 0 {
+		return true
+	}
+	for _, g := range globs {
+		if g.Match(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// grepper is one Grep call's state.
+type grepper struct {
+	f       *FS
+	ctx     context.Context
+	c       *sqldb.Conn
+	opts    *GrepOptions
+	m       *search.Matcher
+	q       *search.Query
+	sc      *search.Scanner
+	limit   int
+	offset  int
+	skip    int // results still to pass over
+	maxSize int64
+	res     *GrepResult
+}
+
+// file searches one file; stop reports that the page is full.
+func (g *grepper) file(e *Entry, mnt *mountRef) (stop bool, err error) {
+	if e.Size > g.maxSize {
+		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: fmt.Sprintf("larger than %d bytes", g.maxSize)})
+		return false, nil
+	}
+	if e.Size == 0 {
+		return false, nil
+	}
+	next, done, err := g.reader(e, mnt)
+	if err != nil || next == nil {
+		return false, err
+	}
+	defer done()
+	var binary bool
+	switch g.opts.Mode {
+	case GrepContent:
+		var n int
+		n, binary, err = g.sc.ScanFile(next, g.skip, func(h search.Hit) bool {
+			if len(g.res.Matches) == g.limit {
+				g.res.NextOffset = g.offset + g.limit
+				stop = true
+				return false
+			}
+			g.res.Matches = append(g.res.Matches, toMatch(e.Path, h, g.opts.Context))
+			return true
+		})
+		g.skip -= min(g.skip, n)
+	default:
+		countLimit := 0
+		if g.opts.Mode == GrepFiles {
+			countLimit = 1
+		}
+		var n int
+		n, binary, err = g.sc.CountFile(next, countLimit)
+		if err == nil && n > 0 {
+			switch {
+			case g.skip > 0:
+				g.skip--
+			case len(g.res.Files) == g.limit:
+				g.res.NextOffset = g.offset + g.limit
+				return true, nil
+			default:
+				g.res.Files = append(g.res.Files, GrepFile{Path: e.Path, Count: n})
+			}
+		}
+	}
+	if err != nil {
+		return stop, ioErr("grep", e.Path, err)
+	}
+	if binary {
+		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: "binary"})
+	}
+	return stop, nil
+}
+
+// reader returns a chunk iterator over a file, or nil when its trigram
+// filters prove it cannot match.
+func (g *grepper) reader(e *Entry, mnt *mountRef) (func() ([]byte, error), func(), error) {
+	if mnt != nil {
+		buf := make([]byte, min(e.Size, ChunkSize))
+		var off int64
+		return func() ([]byte, error) {
+			if off >= e.Size {
+				return nil, io.EOF
+			}
+			n, err := mnt.readAt(buf, off)
+			off += int64(n)
+			if err == nil && n == 0 {
+				return nil, io.EOF
+			}
+			return buf[:n], err
+		}, func() {}, nil
+	}
+	if g.q != nil {
+		s, err := g.c.Query(`SELECT b.filter FROM vfs_chunks c JOIN vfs_blobs b ON b.id = c.blob WHERE c.inode = ? ORDER BY c.idx`, e.Inode)
+		if err != nil {
+			return nil, nil, err
+		}
+		var filters [][]byte
+		for s.Step() {
+			filters = append(filters, s.ColumnBlob(0, nil))
+		}
+		if err := sqldb.Done(s, nil); err != nil {
+			return nil, nil, err
+		}
+		if !g.q.MayMatchAny(filters) {
+			return nil, nil, nil
+		}
+	}
+	s, err := g.c.Query(`SELECT d.data FROM vfs_chunks c JOIN vfs_blob_data d ON d.id = c.blob WHERE c.inode = ? ORDER BY c.idx`, e.Inode)
+	if err != nil {
+		return nil, nil, err
+	}
+	next := func() ([]byte, error) {
+		if err := g.ctx.Err(); err != nil {
+			return nil, err
+		}
+		if s.Step() {
+			return s.ColumnRawBlob(0), nil
+		}
+		if err := s.Err(); err != nil {
+			return nil, err
+		}
+		return nil, io.EOF
+	}
+	return next, func() { sqldb.Done(s, nil) }, nil
+}
+
+func toMatch(path string, h search.Hit, context int) GrepMatch {
+	m := GrepMatch{Path: path, Line: h.Line.Num, Text: h.Line.Text}
+	if context > 0 {
+		m.Context = make([]GrepLine, 0, len(h.Before)+1+len(h.After))
+		for _, l := range h.Before {
+			m.Context = append(m.Context, grepLine(l))
+		}
+		m.Context = append(m.Context, grepLine(h.Line))
+		for _, l := range h.After {
+			m.Context = append(m.Context, grepLine(l))
+		}
+	}
+	return m
+}
+
+// mountRefFor finds the mount holding p.
+func (f *FS) mountRefFor(p string) *mountRef {
+	for _, m := range *f.mounts.Load() {
+		if within(p, m.root) {
+			r := rel(p, m.root)
+			if r == "" {
+				r = "."
+			}
+			return &mountRef{m: m, rel: r}
+		}
+	}
+	return nil
+}
+
+func grepLine(l search.Line) GrepLine {
+	return GrepLine{Line: l.Num, Text: l.Text, IsMatch: l.IsMatch, Truncated: l.Truncated}
+}
