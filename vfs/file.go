@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"time"
 	"sync"
+	"time"
 
 	"github.com/nookdev/nook/internal/sqldb"
 )

@@ -169,10 +169,10 @@ const (
 
 // GrepOptions control Grep.
 type GrepOptions struct {
-	Page              // over matching lines (content), files (files, count)
-	Regex      bool   // RE2 syntax instead of a literal
-	IgnoreCase bool   // case-insensitive
-	Context    int    // lines of context before and after each match
+	Page            // over matching lines (content), files (files, count)
+	Regex      bool // RE2 syntax instead of a literal
+	IgnoreCase bool // case-insensitive
+	Context    int  // lines of context before and after each match
 	Mode       GrepMode
 	Include    []string // globs relative to the searched directory; none: all files
 	Exclude    []string // globs pruned from the walk (see FindOptions.Exclude)
