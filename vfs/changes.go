@@ -23,7 +23,7 @@ func (f *FS) Changes(ctx context.Context, sinceRev int64, limit int) ([]Change, 
 	}
 	var out []Change
 	err := f.view(ctx, op, "", func(c *sqldb.Conn) error {
-		s, err := c.Query(`SELECT min(rev) - 1 FROM vfs_changes`)
+		s, err := c.Query(`SELECT (min(seq) >> 16) - 1 FROM vfs_changes`)
 		if err != nil {
 			return err
 		}
@@ -37,14 +37,15 @@ func (f *FS) Changes(ctx context.Context, sinceRev int64, limit int) ([]Change, 
 		if sinceRev < floor {
 			return perr(op, "", EINVAL, fmt.Sprintf("changes up to revision %d were pruned (asked from %d)", floor, sinceRev))
 		}
-		s, err = c.Query(`SELECT seq, rev, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
-			WHERE rev > ? ORDER BY seq`, sinceRev)
+		s, err = c.Query(`SELECT seq, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
+			WHERE seq >= ? ORDER BY seq`, changeSeq(sinceRev+1, 0))
 		if err != nil {
 			return err
 		}
 		for s.Step() {
-			ch := Change{Seq: s.ColumnInt64(0), Rev: s.ColumnInt64(1), Op: ChangeOp(s.ColumnText(2)), Path: s.ColumnText(3),
-				OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: s.ColumnInt64(6)}
+			seq := s.ColumnInt64(0)
+			ch := Change{Seq: seq, Rev: seq >> changeSeqBits, Op: ChangeOp(s.ColumnText(1)), Path: s.ColumnText(2),
+				OldPath: s.ColumnText(3), Kind: Type(s.ColumnInt64(4)), Time: s.ColumnInt64(5)}
 			if len(out) >= limit && ch.Rev != out[len(out)-1].Rev {
 				break
 			}
@@ -54,6 +55,12 @@ func (f *FS) Changes(ctx context.Context, sinceRev int64, limit int) ([]Change, 
 	})
 	return out, err
 }
+
+// changeSeqBits is how many low bits of a change's seq number it within its
+// transaction.
+const changeSeqBits = 16
+
+func changeSeq(rev int64, i int) int64 { return rev<<changeSeqBits | int64(i) }
 
 // WatchPoll is how often Watch looks for changes made by other processes.
 const WatchPoll = 100 * time.Millisecond

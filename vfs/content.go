@@ -1,7 +1,10 @@
 package vfs
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
+	"math"
 
 	"github.com/nookdev/nook/internal/sqldb"
 )
@@ -35,16 +38,8 @@ type chunkRef struct {
 // older than the GC window.
 func (t *wtx) putBlob(ch chunk, refs int64) (int64, error) {
 	c := t.c
-	s, err := c.Query(`SELECT id FROM vfs_blobs WHERE hash = ?`, ch.hash[:])
+	id, found, err := findBlob(c, ch.hash)
 	if err != nil {
-		return 0, err
-	}
-	var id int64
-	found := s.Step()
-	if found {
-		id = s.ColumnInt64(0)
-	}
-	if err := sqldb.Done(s, nil); err != nil {
 		return 0, err
 	}
 	if found {
@@ -61,16 +56,38 @@ func (t *wtx) putBlob(ch chunk, refs int64) (int64, error) {
 	if filter == nil {
 		filter = []byte{}
 	}
-	if err := c.Exec(`INSERT INTO vfs_blobs(hash, size, refs, unref_at, filter) VALUES (?, ?, ?, ?, ?)`,
-		ch.hash[:], int64(len(ch.data)), refs, unref, filter); err != nil {
+	if err := c.Exec(`INSERT INTO vfs_blobs(id, hash, size, refs, unref_at, filter) VALUES (?, ?, ?, ?, ?, ?)`,
+		id, ch.hash[:], int64(len(ch.data)), refs, unref, filter); err != nil {
 		return 0, err
 	}
-	id = c.LastInsertRowID()
 	data := ch.data
 	if data == nil {
 		data = []byte{}
 	}
 	return id, c.Exec(`INSERT INTO vfs_blob_data(id, data) VALUES (?, ?)`, id, data)
+}
+
+// findBlob looks a blob up by hash. Its id is the hash's first 63 bits; on
+// the (astronomically rare) collision of those bits the next free id is
+// taken, so lookups probe forward until the hash or a free id turns up.
+// When not found, id is where the blob goes.
+func findBlob(c *sqldb.Conn, hash [32]byte) (id int64, found bool, err error) {
+	id = int64(binary.BigEndian.Uint64(hash[:8]) >> 1)
+	for {
+		s, err := c.Query(`SELECT hash FROM vfs_blobs WHERE id = ?`, id)
+		if err != nil {
+			return 0, false, err
+		}
+		exists := s.Step()
+		same := exists && bytes.Equal(s.ColumnRawBlob(0), hash[:])
+		if err := sqldb.Done(s, nil); err != nil {
+			return 0, false, err
+		}
+		if !exists || same {
+			return id, same, nil
+		}
+		id = (id + 1) & math.MaxInt64
+	}
 }
 
 // refBlob adds delta references to a blob, noting when it became unreferenced.

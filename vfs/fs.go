@@ -326,13 +326,13 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 		if err := c.Exec(`UPDATE vfs_state SET rev = ?, bytes = bytes + ?, nodes = nodes + ? WHERE id = 1`, t.rev, t.dBytes, t.dNodes); err != nil {
 			return err
 		}
-		for _, ch := range t.changes {
+		for i, ch := range t.changes {
 			var old any
 			if ch.OldPath != "" {
 				old = ch.OldPath
 			}
-			if err := c.Exec(`INSERT INTO vfs_changes(rev, op, path, old_path, type, time) VALUES (?, ?, ?, ?, ?, ?)`,
-				t.rev, string(ch.Op), ch.Path, old, int64(ch.Kind), t.now); err != nil {
+			if err := c.Exec(`INSERT INTO vfs_changes(seq, op, path, old_path, type, time) VALUES (?, ?, ?, ?, ?, ?)`,
+				changeSeq(t.rev, i), string(ch.Op), ch.Path, old, int64(ch.Kind), t.now); err != nil {
 				return err
 			}
 		}

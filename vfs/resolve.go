@@ -60,16 +60,18 @@ func getNode(c *sqldb.Conn, inode int64) (*node, error) {
 
 // lookup finds name in directory parent; nil when absent.
 func lookup(c *sqldb.Conn, parent int64, name string) (*node, error) {
-	s, err := c.Query(`SELECT `+nodeCols+` FROM vfs_dirents d JOIN vfs_nodes n ON n.inode = d.inode
-		WHERE d.parent = ? AND d.name = ?`, parent, name)
+	s, err := c.Query(`SELECT inode FROM vfs_dirents WHERE parent = ? AND name = ?`, parent, name)
 	if err != nil {
 		return nil, err
 	}
-	var n *node
+	inode := int64(-1)
 	if s.Step() {
-		n = scanNode(s, 0)
+		inode = s.ColumnInt64(0)
 	}
-	return n, sqldb.Done(s, nil)
+	if err := sqldb.Done(s, nil); err != nil || inode < 0 {
+		return nil, err
+	}
+	return getNode(c, inode)
 }
 
 // resolution is where a path leads.

@@ -18,11 +18,14 @@ const SchemaVersion = 1
 //   - vfs_dirents: name → inode edges, ordered by (parent, name) bytewise.
 //   - vfs_blobs: content-addressed chunks (sha256) with a reference count, the
 //     time they became unreferenced (for GC) and a trigram filter for grep.
+//     A blob's id is derived from its hash (see blobID), so finding a blob
+//     by hash is a rowid lookup and needs no second index to maintain.
 //   - vfs_blob_data: the chunk bytes, kept apart so that blob metadata pages
 //     stay small.
 //   - vfs_chunks: a file's ordered chunk list.
-//   - vfs_changes: the change log: one row per effect, stamped with the
-//     revision of the transaction that made it.
+//   - vfs_changes: the change log: one row per effect. seq is the revision
+//     times 2^16 plus the effect's index within its transaction, so the
+//     feed is read by revision with a range scan of the primary key.
 const schemaV1 = `
 CREATE TABLE vfs_state(
 	id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -50,10 +53,9 @@ CREATE TABLE vfs_dirents(
 	inode INTEGER NOT NULL,
 	PRIMARY KEY (parent, name)
 ) WITHOUT ROWID;
-CREATE INDEX vfs_dirents_by_inode ON vfs_dirents(inode);
 CREATE TABLE vfs_blobs(
 	id INTEGER PRIMARY KEY,
-	hash BLOB NOT NULL UNIQUE,
+	hash BLOB NOT NULL,
 	size INTEGER NOT NULL,
 	refs INTEGER NOT NULL,
 	unref_at INTEGER,
@@ -73,14 +75,12 @@ CREATE TABLE vfs_chunks(
 ) WITHOUT ROWID;
 CREATE TABLE vfs_changes(
 	seq INTEGER PRIMARY KEY,
-	rev INTEGER NOT NULL,
 	op TEXT NOT NULL,
 	path TEXT NOT NULL,
 	old_path TEXT,
 	type INTEGER NOT NULL,
 	time INTEGER NOT NULL
 );
-CREATE INDEX vfs_changes_by_rev ON vfs_changes(rev);
 `
 
 // migrations[v] upgrades a database from schema version v to v+1. Version 0

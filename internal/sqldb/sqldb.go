@@ -113,7 +113,9 @@ func (db *DB) connect(ctx context.Context, writer bool) (*Conn, error) {
 		if db.opts.SyncFull {
 			sync = "FULL"
 		}
-		pragmas = append(pragmas, "PRAGMA journal_mode=WAL", "PRAGMA synchronous="+sync)
+		// A larger WAL before auto-checkpoint copies pages that many
+		// transactions rewrite (counters, hot directories) once per batch.
+		pragmas = append(pragmas, "PRAGMA journal_mode=WAL", "PRAGMA synchronous="+sync, "PRAGMA wal_autocheckpoint=4000")
 	}
 	for _, p := range pragmas {
 		if err := c.Exec(p); err != nil {
