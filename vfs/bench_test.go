@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"sync/atomic"
 	"testing"
 )
 
@@ -99,4 +100,25 @@ func BenchmarkReadFile8MiB(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkWriteFileParallel writes 4 KiB files from 8 goroutines; against
+// BenchmarkWriteFile/4096 it shows what group commit buys.
+func BenchmarkWriteFileParallel(b *testing.B) {
+	f := openTest(b)
+	ctx := context.Background()
+	var n atomic.Int64
+	b.SetBytes(4 << 10)
+	b.SetParallelism(4) // 8 goroutines on 2 cores
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		data := randBytes(rand.New(rand.NewPCG(uint64(n.Add(1)), 2)), 4<<10)
+		for pb.Next() {
+			i := n.Add(1)
+			data[0], data[1], data[2] = byte(i), byte(i>>8), byte(i>>16)
+			if err := f.WriteFile(ctx, fmt.Sprintf("/f%d", i), data, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

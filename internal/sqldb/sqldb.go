@@ -45,7 +45,9 @@ type DB struct {
 	path    string
 	memory  bool
 	opts    Options
-	wsem    chan struct{} // held by the writer for a whole transaction
+	wsem    chan struct{} // held by the leader of a write batch
+	qmu     sync.Mutex    // guards queue
+	queue   []*writeReq   // writes waiting for a leader
 	writer  *Conn
 	readers chan *Conn
 	mu      sync.Mutex // guards open, closed
@@ -113,8 +115,9 @@ func (db *DB) connect(ctx context.Context, writer bool) (*Conn, error) {
 		if db.opts.SyncFull {
 			sync = "FULL"
 		}
-		// A larger WAL before auto-checkpoint copies pages that many
-		// transactions rewrite (counters, hot directories) once per batch.
+		// A WAL of 4,000 pages (16 MiB) before the automatic checkpoint:
+		// pages that many transactions rewrite (counters, hot directories)
+		// are copied back once per batch, and syncs are fewer.
 		pragmas = append(pragmas, "PRAGMA journal_mode=WAL", "PRAGMA synchronous="+sync, "PRAGMA wal_autocheckpoint=4000")
 	}
 	for _, p := range pragmas {
@@ -126,41 +129,164 @@ func (db *DB) connect(ctx context.Context, writer bool) (*Conn, error) {
 	return conn, nil
 }
 
-// Write runs fn in an immediate (write-locked) transaction. It commits when
-// fn returns nil and rolls back otherwise. Writers are serialised: in this
-// process by a semaphore that honours ctx, across processes by SQLite's lock.
-func (db *DB) Write(ctx context.Context, fn func(*Conn) error) (err error) {
+// Write runs fn in an immediate (write-locked) transaction and returns
+// once its effects are committed, or rolled back when fn fails. Writers are
+// serialised in-process and, through SQLite's lock, across processes.
+//
+// Concurrent writers share commits (group commit): whoever holds the write
+// lock runs every queued fn in one transaction, each inside its own
+// savepoint, so one fn's failure undoes only its own effects while the
+// batch pays for one commit. fn sees the effects of fns committed before
+// it, as with one transaction each.
+func (db *DB) Write(ctx context.Context, fn func(*Conn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r := &writeReq{ctx: ctx, fn: fn, done: make(chan struct{})}
+	db.qmu.Lock()
+	db.queue = append(db.queue, r)
+	db.qmu.Unlock()
 	select {
 	case db.wsem <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+		// Leader: a previous leader has finished, so r is either done or
+		// still queued and part of this batch.
+		db.qmu.Lock()
+		batch := db.queue
+		db.queue = nil
+		db.qmu.Unlock()
+		if len(batch) > 0 {
+			db.runBatch(batch)
+		}
+		<-db.wsem
+	case <-r.done:
 	}
-	defer func() { <-db.wsem }()
-	if db.isClosed() {
-		return ErrClosed
+	<-r.done
+	if r.panicked != nil {
+		panic(r.panicked)
 	}
-	c := db.writer
-	old := c.SetInterrupt(ctx)
-	defer c.SetInterrupt(old)
-	if err := c.Exec("BEGIN IMMEDIATE"); err != nil {
-		return wrapCtx(ctx, err)
-	}
+	return r.err
+}
+
+// writeReq is one queued Write.
+type writeReq struct {
+	ctx      context.Context
+	fn       func(*Conn) error
+	err      error
+	panicked any
+	done     chan struct{}
+}
+
+// runBatch runs queued writes in as few transactions as it can: one, unless
+// a failure rolls the whole transaction back (SQLite does that on I/O
+// errors and the like), in which case the writes before it fail with it and
+// the rest start over.
+func (db *DB) runBatch(batch []*writeReq) {
 	defer func() {
-		if p := recover(); p != nil {
-			c.rollback()
-			panic(p)
-		}
-		if err != nil {
-			c.rollback()
-			err = wrapCtx(ctx, err)
-			return
-		}
-		if cerr := c.Exec("COMMIT"); cerr != nil {
-			c.rollback()
-			err = wrapCtx(ctx, cerr)
+		for _, r := range batch {
+			close(r.done)
 		}
 	}()
-	return fn(c)
+	if db.isClosed() {
+		for _, r := range batch {
+			r.err = ErrClosed
+		}
+		return
+	}
+	c := db.writer
+	pending := batch
+	for len(pending) > 0 {
+		pending = db.runTx(c, pending)
+	}
+}
+
+// runTx runs writes in one transaction and returns those it could not get
+// to because the transaction was rolled back under it.
+func (db *DB) runTx(c *Conn, reqs []*writeReq) []*writeReq {
+	var live []*writeReq
+	for _, r := range reqs {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+		} else {
+			live = append(live, r)
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	if err := c.Exec("BEGIN IMMEDIATE"); err != nil {
+		for _, r := range live {
+			r.err = err
+		}
+		return nil
+	}
+	savepoints := len(live) > 1
+	var ok []*writeReq
+	for i, r := range live {
+		if savepoints {
+			if err := c.Exec("SAVEPOINT w"); err != nil {
+				return db.abort(c, ok, live[i:], err)
+			}
+		}
+		old := c.SetInterrupt(r.ctx)
+		r.err, r.panicked = call(r.fn, c)
+		c.SetInterrupt(old)
+		if r.err != nil {
+			r.err = wrapCtx(r.ctx, r.err)
+		}
+		failed := r.err != nil || r.panicked != nil
+		if c.GetAutocommit() {
+			// SQLite rolled the whole transaction back.
+			if !failed {
+				r.err = errors.New("transaction rolled back")
+			}
+			return db.abort(c, ok, live[i+1:], r.err)
+		}
+		if failed {
+			if savepoints {
+				if err := c.Exec("ROLLBACK TO w; RELEASE w"); err != nil {
+					return db.abort(c, ok, live[i+1:], err)
+				}
+			}
+			continue
+		}
+		if savepoints {
+			if err := c.Exec("RELEASE w"); err != nil {
+				return db.abort(c, append(ok, r), live[i+1:], err)
+			}
+		}
+		ok = append(ok, r)
+	}
+	if len(ok) == 0 {
+		c.rollback()
+		return nil
+	}
+	if err := c.Exec("COMMIT"); err != nil {
+		c.rollback()
+		for _, r := range ok {
+			r.err = err
+		}
+	}
+	return nil
+}
+
+// abort rolls back, fails the writes that had succeeded in the transaction
+// with err, and returns the writes still to run.
+func (db *DB) abort(c *Conn, ok, rest []*writeReq, err error) []*writeReq {
+	c.rollback()
+	for _, r := range ok {
+		r.err = err
+	}
+	return rest
+}
+
+// call runs fn, turning a panic into a value to re-raise in the caller.
+func call(fn func(*Conn) error, c *Conn) (err error, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			panicked = p
+		}
+	}()
+	return fn(c), nil
 }
 
 // Read runs fn in a read transaction, which sees one consistent snapshot of
