@@ -23,19 +23,19 @@ func (f *FS) Changes(ctx context.Context, sinceRev int64, limit int) ([]Change, 
 	}
 	var out []Change
 	err := f.view(ctx, op, "", func(c *sqldb.Conn) error {
-		s, err := c.Query(`SELECT (min(seq) >> 16) - 1 FROM vfs_changes`)
+		s, err := c.Query(`SELECT pruned FROM vfs_state WHERE id = 1`)
 		if err != nil {
 			return err
 		}
-		var floor int64
+		var pruned int64
 		if s.Step() {
-			floor = s.ColumnInt64(0)
+			pruned = s.ColumnInt64(0)
 		}
 		if err := sqldb.Done(s, nil); err != nil {
 			return err
 		}
-		if sinceRev < floor {
-			return perr(op, "", EINVAL, fmt.Sprintf("changes up to revision %d were pruned (asked from %d)", floor, sinceRev))
+		if sinceRev < pruned {
+			return perr(op, "", EINVAL, fmt.Sprintf("changes up to revision %d were pruned (asked from %d)", pruned, sinceRev))
 		}
 		s, err = c.Query(`SELECT seq, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
 			WHERE seq >= ? ORDER BY seq`, changeSeq(sinceRev+1, 0))

@@ -42,17 +42,17 @@ func (t *wtx) mkdir(op, p string, perm uint32, existOK bool) (string, error) {
 		}
 		return "", perr(op, p, EEXIST, "path exists")
 	}
-	if err := f.checkWritable(op, p); err != nil {
-		return "", err
-	}
 	res, err := f.resolve(t.c, p, existOK)
 	if err != nil {
 		return "", resolveErr(op, p, err, "parent directory missing")
 	}
+	if existOK && res.n != nil && res.n.typ == TypeDir {
+		return res.path, nil
+	}
+	if err := f.checkWritable(op, p); err != nil {
+		return "", err
+	}
 	if res.mnt != nil {
-		if existOK && res.n != nil && res.n.typ == TypeDir {
-			return res.path, nil
-		}
 		return "", f.checkWritable(op, res.path)
 	}
 	if res.n != nil {
@@ -90,6 +90,9 @@ func (t *wtx) mkdirAll(op, p string, perm uint32) error {
 		resolved, err := t.mkdir(op, next, mode, true)
 		if err != nil {
 			if pe, ok := err.(*PathError); ok && pe.Code == EEXIST {
+				if i < len(segs)-1 {
+					return perr(op, join(next, segs[i+1]), ENOTDIR, "parent path segment is not a directory")
+				}
 				return perr(op, next, EEXIST, "path exists")
 			}
 			return err

@@ -32,11 +32,11 @@ type File struct {
 	flag  int
 	mnt   *mountRef
 
-	mu     sync.Mutex
+	st *openFile // shared with the other handles on the same file
+
+	mu     sync.Mutex // guards off, closed and the directory cursor
 	off    int64
 	closed bool
-	wb     *wbuf // pending writes to one chunk
-	size   int64 // file size including wb, valid while wb != nil
 
 	rcMu sync.Mutex
 	rc   readCache
@@ -46,10 +46,6 @@ type File struct {
 	dirMnt   []Entry // a mounted directory's entries, read once per pass
 }
 
-type wbuf struct {
-	idx  int64
-	data []byte
-}
 
 // Open opens name for reading.
 func (f *FS) Open(ctx context.Context, name string) (*File, error) {
@@ -135,7 +131,13 @@ func (f *FS) OpenFile(ctx context.Context, name string, flag int, perm uint32) (
 		return nil, err
 	}
 	f.openMu.Lock()
-	f.open[h.inode] = append(f.open[h.inode], h)
+	st := f.open[h.inode]
+	if st == nil {
+		st = &openFile{inode: h.inode, path: p}
+		f.open[h.inode] = st
+	}
+	st.handles++
+	h.st = st
 	f.openMu.Unlock()
 	return h, nil
 }
@@ -144,28 +146,7 @@ func (f *FS) OpenFile(ctx context.Context, name string, flag int, perm uint32) (
 func (f *FS) isOpen(inode int64) bool {
 	f.openMu.Lock()
 	defer f.openMu.Unlock()
-	return len(f.open[inode]) > 0
-}
-
-// flushAll writes every handle's pending data.
-func (f *FS) flushAll(ctx context.Context) error {
-	f.openMu.Lock()
-	var pending []*File
-	for _, hs := range f.open {
-		for _, h := range hs {
-			pending = append(pending, h)
-		}
-	}
-	f.openMu.Unlock()
-	for _, h := range pending {
-		h.mu.Lock()
-		err := h.flushLocked(ctx)
-		h.mu.Unlock()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return f.open[inode] != nil
 }
 
 // Name returns the path the file was opened with.
@@ -175,7 +156,7 @@ func (h *File) ctx() context.Context { return context.Background() }
 
 func (h *File) check(op string, write bool) error {
 	if h.closed {
-		return perr(op, h.path, EBADF, "file already closed")
+		return errClosed(op, h.path)
 	}
 	if h.f.closed.Load() {
 		return perr(op, h.path, EBADF, "workspace is closed")
@@ -313,7 +294,11 @@ func (h *File) preadCached(p []byte, off int64) (int, bool) {
 		return 0, false
 	}
 	in := off - rc.idx*ChunkSize
-	return copy(p, rc.data[in:min(int64(len(rc.data)), rc.size-rc.idx*ChunkSize)]), true
+	avail := rc.data[in:min(int64(len(rc.data)), rc.size-rc.idx*ChunkSize)]
+	if len(p) > len(avail) && rc.size > (rc.idx+1)*ChunkSize {
+		return 0, false // the read continues into the next chunk
+	}
+	return copy(p, avail), true
 }
 
 // WriteTo streams the rest of the file to w one chunk at a time.
@@ -345,14 +330,20 @@ func (h *File) Write(p []byte) (int, error) {
 	if err := h.check("write", true); err != nil {
 		return 0, err
 	}
+	st := h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.takeErr(); err != nil {
+		return 0, err
+	}
 	if h.flag&os.O_APPEND != 0 {
-		size, err := h.sizeLocked()
+		size, err := st.sizeLocked(h.f)
 		if err != nil {
 			return 0, err
 		}
 		h.off = size
 	}
-	n, err := h.writeLocked(p, h.off)
+	n, err := st.writeLocked(h.f, h.path, p, h.off)
 	h.off += int64(n)
 	return n, err
 }
@@ -370,104 +361,13 @@ func (h *File) WriteAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, perr("write", h.path, EINVAL, "negative offset")
 	}
-	return h.writeLocked(p, off)
-}
-
-// sizeLocked returns the file's size including pending writes.
-func (h *File) sizeLocked() (int64, error) {
-	if h.wb != nil {
-		return h.size, nil
+	st := h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.takeErr(); err != nil {
+		return 0, err
 	}
-	var size int64
-	err := h.f.db.Read(h.ctx(), func(c *sqldb.Conn) error {
-		nd, err := getNode(c, h.inode)
-		if nd != nil {
-			size = nd.size
-		}
-		return err
-	})
-	return size, ioErr("stat", h.path, err)
-}
-
-func (h *File) writeLocked(p []byte, off int64) (int, error) {
-	if off+int64(len(p)) > h.f.lim.MaxFileSize {
-		return 0, h.f.tooBig("write", h.path)
-	}
-	written := 0
-	for len(p) > 0 {
-		idx := off / ChunkSize
-		if h.wb == nil || h.wb.idx != idx {
-			if err := h.flushLocked(h.ctx()); err != nil {
-				return written, err
-			}
-			if err := h.loadLocked(idx, off, len(p)); err != nil {
-				return written, err
-			}
-		}
-		in := int(off - idx*ChunkSize)
-		n := min(len(p), ChunkSize-in)
-		if need := in + n; need > len(h.wb.data) {
-			h.wb.data = append(h.wb.data, make([]byte, need-len(h.wb.data))...)
-		}
-		copy(h.wb.data[in:], p[:n])
-		h.size = max(h.size, idx*ChunkSize+int64(len(h.wb.data)))
-		p, off, written = p[n:], off+int64(n), written+n
-	}
-	return written, nil
-}
-
-// loadLocked starts buffering chunk idx, reading its stored bytes unless the
-// coming write replaces all of them.
-func (h *File) loadLocked(idx, off int64, n int) error {
-	var data []byte
-	var size int64
-	err := h.f.db.Read(h.ctx(), func(c *sqldb.Conn) error {
-		nd, err := getNode(c, h.inode)
-		if err != nil || nd == nil {
-			return err
-		}
-		size = nd.size
-		start := idx * ChunkSize
-		if start >= size || (off == start && int64(n) >= min(ChunkSize, size-start)) {
-			return nil
-		}
-		data, err = readChunk(c, h.inode, idx)
-		return err
-	})
-	if err != nil {
-		return ioErr("write", h.path, err)
-	}
-	h.wb = &wbuf{idx: idx, data: data}
-	h.size = size
-	h.f.dirty.Add(1)
-	return nil
-}
-
-// flushLocked commits the pending chunk.
-func (h *File) flushLocked(ctx context.Context) error {
-	wb := h.wb
-	if wb == nil {
-		return nil
-	}
-	h.wb = nil
-	h.f.dirty.Add(-1)
-	return h.f.updateRaw(ctx, "write", h.path, func(t *wtx) error {
-		nd, err := getNode(t.c, h.inode)
-		if err != nil || nd == nil {
-			return err
-		}
-		start := wb.idx * ChunkSize
-		newSize := max(nd.size, start+int64(len(wb.data)))
-		if err := t.rewrite(h.path, h.inode, nd.size, start, wb.data, newSize); err != nil {
-			return err
-		}
-		if nd.nlink > 0 {
-			t.dBytes += newSize - nd.size
-			t.record(OpWrite, h.path, "", TypeFile)
-		}
-		t.dirty = true
-		return t.c.Exec(`UPDATE vfs_nodes SET size = ?, mtime = ?2, ctime = ?2, rev = ? WHERE inode = ?`, newSize, t.now, t.rev, h.inode)
-	})
+	return st.writeLocked(h.f, h.path, p, off)
 }
 
 // Seek sets the offset. On a directory, Seek(0, io.SeekStart) rewinds ReadDir.
@@ -475,7 +375,7 @@ func (h *File) Seek(offset int64, whence int) (int64, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return 0, perr("seek", h.path, EBADF, "file already closed")
+		return 0, errClosed("seek", h.path)
 	}
 	if h.kind == TypeDir {
 		if offset != 0 || whence != io.SeekStart {
@@ -490,7 +390,9 @@ func (h *File) Seek(offset int64, whence int) (int64, error) {
 	case io.SeekCurrent:
 		base = h.off
 	case io.SeekEnd:
-		size, err := h.sizeLocked()
+		h.st.mu.Lock()
+		size, err := h.st.sizeLocked(h.f)
+		h.st.mu.Unlock()
 		if err != nil {
 			return 0, err
 		}
@@ -518,7 +420,13 @@ func (h *File) Truncate(size int64) error {
 	if size > h.f.lim.MaxFileSize {
 		return h.f.tooBig("truncate", h.path)
 	}
-	if err := h.flushLocked(h.ctx()); err != nil {
+	st := h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.flushLocked(h.f, h.ctx()); err != nil {
+		return err
+	}
+	if err := st.takeErr(); err != nil {
 		return err
 	}
 	return h.f.updateRaw(h.ctx(), "truncate", h.path, func(t *wtx) error {
@@ -543,9 +451,14 @@ func (h *File) Sync() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return perr("sync", h.path, EBADF, "file already closed")
+		return errClosed("sync", h.path)
 	}
-	return h.flushLocked(h.ctx())
+	h.st.mu.Lock()
+	defer h.st.mu.Unlock()
+	if err := h.st.flushLocked(h.f, h.ctx()); err != nil {
+		return err
+	}
+	return h.st.takeErr()
 }
 
 // Stat describes the file as it is now (after pending writes).
@@ -561,7 +474,7 @@ func (h *File) stat() (*FileInfo, error) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return nil, perr("stat", h.path, EBADF, "file already closed")
+		return nil, errClosed("stat", h.path)
 	}
 	h.mu.Unlock()
 	if h.mnt != nil {
@@ -602,28 +515,24 @@ func splitRel(rel string) []string {
 // a removed file deletes it.
 func (h *File) Close() error {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.closed {
-		h.mu.Unlock()
-		return perr("close", h.path, EBADF, "file already closed")
+		return errClosed("close", h.path)
 	}
-	err := h.flushLocked(h.ctx())
 	h.closed = true
-	h.mu.Unlock()
-
-	f := h.f
-	f.openMu.Lock()
-	hs := f.open[h.inode]
-	for i, o := range hs {
-		if o == h {
-			hs = append(hs[:i], hs[i+1:]...)
-			break
-		}
+	st, f := h.st, h.f
+	st.mu.Lock()
+	err := st.flushLocked(f, h.ctx())
+	if err == nil {
+		err = st.takeErr()
 	}
-	last := len(hs) == 0
+	st.mu.Unlock()
+
+	f.openMu.Lock()
+	st.handles--
+	last := st.handles == 0
 	if last {
 		delete(f.open, h.inode)
-	} else {
-		f.open[h.inode] = hs
 	}
 	f.openMu.Unlock()
 	if last && h.mnt == nil && h.kind == TypeFile && !f.closed.Load() {
@@ -657,9 +566,7 @@ func (h *File) ReadDir(n int) ([]fs.DirEntry, error) {
 // ReadDirEntries is ReadDir returning Entry values.
 func (h *File) ReadDirEntries(n int) ([]Entry, error) {
 	if h.f.dirty.Load() > 0 {
-		if err := h.f.flushAll(h.ctx()); err != nil {
-			return nil, err
-		}
+		h.f.flushAll()
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -91,8 +91,8 @@ type FS struct {
 	mounts atomic.Pointer[[]*mount] // sorted by root, immutable slices
 
 	openMu sync.Mutex
-	open   map[int64][]*File // handles by inode
-	dirty  atomic.Int32      // handles holding unflushed writes
+	open   map[int64]*openFile // files with open handles, by inode
+	dirty  atomic.Int32        // open files holding unflushed writes
 
 	watchMu sync.Mutex
 	notify  chan struct{} // closed and replaced after each committed change
@@ -132,7 +132,7 @@ func New(ctx context.Context, db *sqldb.DB, opts *Options) (*FS, error) {
 		lim:    opts.Limits.withDefaults(),
 		clock:  opts.Now,
 		gcWin:  opts.GCWindow,
-		open:   map[int64][]*File{},
+		open:   map[int64]*openFile{},
 		notify: make(chan struct{}),
 	}
 	if f.clock == nil {
@@ -159,7 +159,7 @@ func (f *FS) Close() error {
 	if f.closed.Swap(true) {
 		return nil
 	}
-	f.flushAll(context.Background())
+	f.flushAll()
 	if f.ownsDB {
 		return f.db.Close()
 	}
@@ -202,7 +202,7 @@ type Usage struct {
 // Usage returns the workspace's totals.
 func (f *FS) Usage(ctx context.Context) (Usage, error) {
 	var u Usage
-	err := f.db.Read(ctx, func(c *sqldb.Conn) error {
+	err := f.view(ctx, "usage", "", func(c *sqldb.Conn) error {
 		s, err := c.Query(`SELECT bytes, nodes, (SELECT coalesce(sum(size), 0) FROM vfs_blobs) FROM vfs_state WHERE id = 1`)
 		if err != nil {
 			return err
@@ -212,7 +212,7 @@ func (f *FS) Usage(ctx context.Context) (Usage, error) {
 		}
 		return sqldb.Done(s, nil)
 	})
-	return u, ioErr("usage", "", err)
+	return u, err
 }
 
 // clean canonicalises a caller's path and applies the path limits.
@@ -259,9 +259,7 @@ func (f *FS) view(ctx context.Context, op, path string, fn func(c *sqldb.Conn) e
 		return perr(op, path, EIO, "workspace is closed")
 	}
 	if f.dirty.Load() > 0 {
-		if err := f.flushAll(ctx); err != nil {
-			return err
-		}
+		f.flushAll()
 	}
 	return ioErr(op, path, f.db.Read(ctx, fn))
 }
@@ -286,9 +284,7 @@ type wtx struct {
 // first, so the mutation applies after them.
 func (f *FS) update(ctx context.Context, op, path string, fn func(t *wtx) error) error {
 	if f.dirty.Load() > 0 {
-		if err := f.flushAll(ctx); err != nil {
-			return err
-		}
+		f.flushAll()
 	}
 	return f.updateRaw(ctx, op, path, fn)
 }

@@ -61,11 +61,24 @@ func (f *FS) GC(ctx context.Context) (*GCStats, error) {
 		if err := c.Exec(`DELETE FROM vfs_blobs WHERE refs = 0 AND unref_at <= ?`, cutoff); err != nil {
 			return err
 		}
-		if err := c.Exec(`DELETE FROM vfs_changes WHERE seq <= (SELECT max(seq) FROM vfs_changes) - ?`, f.lim.MaxChanges); err != nil {
+		// Keep the newest MaxChanges entries, rounded down to whole
+		// revisions: a reader may resume after any kept revision.
+		s, err = c.Query(`SELECT seq FROM vfs_changes ORDER BY seq DESC LIMIT 1 OFFSET ?`, f.lim.MaxChanges)
+		if err != nil {
+			return err
+		}
+		cut := int64(-1)
+		if s.Step() {
+			cut = s.ColumnInt64(0) >> changeSeqBits
+		}
+		if err := sqldb.Done(s, nil); err != nil || cut < 0 {
+			return err
+		}
+		if err := c.Exec(`DELETE FROM vfs_changes WHERE seq < ?`, changeSeq(cut+1, 0)); err != nil {
 			return err
 		}
 		st.Changes = c.Changes()
-		return nil
+		return c.Exec(`UPDATE vfs_state SET pruned = max(pruned, ?) WHERE id = 1`, cut)
 	})
 	if err != nil {
 		return nil, err

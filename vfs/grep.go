@@ -134,7 +134,7 @@ type grepper struct {
 // file searches one file; stop reports that the page is full.
 func (g *grepper) file(e *Entry, mnt *mountRef) (stop bool, err error) {
 	if e.Size > g.maxSize {
-		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: fmt.Sprintf("larger than %d bytes", g.maxSize)})
+		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: "too large"})
 		return false, nil
 	}
 	if e.Size == 0 {

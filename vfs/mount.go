@@ -62,9 +62,20 @@ func mountAt(mounts []*mount, p string) *mount {
 	return nil
 }
 
-// checkWritable fails with EROFS when p is at, under or above a read-only
-// mount's root.
+// checkWritable fails with EROFS when p is at or under a read-only mount's
+// root: creating, writing or changing the node at p would change the mount.
 func (f *FS) checkWritable(op, p string) error {
+	for _, m := range *f.mounts.Load() {
+		if within(p, m.root) {
+			return perr(op, p, EROFS, "read-only mount at "+m.root+": cannot modify")
+		}
+	}
+	return nil
+}
+
+// checkRemovable fails with EROFS when p is at, under or above a read-only
+// mount's root: removing, replacing or moving p would take the mount along.
+func (f *FS) checkRemovable(op, p string) error {
 	for _, m := range *f.mounts.Load() {
 		if within(p, m.root) || within(m.root, p) {
 			return perr(op, p, EROFS, "read-only mount at "+m.root+": cannot modify")

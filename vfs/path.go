@@ -70,6 +70,9 @@ func isClean(p string) bool {
 }
 
 func invalidPath(p, reason string) error {
+	if p == "" {
+		return perr("path", "", EINVAL, "Invalid path ("+reason+"): ")
+	}
 	return perr("path", p, EINVAL, "Invalid path ("+reason+")")
 }
 

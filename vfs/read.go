@@ -87,13 +87,16 @@ func (f *FS) readRange(ctx context.Context, name string, off, n int64) ([]byte, 
 			return perr(op, p, EISDIR, "path is a directory")
 		}
 		size := res.n.size
-		if n < 0 || off+n > size {
+		if n < 0 || n > size-off {
 			n = max(0, size-off)
 		}
 		if n > f.lim.MaxFileSize {
 			return f.tooBig(op, p)
 		}
 		out = make([]byte, n)
+		if n == 0 {
+			return nil
+		}
 		if res.mnt != nil {
 			_, err := res.mnt.readAt(out, off)
 			return err

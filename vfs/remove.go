@@ -24,7 +24,7 @@ func (f *FS) Remove(ctx context.Context, name string, opts *RemoveOptions) error
 		return perr(op, p, EPERM, "cannot remove the root directory")
 	}
 	return f.update(ctx, op, p, func(t *wtx) error {
-		if err := f.checkWritable(op, p); err != nil {
+		if err := f.checkRemovable(op, p); err != nil {
 			return err
 		}
 		res, err := f.resolve(t.c, p, false)
@@ -40,7 +40,7 @@ func (f *FS) Remove(ctx context.Context, name string, opts *RemoveOptions) error
 			}
 			return perr(op, p, ENOENT, "no such path")
 		}
-		if err := f.checkWritable(op, res.path); err != nil {
+		if err := f.checkRemovable(op, res.path); err != nil {
 			return err
 		}
 		if res.n.typ == TypeDir && !opts.Recursive {

@@ -26,7 +26,7 @@ func (f *FS) Rename(ctx context.Context, oldname, newname string) error {
 	}
 	return f.update(ctx, op, from, func(t *wtx) error {
 		for _, p := range []string{from, to} {
-			if err := f.checkWritable(op, p); err != nil {
+			if err := f.checkRemovable(op, p); err != nil {
 				return err
 			}
 		}
@@ -42,7 +42,7 @@ func (f *FS) Rename(ctx context.Context, oldname, newname string) error {
 			return resolveErr(op, to, err, "parent directory missing")
 		}
 		for _, p := range []string{src.path, dst.path} {
-			if err := f.checkWritable(op, p); err != nil {
+			if err := f.checkRemovable(op, p); err != nil {
 				return err
 			}
 		}

@@ -95,14 +95,17 @@ var (
 // A dangling final symlink that is followed leads to its target's location
 // (n == nil), where a create will put the file.
 func (f *FS) resolve(c *sqldb.Conn, p string, follow bool) (resolution, error) {
+	mounts := *f.mounts.Load()
 	if p == "/" {
+		if m := mountAt(mounts, "/"); m != nil {
+			return m.resolve("/", nil)
+		}
 		root, err := getNode(c, rootInode)
 		if err != nil {
 			return resolution{}, err
 		}
 		return resolution{path: "/", n: root}, nil
 	}
-	mounts := *f.mounts.Load()
 	hops := 0
 	segs := strings.Split(p[1:], "/")
 	cur, curPath := int64(rootInode), "/"
@@ -134,18 +137,20 @@ func (f *FS) resolve(c *sqldb.Conn, p string, follow bool) (resolution, error) {
 			}
 			expanded := clampJoin(base, n.target, segs[i+1:])
 			if expanded == "/" {
-				root, err := getNode(c, rootInode)
-				if err != nil {
-					return resolution{}, err
-				}
-				return resolution{path: "/", n: root}, nil
+				return f.resolve(c, "/", follow)
 			}
 			segs = strings.Split(expanded[1:], "/")
 			cur, curPath, i = rootInode, "/", -1
 			continue
 		}
 		if last {
-			return resolution{path: join(curPath, name), parent: cur, name: name, n: n}, nil
+			p := join(curPath, name)
+			if n.typ == TypeDir && len(mounts) > 0 {
+				if m := mountAt(mounts, p); m != nil {
+					return m.resolve(p, nil)
+				}
+			}
+			return resolution{path: p, parent: cur, name: name, n: n}, nil
 		}
 		if n.typ != TypeDir {
 			return resolution{}, errParentNotDir

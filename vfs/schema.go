@@ -12,7 +12,8 @@ const SchemaVersion = 1
 // schemaV1 creates the vfs tables at version 1.
 //
 //   - vfs_state: one row of counters: schema version, the global revision,
-//     logical bytes in files and the number of nodes.
+//     logical bytes in files, the number of nodes, and the revision up to
+//     which the change feed was pruned.
 //   - vfs_nodes: one row per inode; root is inode 1. Times are nanoseconds.
 //     nlink counts directory entries; 0 means unlinked but still open.
 //   - vfs_dirents: name → inode edges, ordered by (parent, name) bytewise.
@@ -32,7 +33,8 @@ CREATE TABLE vfs_state(
 	schema_version INTEGER NOT NULL,
 	rev INTEGER NOT NULL,
 	bytes INTEGER NOT NULL,
-	nodes INTEGER NOT NULL
+	nodes INTEGER NOT NULL,
+	pruned INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE vfs_nodes(
 	inode INTEGER PRIMARY KEY,

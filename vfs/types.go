@@ -206,7 +206,8 @@ type GrepFile struct {
 	Count int
 }
 
-// GrepSkip is a file Grep did not search, and why ("binary", "too large").
+// GrepSkip is a file Grep did not search, and why: "binary" (a NUL byte in
+// its first 8 KiB) or "too large" (over GrepOptions.MaxFileSize).
 type GrepSkip struct {
 	Path   string
 	Reason string

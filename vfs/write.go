@@ -14,7 +14,7 @@ import (
 // The file is replaced atomically: readers see the old or the new content.
 func (f *FS) WriteFile(ctx context.Context, name string, data []byte, opts *WriteOptions) error {
 	if len(data) > ChunkSize {
-		_, err := f.WriteFrom(ctx, name, bytes.NewReader(data), opts)
+		_, err := f.writeFrom(ctx, name, bytes.NewReader(data), opts, int64(len(data)))
 		return err
 	}
 	var ch chunk
@@ -36,12 +36,21 @@ func (f *FS) WriteFile(ctx context.Context, name string, data []byte, opts *Writ
 // so a failure or crash midway leaves the old file untouched. It returns the
 // number of bytes written.
 func (f *FS) WriteFrom(ctx context.Context, name string, r io.Reader, opts *WriteOptions) (int64, error) {
+	return f.writeFrom(ctx, name, r, opts, -1)
+}
+
+// writeFrom is WriteFrom with the size when the caller knows it (else -1),
+// so that limits can refuse the write before any chunk is stored.
+func (f *FS) writeFrom(ctx context.Context, name string, r io.Reader, opts *WriteOptions, size int64) (written int64, err error) {
 	const op = "write"
 	p, err := f.clean(op, name)
 	if err != nil {
 		return 0, err
 	}
-	if err := f.precheckWrite(ctx, p, opts); err != nil {
+	if size > f.lim.MaxFileSize {
+		return 0, f.tooBig(op, p)
+	}
+	if err := f.precheckWrite(ctx, p, opts, size); err != nil {
 		return 0, err
 	}
 	buf := make([]byte, ChunkSize)
@@ -55,6 +64,11 @@ func (f *FS) WriteFrom(ctx context.Context, name string, r io.Reader, opts *Writ
 	}
 	var refs []chunkRef
 	var total int64
+	defer func() {
+		if err != nil {
+			f.unstage(refs)
+		}
+	}()
 	for {
 		total += int64(n)
 		if total > f.lim.MaxFileSize {
@@ -100,11 +114,45 @@ func (f *FS) tooBig(op, p string) error {
 }
 
 // precheckWrite fails early, before a stream is consumed, when a write to p
-// cannot succeed whatever its content.
-func (f *FS) precheckWrite(ctx context.Context, p string, opts *WriteOptions) error {
+// cannot succeed: a bad target, or (size >= 0) a size over the quota.
+func (f *FS) precheckWrite(ctx context.Context, p string, opts *WriteOptions, size int64) error {
 	return f.update(ctx, "write", p, func(t *wtx) error {
-		_, err := f.writeTarget(t, p, opts, true)
-		return err
+		res, err := f.writeTarget(t, p, opts, true)
+		if err != nil || size < 0 {
+			return err
+		}
+		grow := size
+		if res.n != nil {
+			grow -= res.n.size
+		}
+		if grow > 0 && t.bytes+grow > f.lim.MaxTotalBytes {
+			return f.full(p)
+		}
+		return nil
+	})
+}
+
+func (f *FS) full(p string) error {
+	return perr("write", p, ENOSPC, fmt.Sprintf("workspace exceeds MaxTotalBytes (%d bytes)", f.lim.MaxTotalBytes))
+}
+
+// unstage deletes chunks a failed streaming write stored and nothing else
+// references. Another writer staging identical content at the same moment
+// would find its chunk gone when it links it, and fail cleanly (EIO, retry).
+func (f *FS) unstage(refs []chunkRef) {
+	if len(refs) == 0 {
+		return
+	}
+	f.updateRaw(context.Background(), "write", "", func(t *wtx) error {
+		for _, r := range refs {
+			if err := t.c.Exec(`DELETE FROM vfs_blob_data WHERE id = ?1 AND (SELECT refs FROM vfs_blobs WHERE id = ?1) = 0`, r.blob); err != nil {
+				return err
+			}
+			if err := t.c.Exec(`DELETE FROM vfs_blobs WHERE id = ? AND refs = 0`, r.blob); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -141,7 +189,7 @@ func (f *FS) commitWrite(ctx context.Context, name string, opts *WriteOptions, s
 			}
 			t.dBytes += size - n.size
 			t.record(OpWrite, res.path, "", TypeFile)
-			return t.c.Exec(`UPDATE vfs_nodes SET size = ?, mode = ?, mtime = ?2, ctime = ?2, rev = ? WHERE inode = ?`,
+			return t.c.Exec(`UPDATE vfs_nodes SET size = ?1, mode = ?2, mtime = ?3, ctime = ?3, rev = ?4 WHERE inode = ?5`,
 				size, mode, t.now, t.rev, n.inode)
 		}
 		mode := DefaultFileMode
@@ -172,6 +220,9 @@ func (f *FS) writeTarget(t *wtx, p string, opts *WriteOptions, dryRun bool) (res
 	if opts.MkdirAll && !dryRun {
 		dir, _ := split(p)
 		if err := t.mkdirAll(op, dir, DefaultDirMode); err != nil {
+			if Code(err) == EEXIST { // a parent is not a directory
+				return resolution{}, perr(op, p, ENOTDIR, "parent path segment is not a directory")
+			}
 			return resolution{}, err
 		}
 	}
