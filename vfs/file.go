@@ -46,7 +46,6 @@ type File struct {
 	dirMnt   []Entry // a mounted directory's entries, read once per pass
 }
 
-
 // Open opens name for reading.
 func (f *FS) Open(ctx context.Context, name string) (*File, error) {
 	return f.OpenFile(ctx, name, os.O_RDONLY, 0)
