@@ -141,13 +141,6 @@ func (w *cwWorker) run(ctx context.Context, deadline time.Time, maxOps int) {
 		w.fail("mkdir %s: %v", dir, err)
 		return
 	}
-	// Changes(0) is EINVAL once the first change (revision 2) exists, as
-	// revision 1 counts as pruned; start from the current revision.
-	startRev, err := f.Rev(ctx)
-	if err != nil {
-		w.fail("rev: %v", err)
-		return
-	}
 	for n := 0; n < maxOps && time.Now().Before(deadline) && len(w.fails) == 0; n++ {
 		r := w.rng.IntN(100)
 		switch {
@@ -260,7 +253,7 @@ func (w *cwWorker) run(ctx context.Context, deadline time.Time, maxOps int) {
 			_, err := f.Usage(ctx)
 			w.check("usage", "", err, false)
 		default:
-			_, err := f.Changes(ctx, startRev, 50)
+			_, err := f.Changes(ctx, 0, 50)
 			w.check("changes", "", err, false)
 		}
 	}

@@ -13,7 +13,8 @@ import (
 // [...] and {a,b}; * matches dotfiles too. Entries come depth-first, names
 // in byte order, directories before their contents; symlinks are listed,
 // not followed. Directories matching opts.Exclude are not walked, and
-// directories the pattern cannot match below are pruned.
+// directories the pattern cannot match below are pruned. Result paths are
+// canonical: a symlink in dir itself is expanded.
 func (f *FS) Find(ctx context.Context, dir, pattern string, opts *FindOptions) (*Listing, error) {
 	const op = "find"
 	if opts == nil {

@@ -20,7 +20,9 @@ func init() { buildFilter = search.BuildFilter }
 // searched directory are not followed.
 //
 // Each stored chunk carries a trigram filter, so files that cannot contain
-// the query's required literals are skipped without reading their bytes.
+// the query's required literals are skipped without reading their bytes
+// (such files are not opened, so a binary file among them is not listed in
+// Skipped either).
 func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*GrepResult, error) {
 	const op = "grep"
 	if opts == nil {

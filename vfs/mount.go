@@ -137,11 +137,19 @@ func mountNode(p string, fi fs.FileInfo) *node {
 	return n
 }
 
+// path is the workspace path of the mounted entry.
+func (r *mountRef) path() string {
+	if r.rel == "." {
+		return r.m.root
+	}
+	return join(r.m.root, r.rel)
+}
+
 // readAt reads the mounted file at off into p.
 func (r *mountRef) readAt(p []byte, off int64) (int, error) {
 	fl, err := r.m.fsys.Open(r.rel)
 	if err != nil {
-		return 0, &PathError{Op: "read", Path: r.rel, Code: Code(err), Text: "mounted filesystem: " + err.Error(), Err: err}
+		return 0, &PathError{Op: "read", Path: r.path(), Code: Code(err), Text: "mounted filesystem: " + err.Error(), Err: err}
 	}
 	defer fl.Close()
 	var n int
@@ -161,7 +169,7 @@ func (r *mountRef) readAt(p []byte, off int64) (int, error) {
 		err = nil
 	}
 	if err != nil {
-		return n, &PathError{Op: "read", Path: r.rel, Code: EIO, Text: "mounted filesystem: " + err.Error(), Err: err}
+		return n, &PathError{Op: "read", Path: r.path(), Code: EIO, Text: "mounted filesystem: " + err.Error(), Err: err}
 	}
 	return n, nil
 }
