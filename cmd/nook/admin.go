@@ -1,0 +1,220 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/nookdev/nook/vfs"
+)
+
+// The workspace commands: changes, usage, gc, version.
+
+var cmdChanges = &command{
+	name: "changes", group: "Workspace", synopsis: "[--since REV] [--limit N] [--follow]",
+	summary: "list the change feed",
+	help: `Lists the changes made after revision REV (default 0: all that are kept), one
+per line: "REV OP TYPE PATH", and "REV rename TYPE OLD -> NEW" for renames.
+Every committed mutation bumps the revision by one; the feed keeps the last
+MaxChanges entries (gc prunes older ones; asking for changes that were pruned
+is an EINVAL error). With --follow, nook keeps printing new changes as they are
+committed (by any process) until interrupted; with --json each change is then
+one JSON line.`,
+	run: runChanges,
+}
+
+type changeJSON struct {
+	Seq     int64  `json:"seq"`
+	Rev     int64  `json:"rev"`
+	Op      string `json:"op"`
+	Path    string `json:"path"`
+	OldPath string `json:"old_path,omitempty"`
+	Type    string `json:"type"`
+	Time    string `json:"time"`
+}
+
+func changeJSONOf(c vfs.Change) changeJSON {
+	return changeJSON{Seq: c.Seq, Rev: c.Rev, Op: string(c.Op), Path: c.Path, OldPath: c.OldPath, Type: c.Kind.String(), Time: nanoTime(c.Time)}
+}
+
+func changeLine(c vfs.Change) string {
+	if c.Op == vfs.OpRename {
+		return fmt.Sprintf("%d %s %s %s -> %s", c.Rev, c.Op, c.Kind, c.OldPath, c.Path)
+	}
+	return fmt.Sprintf("%d %s %s %s", c.Rev, c.Op, c.Kind, c.Path)
+}
+
+func runChanges(a *app, fl *flag.FlagSet, args []string) error {
+	since := fl.Int64("since", 0, "list changes after revision `REV`")
+	limit := fl.Int("limit", 0, "list at most `N` changes (0: all)")
+	follow := fl.Bool("follow", false, "keep listing new changes until interrupted")
+	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	if *since < 0 || *limit < 0 {
+		return a.usagef("changes: --since and --limit must not be negative")
+	}
+	f, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	if *follow {
+		for c := range f.Watch(a.ctx, *since) {
+			if a.json {
+				if err := a.writeJSON(changeJSONOf(c)); err != nil {
+					return err
+				}
+			} else {
+				a.printf("%s\n", changeLine(c))
+			}
+		}
+		return nil // interrupted: a normal end for --follow
+	}
+	var cs []vfs.Change
+	for after := *since; *limit == 0 || len(cs) < *limit; {
+		page, err := f.Changes(a.ctx, after, f.Limits().MaxPage)
+		if err != nil {
+			return err
+		}
+		if len(page) == 0 {
+			break
+		}
+		cs = append(cs, page...)
+		after = page[len(page)-1].Rev
+	}
+	if *limit > 0 && len(cs) > *limit {
+		cs = cs[:*limit]
+	}
+	rev, err := f.Rev(a.ctx)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Rev     int64        `json:"rev"`
+		Changes []changeJSON `json:"changes"`
+	}{Rev: rev, Changes: []changeJSON{}}
+	for _, c := range cs {
+		out.Changes = append(out.Changes, changeJSONOf(c))
+	}
+	return a.emit(out, func() error {
+		for _, c := range cs {
+			a.printf("%s\n", changeLine(c))
+		}
+		return nil
+	})
+}
+
+var cmdUsage = &command{
+	name: "usage", group: "Workspace", synopsis: "",
+	summary: "show the workspace's size and limits",
+	run:     runUsage,
+}
+
+func runUsage(a *app, fl *flag.FlagSet, args []string) error {
+	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	f, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	u, err := f.Usage(a.ctx)
+	if err != nil {
+		return err
+	}
+	rev, err := f.Rev(a.ctx)
+	if err != nil {
+		return err
+	}
+	lim := f.Limits()
+	out := struct {
+		Database string     `json:"database"`
+		Rev      int64      `json:"rev"`
+		Usage    vfs.Usage  `json:"usage"`
+		Limits   vfs.Limits `json:"limits"`
+	}{a.ws.Path(), rev, u, lim}
+	return a.emit(out, func() error {
+		a.printf("database: %s\n", a.ws.Path())
+		a.printf("revision: %d\n", rev)
+		a.printf("files:    %s of %s (MaxTotalBytes)\n", humanBytes(u.Bytes), humanBytes(lim.MaxTotalBytes))
+		a.printf("entries:  %d of %d (MaxEntries)\n", u.Entries, lim.MaxEntries)
+		a.printf("stored:   %s of unique content\n", humanBytes(u.Stored))
+		return nil
+	})
+}
+
+var cmdGC = &command{
+	name: "gc", group: "Workspace", synopsis: "",
+	summary: "reclaim unreferenced storage and prune the change feed",
+	run:     runGC,
+}
+
+func runGC(a *app, fl *flag.FlagSet, args []string) error {
+	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	f, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	st, err := f.GC(a.ctx)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"blobs": st.Blobs, "bytes": st.Bytes, "orphans": st.Orphans, "changes": st.Changes, "vacuumed": st.Vacuumed}
+	return a.emit(out, func() error {
+		a.printf("removed %d unreferenced chunks (%s), %d orphaned files; pruned %d change entries\n",
+			st.Blobs, humanBytes(st.Bytes), st.Orphans, st.Changes)
+		if st.Vacuumed {
+			a.printf("returned free pages to the OS\n")
+		}
+		return nil
+	})
+}
+
+var cmdVersion = &command{
+	name: "version", group: "Workspace", synopsis: "",
+	summary: "print the version of nook",
+	run:     runVersion,
+}
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
+// the module version from the build information is used.
+var version = ""
+
+func runVersion(a *app, fl *flag.FlagSet, args []string) error {
+	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
+		v = bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 && (v == "" || v == "(devel)") {
+				v = "devel-" + s.Value[:12]
+			}
+		}
+	}
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	return a.emit(map[string]any{"version": v, "go": runtime.Version(), "schema": vfs.SchemaVersion}, func() error {
+		a.printf("nook %s (%s, vfs schema %d)\n", v, runtime.Version(), vfs.SchemaVersion)
+		return nil
+	})
+}
+
+// humanBytes renders n as "1.5 MiB".
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// command is one subcommand. run defines its flags on fl, parses args with
+// a.parse and does the work.
+type command struct {
+	name     string
+	group    string
+	synopsis string // after "nook NAME"
+	summary  string // one line for "nook help"
+	help     string // paragraphs for "nook help NAME"
+	run      func(a *app, fl *flag.FlagSet, args []string) error
+}
+
+var groups = []string{"Files", "Search", "Host transfer", "Workspace"}
+
+// commands lists every command in the order "nook help" shows them; the
+// command variables live in the file of their group.
+var commands []*command
+
+func register(c ...*command) { commands = append(commands, c...) }
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// usageError is a command-line mistake: exit status 2.
+type usageError struct {
+	msg string
+	cmd *command
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func (a *app) usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), cmd: a.cmd}
+}
+
+// errHelpShown ends a command after -h printed its help.
+var errHelpShown = errors.New("help shown")
+
+func (a *app) flagSet(c *command) *flag.FlagSet {
+	fl := flag.NewFlagSet("nook "+c.name, flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	return fl
+}
+
+// parse parses a command's flags and checks its positional argument count
+// (max < 0: no upper bound).
+func (a *app) parse(fl *flag.FlagSet, args []string, minArgs, maxArgs int) error {
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printCommandUsage(a.stdout, a.cmd, fl)
+			return errHelpShown
+		}
+		return a.usagef("%s: %v", a.cmd.name, err)
+	}
+	n := fl.NArg()
+	switch {
+	case n < minArgs:
+		return a.usagef("%s: missing argument", a.cmd.name)
+	case maxArgs >= 0 && n > maxArgs:
+		extra := fl.Arg(maxArgs)
+		if strings.HasPrefix(extra, "-") {
+			return a.usagef("%s: unexpected argument %q (flags go before arguments)", a.cmd.name, extra)
+		}
+		return a.usagef("%s: unexpected argument %q", a.cmd.name, extra)
+	}
+	return nil
+}
+
+func printCommandUsage(w io.Writer, c *command, fl *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: nook %s %s\n\n%s\n", c.name, c.synopsis, c.summary)
+	if c.help != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.help))
+	}
+	if fl != nil {
+		printFlags(w, fl, "Flags (before the arguments)")
+	}
+}
+
+// printFlags lists a flag set: one-letter flags with one dash, longer ones
+// with two (Go's flag package accepts either form).
+func printFlags(w io.Writer, fl *flag.FlagSet, title string) {
+	var lines []string
+	fl.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		head := dash + f.Name
+		if name != "" {
+			head += " " + name
+		}
+		line := fmt.Sprintf("  %-18s %s", head, usage)
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" && !strings.Contains(usage, "default") {
+			line += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		lines = append(lines, line)
+	})
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n%s\n", title, strings.Join(lines, "\n"))
+}
+
+func printMainUsage(w io.Writer, g *flag.FlagSet) {
+	fmt.Fprint(w, `nook: a durable sandboxed workspace for AI agents
+
+usage: nook [--db FILE] [--json] COMMAND [flags] [args]
+
+A workspace is one SQLite file holding a virtual filesystem. Workspace paths
+are absolute; a relative PATH is taken from the root (/). Flags go before
+positional arguments: "nook rm -r /dir", not "nook rm /dir -r".
+`)
+	printFlags(w, g, "Global flags (before COMMAND)")
+	for _, grp := range groups {
+		fmt.Fprintf(w, "\n%s:\n", grp)
+		for _, c := range commands {
+			if c.group == grp {
+				fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+			}
+		}
+	}
+	fmt.Fprint(w, `
+Run "nook help COMMAND" or "nook COMMAND -h" for one command.
+Exit status: 0 ok, 1 an operation failed (the message ends with its POSIX
+code, e.g. "(ENOENT)"), 2 usage error.
+`)
+}
+
+func cmdHelp(a *app, g *flag.FlagSet, args []string) error {
+	switch len(args) {
+	case 0:
+		printMainUsage(a.stdout, g)
+		return nil
+	case 1:
+		if args[0] == "help" {
+			printCommandUsage(a.stdout, a.cmd, nil)
+			return nil
+		}
+		c := lookup(args[0])
+		if c == nil {
+			return a.usagef("help: unknown command %q", args[0])
+		}
+		// Every command prints its own usage, flags included, for -h.
+		sub := &app{ctx: a.ctx, stdin: a.stdin, stdout: a.stdout, stderr: a.stderr, dbPath: a.dbPath, cmd: c}
+		return c.run(sub, sub.flagSet(c), []string{"-h"})
+	}
+	return a.usagef("help: too many arguments")
+}
+
+func init() {
+	register(
+		cmdPut, cmdCat, cmdLs, cmdStat, cmdMkdir, cmdRm, cmdMv, cmdLn,
+		cmdFind, cmdGrep,
+		cmdImport, cmdExport,
+		cmdDemo, cmdChanges, cmdUsage, cmdGC, cmdVersion,
+		&command{
+			name: "help", group: "Workspace", synopsis: "[COMMAND]",
+			summary: "show help for nook or for one command",
+		},
+	)
+}
+
+// stringList is a repeatable string flag (--exclude A --exclude B).
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	*s = append(*s, v)
+	return nil
+}
+
+// modeFlag is an octal permission flag (--mode 0755).
+type modeFlag struct{ v uint32 }
+
+func (m *modeFlag) String() string {
+	if m == nil || m.v == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%04o", m.v)
+}
+
+func (m *modeFlag) Set(s string) error {
+	n, err := strconv.ParseUint(s, 8, 32)
+	if err != nil || n > 0o7777 {
+		return fmt.Errorf("mode %q: want octal permission bits such as 0644 (at most 7777)", s)
+	}
+	m.v = uint32(n)
+	return nil
+}

@@ -1,0 +1,178 @@
+// Command nook is the command line of a nook workspace: one SQLite database
+// file holding a virtual filesystem for AI agents.
+//
+// Usage:
+//
+//	nook [--db FILE] [--json] COMMAND [flags] [args]
+//
+// Run "nook help" for the list of commands and "nook help COMMAND" (or
+// "nook COMMAND -h") for one command. "nook demo" imports a small sample tree
+// into the default workspace and searches it.
+//
+// Exit status: 0 on success, 1 when an operation fails (the message names
+// the POSIX code, e.g. "nook: no such path: /x (ENOENT)"), 2 on a usage
+// error.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/vfs"
+)
+
+// defaultDB is the workspace used when neither --db nor $NOOK_DB is given.
+const defaultDB = ".nook/workspace.db"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// app is one invocation of the command line.
+type app struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	dbPath string
+	json   bool
+	cmd    *command
+	ws     *nook.Workspace // opened on first use
+}
+
+// run executes one command line and returns the process exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	g := flag.NewFlagSet("nook", flag.ContinueOnError)
+	g.SetOutput(io.Discard)
+	def := os.Getenv("NOOK_DB")
+	if def == "" {
+		def = defaultDB
+	}
+	g.StringVar(&a.dbPath, "db", def, "workspace database `FILE`, created on first use (default $NOOK_DB or "+defaultDB+")")
+	g.BoolVar(&a.json, "json", false, "machine output: one JSON document per command")
+	if err := g.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printMainUsage(stdout, g)
+			return 0
+		}
+		fmt.Fprintf(stderr, "nook: %v\n", err)
+		fmt.Fprintf(stderr, "usage: nook [--db FILE] [--json] COMMAND [flags] [args]\nRun 'nook help' for the list of commands.\n")
+		return 2
+	}
+	rest := g.Args()
+	if len(rest) == 0 {
+		printMainUsage(stderr, g)
+		return 2
+	}
+	cmd := lookup(rest[0])
+	if cmd == nil {
+		fmt.Fprintf(stderr, "nook: unknown command %q\nRun 'nook help' for the list of commands.\n", rest[0])
+		return 2
+	}
+	a.cmd = cmd
+	var err error
+	if cmd.name == "help" {
+		err = cmdHelp(a, g, rest[1:])
+	} else {
+		fl := a.flagSet(cmd)
+		err = cmd.run(a, fl, rest[1:])
+	}
+	if a.ws != nil {
+		if cerr := a.ws.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
+	return a.report(err)
+}
+
+// report prints err (if any) and returns the exit status for it.
+func (a *app) report(err error) int {
+	if err == nil || errors.Is(err, errHelpShown) {
+		return 0
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(a.stderr, "nook: %s\n", ue.msg)
+		if ue.cmd != nil {
+			fmt.Fprintf(a.stderr, "usage: nook %s %s\nRun 'nook help %s' for details.\n", ue.cmd.name, ue.cmd.synopsis, ue.cmd.name)
+		}
+		return 2
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(a.stderr, "nook: interrupted")
+		return 130
+	}
+	fmt.Fprintf(a.stderr, "nook: %s\n", errorText(err))
+	return 1
+}
+
+// errorText renders an error as "<message> (<CODE>)" when it is a vfs error,
+// and as its plain message otherwise.
+func errorText(err error) string {
+	var pe *vfs.PathError
+	var en vfs.Errno
+	if errors.As(err, &pe) || errors.As(err, &en) {
+		return fmt.Sprintf("%s (%s)", err.Error(), vfs.Code(err))
+	}
+	return err.Error()
+}
+
+// workspace opens the workspace on first use.
+func (a *app) workspace() (*vfs.FS, error) {
+	if a.ws == nil {
+		ws, err := nook.Open(a.ctx, a.dbPath)
+		if err != nil {
+			return nil, err
+		}
+		a.ws = ws
+	}
+	return a.ws.FS(), nil
+}
+
+// wsPath turns a command-line path into a workspace path: a relative path is
+// taken from the root. vfs canonicalises the result.
+func wsPath(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return "/" + p
+}
+
+// emit writes v as one JSON document (in --json mode) or calls text.
+func (a *app) emit(v any, text func() error) error {
+	if a.json {
+		return a.writeJSON(v)
+	}
+	if text == nil {
+		return nil
+	}
+	return text()
+}
+
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func (a *app) printf(format string, args ...any) {
+	fmt.Fprintf(a.stdout, format, args...)
+}
+
+// warnf prints a non-fatal message on stderr.
+func (a *app) warnf(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "nook: "+format+"\n", args...)
+}

@@ -1,0 +1,143 @@
+// Package nook is a durable, sandboxed workspace for AI agents.
+//
+// A [Workspace] is one SQLite database file. Today it holds a virtual
+// filesystem (package [github.com/nookdev/nook/vfs]): files, directories and
+// symlinks with POSIX-like semantics, content-addressed storage, a change
+// feed, grep and find. Every acknowledged mutation is committed to the
+// database before the call returns, so a crash or a restart loses nothing
+// that was acknowledged. Later the same database will also hold the records
+// of every run of model-written code and the journal of every call that code
+// made outside its sandbox; the filesystem and those records then commit in
+// the same transactions.
+//
+// The workspace is also all that sandboxed code (planned) will be able to
+// reach: paths are canonicalised by one function ([vfs.Clean]) and no path
+// leaves the workspace. Nothing is unbounded: sizes, counts and page lengths are capped
+// by [vfs.Limits].
+//
+// Several goroutines may use a Workspace at once, and several processes may
+// open the same workspace file.
+//
+//	ws, err := nook.Open(ctx, ".nook/workspace.db")
+//	if err != nil { ... }
+//	defer ws.Close()
+//	err = ws.FS().WriteFile(ctx, "/notes/todo.md", []byte("- ship it\n"),
+//		&vfs.WriteOptions{MkdirAll: true})
+package nook
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"time"
+
+	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/vfs"
+)
+
+// Workspace is an open workspace: one SQLite database and the filesystem
+// stored in it. It is safe for concurrent use. Close it when done.
+type Workspace struct {
+	path string
+	db   *sqldb.DB // shared by vfs and, later, the journal and runtime
+	fs   *vfs.FS
+}
+
+// Option configures Open and OpenMemory.
+type Option func(*config)
+
+type config struct {
+	limits   vfs.Limits
+	clock    func() time.Time
+	syncFull bool
+	mounts   []mountSpec
+}
+
+type mountSpec struct {
+	root string
+	fsys fs.FS
+}
+
+// WithLimits sets the workspace's limits. Zero fields keep their defaults
+// (see [vfs.Limits] and the Default* constants in package vfs).
+func WithLimits(l vfs.Limits) Option {
+	return func(c *config) { c.limits = l }
+}
+
+// WithClock sets the clock used for timestamps (default [time.Now]). Tests
+// use it to get deterministic times.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.clock = now }
+}
+
+// WithMount mounts fsys read-only at root once the workspace is open (see
+// [vfs.FS.Mount]). Mounts live in memory: they are not stored in the
+// database and must be given again on every Open. Several WithMount options
+// are applied in order.
+func WithMount(root string, fsys fs.FS) Option {
+	return func(c *config) { c.mounts = append(c.mounts, mountSpec{root, fsys}) }
+}
+
+// WithSyncFull makes every commit fsync the write-ahead log, so committed
+// work survives power loss and not only process crashes, at a large cost in
+// write throughput. It has no effect on in-memory workspaces.
+func WithSyncFull() Option {
+	return func(c *config) { c.syncFull = true }
+}
+
+// Open opens the workspace stored in the database file at path, creating the
+// file (and its parent directory) when it does not exist. Errors are vfs
+// errors: [vfs.Code] gives their code.
+func Open(ctx context.Context, path string, opts ...Option) (*Workspace, error) {
+	if path == "" || path == ":memory:" {
+		return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EINVAL,
+			Text: "workspace path is empty (use OpenMemory for an in-memory workspace)"}
+	}
+	return open(ctx, path, opts)
+}
+
+// OpenMemory opens a private workspace that lives only in memory and
+// vanishes when it is closed. It is meant for tests and short-lived tools.
+func OpenMemory(ctx context.Context, opts ...Option) (*Workspace, error) {
+	return open(ctx, "", opts)
+}
+
+func open(ctx context.Context, path string, opts []Option) (*Workspace, error) {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	db, err := sqldb.Open(ctx, path, sqldb.Options{SyncFull: c.syncFull})
+	if err != nil {
+		return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EIO,
+			Text: "cannot open workspace database (" + err.Error() + ")", Err: err}
+	}
+	f, err := vfs.New(ctx, db, &vfs.Options{Limits: c.limits, Now: c.clock})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	ws := &Workspace{path: db.Path(), db: db, fs: f}
+	for _, m := range c.mounts {
+		if err := f.Mount(ctx, m.root, m.fsys); err != nil {
+			ws.Close()
+			return nil, err
+		}
+	}
+	return ws, nil
+}
+
+// FS returns the workspace's filesystem.
+func (w *Workspace) FS() *vfs.FS { return w.fs }
+
+// Path returns the database file name, or ":memory:" for a workspace opened
+// with OpenMemory.
+func (w *Workspace) Path() string { return w.path }
+
+// Close flushes pending writes of open file handles and closes the
+// database. Closing twice is harmless.
+func (w *Workspace) Close() error {
+	return errors.Join(w.fs.Close(), w.db.Close())
+}
