@@ -115,6 +115,21 @@ func (a *app) report(err error) int {
 		fmt.Fprintln(a.stderr, "nook: interrupted")
 		return 130
 	}
+	if a.json {
+		// Machine output: the error as one JSON document on stderr.
+		doc := map[string]string{"error": err.Error()}
+		var pe *vfs.PathError
+		var en vfs.Errno
+		if errors.As(err, &pe) || errors.As(err, &en) {
+			doc["code"] = string(vfs.Code(err))
+		}
+		if pe != nil {
+			doc["op"], doc["path"] = pe.Op, pe.Path
+		}
+		b, _ := json.Marshal(doc)
+		fmt.Fprintf(a.stderr, "%s\n", b)
+		return 1
+	}
 	fmt.Fprintf(a.stderr, "nook: %s\n", errorText(err))
 	return 1
 }

@@ -632,6 +632,15 @@ func TestJSON(t *testing.T) {
 	} {
 		jsonDoc(t, args[0], w.ok(append([]string{"--json"}, args...)...))
 	}
+	// Errors are JSON too, on stderr, with the POSIX code.
+	r := w.run("--json", "stat", "/nope")
+	if r.code != 1 || r.stdout != "" {
+		t.Fatalf("stat --json /nope: exit %d, stdout %q", r.code, r.stdout)
+	}
+	v = jsonDoc(t, "error", r.stderr)
+	if v["error"] != "no such path: /nope" || v["code"] != "ENOENT" || v["op"] != "lstat" || v["path"] != "/nope" {
+		t.Errorf("stat --json /nope: stderr %v", v)
+	}
 }
 
 func TestChanges(t *testing.T) {
