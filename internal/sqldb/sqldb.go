@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -104,6 +105,14 @@ func (db *DB) connect(ctx context.Context, writer bool) (*Conn, error) {
 	}
 	conn := &Conn{Conn: c, stmts: map[string]*sqlite3.Stmt{}}
 	if err := c.BusyTimeout(db.opts.BusyTimeout); err != nil {
+		c.Close()
+		return nil, err
+	}
+	// A stable query plan: this SQLite build has STAT4, under which a
+	// statement whose plan might depend on a bound value is re-prepared on
+	// every rebinding; our cached statements (directory pages, lookups) were
+	// re-parsed on each step, half of Find's time.
+	if _, err := c.Config(sqlite3.DBCONFIG_ENABLE_QPSG, true); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -213,9 +222,16 @@ func (db *DB) runTx(c *Conn, reqs []*writeReq) []*writeReq {
 	if len(live) == 0 {
 		return nil
 	}
-	if err := c.Exec("BEGIN IMMEDIATE"); err != nil {
+	// Waiting for another process's lock ends when every write waiting on
+	// it has given up.
+	ctx, release := allDone(live)
+	old := c.SetInterrupt(ctx)
+	err := c.Exec("BEGIN IMMEDIATE")
+	c.SetInterrupt(old)
+	release()
+	if err != nil {
 		for _, r := range live {
-			r.err = err
+			r.err = lockErr(r.ctx, err, db.opts.BusyTimeout)
 		}
 		return nil
 	}
@@ -267,6 +283,45 @@ func (db *DB) runTx(c *Conn, reqs []*writeReq) []*writeReq {
 		}
 	}
 	return nil
+}
+
+// allDone returns a context that ends when the contexts of all reqs have.
+func allDone(reqs []*writeReq) (context.Context, func()) {
+	if len(reqs) == 1 {
+		return reqs[0].ctx, func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var left atomic.Int32
+	left.Store(int32(len(reqs)))
+	stops := make([]func() bool, len(reqs))
+	for i, r := range reqs {
+		stops[i] = context.AfterFunc(r.ctx, func() {
+			if left.Add(-1) == 0 {
+				cancel()
+			}
+		})
+	}
+	return ctx, func() {
+		for _, stop := range stops {
+			stop()
+		}
+		cancel()
+	}
+}
+
+// ErrLocked reports that another process held the workspace's write lock
+// for longer than the busy timeout.
+var ErrLocked = errors.New("workspace is locked by another process")
+
+// lockErr explains a failure to take the write lock.
+func lockErr(ctx context.Context, err error, timeout time.Duration) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, sqlite3.BUSY) {
+		return fmt.Errorf("%w (waited %v, the busy timeout): %w", ErrLocked, timeout, err)
+	}
+	return err
 }
 
 // abort rolls back, fails the writes that had succeeded in the transaction

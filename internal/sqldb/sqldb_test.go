@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 func openTest(t testing.TB) *DB {
@@ -143,5 +146,49 @@ func BenchmarkWrite(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// A write waiting for another process's lock gives up when its context
+// ends, and a write that outwaits the busy timeout says why.
+func TestWriteWaitingForLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	ctx := context.Background()
+	db, err := Open(ctx, path, Options{BusyTimeout: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Write(ctx, func(c *Conn) error { return c.Exec(`CREATE TABLE kv(k TEXT PRIMARY KEY, v INTEGER)`) }); err != nil {
+		t.Fatal(err)
+	}
+	other, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.Exec(`BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(c *Conn) error { return c.Exec(`INSERT INTO kv VALUES ('a', 1)`) }
+
+	tctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = db.Write(tctx, insert)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Write with a 100ms deadline = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 350*time.Millisecond {
+		t.Errorf("Write with a 100ms deadline returned after %v", d)
+	}
+
+	err = db.Write(ctx, insert)
+	if !errors.Is(err, ErrLocked) || !errors.Is(err, sqlite3.BUSY) {
+		t.Errorf("Write past the busy timeout = %v, want ErrLocked wrapping BUSY", err)
+	}
+	other.Exec(`ROLLBACK`)
+	if err := db.Write(ctx, insert); err != nil {
+		t.Fatalf("Write after the lock is released: %v", err)
 	}
 }
