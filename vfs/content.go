@@ -29,9 +29,16 @@ func newChunk(data []byte) chunk {
 
 // chunkRef is a stored chunk of a file.
 type chunkRef struct {
-	blob int64
-	size int64
+	blob   int64
+	size   int64
+	filter []byte // its trigram filter
 }
+
+// maxChunks bounds a file's chunk count, so that filterID is unique.
+const maxChunks = 1 << 20
+
+// filterID is the key of chunk idx of inode in vfs_filters.
+func filterID(inode, idx int64) int64 { return inode<<20 | idx }
 
 // putBlob stores ch (or finds it already stored) and adds refs references.
 // A blob stored with zero references is staged: GC may collect it once it is
@@ -52,12 +59,8 @@ func (t *wtx) putBlob(ch chunk, refs int64) (int64, error) {
 	if refs == 0 {
 		unref = t.now
 	}
-	filter := ch.filter
-	if filter == nil {
-		filter = []byte{}
-	}
-	if err := c.Exec(`INSERT INTO vfs_blobs(id, hash, size, refs, unref_at, filter) VALUES (?, ?, ?, ?, ?, ?)`,
-		id, ch.hash[:], int64(len(ch.data)), refs, unref, filter); err != nil {
+	if err := c.Exec(`INSERT INTO vfs_blobs(id, hash, size, refs, unref_at) VALUES (?, ?, ?, ?, ?)`,
+		id, ch.hash[:], int64(len(ch.data)), refs, unref); err != nil {
 		return 0, err
 	}
 	data := ch.data
@@ -117,6 +120,9 @@ func (t *wtx) dropChunks(inode, from int64) error {
 	if len(blobs) == 0 {
 		return nil
 	}
+	if err := t.c.Exec(`DELETE FROM vfs_filters WHERE id >= ? AND id < ?`, filterID(inode, from), filterID(inode+1, 0)); err != nil {
+		return err
+	}
 	return t.c.Exec(`DELETE FROM vfs_chunks WHERE inode = ? AND idx >= ?`, inode, from)
 }
 
@@ -132,6 +138,13 @@ func (t *wtx) setChunk(inode, idx int64, ref chunkRef) error {
 		old = s.ColumnInt64(0)
 	}
 	if err := sqldb.Done(s, nil); err != nil {
+		return err
+	}
+	filter := ref.filter
+	if filter == nil {
+		filter = []byte{}
+	}
+	if err := t.c.Exec(`INSERT OR REPLACE INTO vfs_filters(id, filter) VALUES (?, ?)`, filterID(inode, idx), filter); err != nil {
 		return err
 	}
 	if old >= 0 {
@@ -237,11 +250,12 @@ func (t *wtx) rewrite(path string, inode, size, off int64, data []byte, newSize 
 		if wlo >= whi && oldEnd <= start && end-start == ChunkSize {
 			// A whole chunk of the gap: one shared zero chunk.
 			if zero == nil {
-				id, err := t.putBlob(newChunk(make([]byte, ChunkSize)), 0)
+				ch := newChunk(make([]byte, ChunkSize))
+				id, err := t.putBlob(ch, 0)
 				if err != nil {
 					return err
 				}
-				zero = &chunkRef{blob: id, size: ChunkSize}
+				zero = &chunkRef{blob: id, size: ChunkSize, filter: ch.filter}
 			}
 			if err := t.refBlob(zero.blob, 1); err != nil {
 				return err
@@ -262,11 +276,12 @@ func (t *wtx) rewrite(path string, inode, size, off int64, data []byte, newSize 
 		if wlo < whi {
 			copy(buf[wlo-start:], data[wlo-off:whi-off])
 		}
-		id, err := t.putBlob(newChunk(buf), 1)
+		ch := newChunk(buf)
+		id, err := t.putBlob(ch, 1)
 		if err != nil {
 			return err
 		}
-		if err := t.setChunk(inode, idx, chunkRef{blob: id, size: int64(len(buf))}); err != nil {
+		if err := t.setChunk(inode, idx, chunkRef{blob: id, size: int64(len(buf)), filter: ch.filter}); err != nil {
 			return err
 		}
 	}
@@ -291,11 +306,12 @@ func (t *wtx) truncate(path string, inode, size, newSize int64) error {
 		if int64(len(old)) < rem {
 			return perr("truncate", path, EIO, "missing chunk data for")
 		}
-		id, err := t.putBlob(newChunk(old[:rem]), 1)
+		ch := newChunk(old[:rem])
+		id, err := t.putBlob(ch, 1)
 		if err != nil {
 			return err
 		}
-		return t.setChunk(inode, idx, chunkRef{blob: id, size: rem})
+		return t.setChunk(inode, idx, chunkRef{blob: id, size: rem, filter: ch.filter})
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 // Limits bound what a workspace may hold and what one call may return. Each
 // has a name (used in the error that reports it), and zero means its default.
 type Limits struct {
-	// MaxFileSize is the largest file, in bytes (EFBIG).
+	// MaxFileSize is the largest file, in bytes (EFBIG); at most 256 GiB.
 	MaxFileSize int64
 	// MaxTotalBytes bounds the sum of all file sizes (ENOSPC).
 	MaxTotalBytes int64
@@ -44,6 +44,7 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxFileSize <= 0 {
 		l.MaxFileSize = DefaultMaxFileSize
 	}
+	l.MaxFileSize = min(l.MaxFileSize, maxChunks*ChunkSize)
 	if l.MaxTotalBytes <= 0 {
 		l.MaxTotalBytes = DefaultMaxTotalBytes
 	}

@@ -208,7 +208,7 @@ func (g *grepper) reader(e *Entry, mnt *mountRef) (func() ([]byte, error), func(
 		}, func() {}, nil
 	}
 	if g.q != nil {
-		s, err := g.c.Query(`SELECT b.filter FROM vfs_chunks c JOIN vfs_blobs b ON b.id = c.blob WHERE c.inode = ? ORDER BY c.idx`, e.Inode)
+		s, err := g.c.Query(`SELECT filter FROM vfs_filters WHERE id >= ? AND id < ? ORDER BY id`, filterID(e.Inode, 0), filterID(e.Inode+1, 0))
 		if err != nil {
 			return nil, nil, err
 		}

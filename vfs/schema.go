@@ -17,13 +17,17 @@ const SchemaVersion = 1
 //   - vfs_nodes: one row per inode; root is inode 1. Times are nanoseconds.
 //     nlink counts directory entries; 0 means unlinked but still open.
 //   - vfs_dirents: name → inode edges, ordered by (parent, name) bytewise.
-//   - vfs_blobs: content-addressed chunks (sha256) with a reference count, the
-//     time they became unreferenced (for GC) and a trigram filter for grep.
+//   - vfs_blobs: content-addressed chunks (sha256) with a reference count and
+//     the time they became unreferenced (for GC).
 //     A blob's id is derived from its hash (see blobID), so finding a blob
 //     by hash is a rowid lookup and needs no second index to maintain.
 //   - vfs_blob_data: the chunk bytes, kept apart so that blob metadata pages
 //     stay small.
 //   - vfs_chunks: a file's ordered chunk list.
+//   - vfs_filters: each chunk's trigram filter for grep, keyed by
+//     inode<<20 | idx (filterID), so that a directory's files, created
+//     together, have their filters together: grep reads them in order
+//     instead of seeking to each blob.
 //   - vfs_changes: the change log: one row per effect. seq is the revision
 //     times 2^16 plus the effect's index within its transaction, so the
 //     feed is read by revision with a range scan of the primary key.
@@ -60,8 +64,7 @@ CREATE TABLE vfs_blobs(
 	hash BLOB NOT NULL,
 	size INTEGER NOT NULL,
 	refs INTEGER NOT NULL,
-	unref_at INTEGER,
-	filter BLOB
+	unref_at INTEGER
 );
 CREATE INDEX vfs_blobs_unref ON vfs_blobs(unref_at) WHERE refs = 0;
 CREATE TABLE vfs_blob_data(
@@ -75,6 +78,10 @@ CREATE TABLE vfs_chunks(
 	size INTEGER NOT NULL,
 	PRIMARY KEY (inode, idx)
 ) WITHOUT ROWID;
+CREATE TABLE vfs_filters(
+	id INTEGER PRIMARY KEY,
+	filter BLOB NOT NULL
+);
 CREATE TABLE vfs_changes(
 	seq INTEGER PRIMARY KEY,
 	op TEXT NOT NULL,

@@ -107,6 +107,11 @@ type WriteOptions struct {
 	Exclusive bool
 	// MkdirAll creates missing parent directories (mode DefaultDirMode).
 	MkdirAll bool
+	// NoFollow replaces a symlink at the path with the file instead of
+	// writing through it.
+	NoFollow bool
+	// ModTime sets the file's modification time; zero means now.
+	ModTime time.Time
 }
 
 // Default modes.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // WriteFile creates or replaces the file name with data. An existing file
@@ -26,7 +27,7 @@ func (f *FS) WriteFile(ctx context.Context, name string, data []byte, opts *Writ
 			return nil, nil
 		}
 		id, err := t.putBlob(ch, 1)
-		return []chunkRef{{blob: id, size: int64(len(data))}}, err
+		return []chunkRef{{blob: id, size: int64(len(data)), filter: ch.filter}}, err
 	})
 }
 
@@ -50,17 +51,21 @@ func (f *FS) writeFrom(ctx context.Context, name string, r io.Reader, opts *Writ
 	if size > f.lim.MaxFileSize {
 		return 0, f.tooBig(op, p)
 	}
-	if err := f.precheckWrite(ctx, p, opts, size); err != nil {
-		return 0, err
-	}
-	buf := make([]byte, ChunkSize)
+	bufp := chunkBufs.Get().(*[]byte)
+	defer chunkBufs.Put(bufp)
+	buf := *bufp
 	n, rerr := io.ReadFull(r, buf)
 	if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-		// Fits in one chunk: one transaction.
+		// Fits in one chunk: one transaction, which checks everything.
 		return int64(n), f.WriteFile(ctx, p, buf[:n], opts)
 	}
 	if rerr != nil {
 		return 0, &PathError{Op: op, Path: p, Code: EIO, Text: "reading source failed (" + rerr.Error() + ")", Err: rerr}
+	}
+	// Several chunks: fail now if the write cannot succeed, before storing
+	// any of them.
+	if err := f.precheckWrite(ctx, p, opts, size); err != nil {
+		return 0, err
 	}
 	var refs []chunkRef
 	var total int64
@@ -84,7 +89,7 @@ func (f *FS) writeFrom(ctx context.Context, name string, r io.Reader, opts *Writ
 		if err != nil {
 			return total, err
 		}
-		refs = append(refs, chunkRef{blob: id, size: int64(n)})
+		refs = append(refs, chunkRef{blob: id, size: int64(n), filter: ch.filter})
 		n, rerr = io.ReadFull(r, buf)
 		if rerr == io.EOF {
 			break
@@ -108,6 +113,9 @@ func (f *FS) writeFrom(ctx context.Context, name string, r io.Reader, opts *Writ
 		return refs, nil
 	})
 }
+
+// chunkBufs recycles the chunk-sized buffers streaming writes read into.
+var chunkBufs = sync.Pool{New: func() any { b := make([]byte, ChunkSize); return &b }}
 
 func (f *FS) tooBig(op, p string) error {
 	return perr(op, p, EFBIG, fmt.Sprintf("file exceeds MaxFileSize (%d bytes)", f.lim.MaxFileSize))
@@ -189,8 +197,8 @@ func (f *FS) commitWrite(ctx context.Context, name string, opts *WriteOptions, s
 			}
 			t.dBytes += size - n.size
 			t.record(OpWrite, res.path, "", TypeFile)
-			return t.c.Exec(`UPDATE vfs_nodes SET size = ?1, mode = ?2, mtime = ?3, ctime = ?3, rev = ?4 WHERE inode = ?5`,
-				size, mode, t.now, t.rev, n.inode)
+			return t.c.Exec(`UPDATE vfs_nodes SET size = ?1, mode = ?2, mtime = ?3, ctime = ?4, rev = ?5 WHERE inode = ?6`,
+				size, mode, modTime(opts, t.now), t.now, t.rev, n.inode)
 		}
 		mode := DefaultFileMode
 		if opts.Mode != 0 {
@@ -200,8 +208,20 @@ func (f *FS) commitWrite(ctx context.Context, name string, opts *WriteOptions, s
 		if err != nil {
 			return err
 		}
+		if !opts.ModTime.IsZero() {
+			if err := t.c.Exec(`UPDATE vfs_nodes SET mtime = ? WHERE inode = ?`, opts.ModTime.UnixNano(), inode); err != nil {
+				return err
+			}
+		}
 		return t.replaceContent(inode, refs)
 	})
+}
+
+func modTime(opts *WriteOptions, now int64) int64 {
+	if opts.ModTime.IsZero() {
+		return now
+	}
+	return opts.ModTime.UnixNano()
 }
 
 // writeTarget resolves where a file write to p lands and checks that it may.
@@ -226,7 +246,7 @@ func (f *FS) writeTarget(t *wtx, p string, opts *WriteOptions, dryRun bool) (res
 			return resolution{}, err
 		}
 	}
-	res, err := f.resolve(t.c, p, !opts.Exclusive)
+	res, err := f.resolve(t.c, p, !opts.Exclusive && !opts.NoFollow)
 	if err != nil {
 		if dryRun && opts.MkdirAll && errors.Is(err, errParentMissing) {
 			return resolution{}, nil
@@ -242,6 +262,16 @@ func (f *FS) writeTarget(t *wtx, p string, opts *WriteOptions, dryRun bool) (res
 			return resolution{}, perr(op, p, EEXIST, "path exists")
 		case n.typ == TypeDir:
 			return resolution{}, perr(op, p, EISDIR, "path is a directory")
+		case n.typ == TypeSymlink: // NoFollow: the file replaces the link
+			if dryRun {
+				res.n = nil
+				return res, nil
+			}
+			if err := t.unlink(res); err != nil {
+				return resolution{}, err
+			}
+			t.record(OpRemove, res.path, "", TypeSymlink)
+			res.n = nil
 		}
 		return res, nil
 	}

@@ -44,6 +44,14 @@ func (p *progress) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// set replaces the totals so far.
+func (p *progress) set(files, bytes int64) {
+	if p != nil {
+		p.files, p.bytes = files, bytes
+		p.draw(false)
+	}
+}
+
 func (p *progress) file() {
 	if p != nil {
 		p.files++

@@ -107,66 +107,18 @@ type importer struct {
 	prog  *progress
 }
 
-type dirTime struct {
-	path  string
-	mtime time.Time
-}
-
+// tree imports the host directory root with vfs.Import, which writes
+// several files at once so that their commits are shared.
 func (im *importer) tree(root, dst string) error {
-	ctx := im.a.ctx
-	var dirs []dirTime
-	err := filepath.WalkDir(root, func(hp string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, hp)
-		if err != nil {
-			return err
-		}
-		target := dst
-		if rel != "." {
-			target = path.Join(dst, filepath.ToSlash(rel))
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			if err := im.f.MkdirAll(ctx, target, 0); err != nil {
-				return err
-			}
-			if rel != "." {
-				if err := im.f.Chmod(ctx, target, permBits(info.Mode())); err != nil {
-					return err
-				}
-				im.stats.Dirs++
-				dirs = append(dirs, dirTime{target, info.ModTime()})
-			}
-			return nil
-		case d.Type()&fs.ModeSymlink != 0:
-			return im.symlink(hp, target)
-		case d.Type().IsRegular():
-			return im.file(hp, target, info)
-		default:
-			im.stats.Skipped++
-			im.a.warnf("import: skipped %s (not a regular file, directory or symlink)", hp)
-			return nil
-		}
+	st, err := im.f.Import(im.a.ctx, dst, os.DirFS(root), &vfs.ImportOptions{
+		Progress: func(s vfs.ImportStats) { im.prog.set(s.Files, s.Bytes) },
 	})
-	if err != nil {
-		return err
+	im.stats.Files, im.stats.Dirs, im.stats.Symlinks = st.Files, st.Dirs, st.Symlinks
+	im.stats.Bytes, im.stats.Skipped = st.Bytes, st.Skipped
+	if st.Skipped > 0 {
+		im.a.warnf("import: skipped %d entries that are not regular files, directories or symlinks", st.Skipped)
 	}
-	// Directory times last: creating their children changed them.
-	for i := len(dirs) - 1; i >= 0; i-- {
-		if err := im.f.Chtimes(ctx, dirs[i].path, dirs[i].mtime, dirs[i].mtime); err != nil {
-			return err
-		}
-	}
-	return nil
+	return err
 }
 
 func (im *importer) file(hp, target string, info fs.FileInfo) error {
