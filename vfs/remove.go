@@ -20,44 +20,48 @@ func (f *FS) Remove(ctx context.Context, name string, opts *RemoveOptions) error
 	if err != nil {
 		return err
 	}
+	return f.update(ctx, op, p, func(t *wtx) error { return f.removeInTx(t, p, opts) })
+}
+
+// removeInTx removes canonical path p.
+func (f *FS) removeInTx(t *wtx, p string, opts *RemoveOptions) error {
+	const op = "rm"
 	if p == "/" {
 		return perr(op, p, EPERM, "cannot remove the root directory")
 	}
-	return f.update(ctx, op, p, func(t *wtx) error {
-		if err := f.checkRemovable(op, p); err != nil {
-			return err
+	if err := f.checkRemovable(op, p); err != nil {
+		return err
+	}
+	res, err := f.resolve(t.c, p, false)
+	if err != nil {
+		if opts.Force && (Code(err) == ENOENT || Code(err) == ENOTDIR) {
+			return nil
 		}
-		res, err := f.resolve(t.c, p, false)
+		return resolveErr(op, p, err, "no such path")
+	}
+	if res.n == nil {
+		if opts.Force {
+			return nil
+		}
+		return perr(op, p, ENOENT, "no such path")
+	}
+	if err := f.checkRemovable(op, res.path); err != nil {
+		return err
+	}
+	if res.n.typ == TypeDir && !opts.Recursive {
+		empty, err := isEmptyDir(t.c, res.n.inode)
 		if err != nil {
-			if opts.Force && (Code(err) == ENOENT || Code(err) == ENOTDIR) {
-				return nil
-			}
-			return resolveErr(op, p, err, "no such path")
-		}
-		if res.n == nil {
-			if opts.Force {
-				return nil
-			}
-			return perr(op, p, ENOENT, "no such path")
-		}
-		if err := f.checkRemovable(op, res.path); err != nil {
 			return err
 		}
-		if res.n.typ == TypeDir && !opts.Recursive {
-			empty, err := isEmptyDir(t.c, res.n.inode)
-			if err != nil {
-				return err
-			}
-			if !empty {
-				return perr(op, p, ENOTEMPTY, "directory not empty")
-			}
+		if !empty {
+			return perr(op, p, ENOTEMPTY, "directory not empty")
 		}
-		if err := t.unlink(res); err != nil {
-			return err
-		}
-		t.record(OpRemove, res.path, "", res.n.typ)
-		return t.touchDir(res.parent)
-	})
+	}
+	if err := t.unlink(res); err != nil {
+		return err
+	}
+	t.record(OpRemove, res.path, "", res.n.typ)
+	return t.touchDir(res.parent)
 }
 
 func isEmptyDir(c *sqldb.Conn, inode int64) (bool, error) {

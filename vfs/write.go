@@ -178,43 +178,47 @@ func (f *FS) commitWrite(ctx context.Context, name string, opts *WriteOptions, s
 	if size > f.lim.MaxFileSize {
 		return f.tooBig(op, p)
 	}
-	return f.update(ctx, op, p, func(t *wtx) error {
-		res, err := f.writeTarget(t, p, opts, false)
-		if err != nil {
+	return f.update(ctx, op, p, func(t *wtx) error { return f.writeInTx(t, p, opts, size, content) })
+}
+
+// writeInTx points the file at canonical path p to the chunks content
+// returns (size bytes in all), creating it when needed.
+func (f *FS) writeInTx(t *wtx, p string, opts *WriteOptions, size int64, content func(t *wtx) ([]chunkRef, error)) error {
+	res, err := f.writeTarget(t, p, opts, false)
+	if err != nil {
+		return err
+	}
+	refs, err := content(t)
+	if err != nil {
+		return err
+	}
+	if n := res.n; n != nil {
+		if err := t.replaceContent(n.inode, refs); err != nil {
 			return err
 		}
-		refs, err := content(t)
-		if err != nil {
-			return err
-		}
-		if n := res.n; n != nil {
-			if err := t.replaceContent(n.inode, refs); err != nil {
-				return err
-			}
-			mode := n.mode
-			if opts.Mode != 0 {
-				mode = opts.Mode & 0o7777
-			}
-			t.dBytes += size - n.size
-			t.record(OpWrite, res.path, "", TypeFile)
-			return t.c.Exec(`UPDATE vfs_nodes SET size = ?1, mode = ?2, mtime = ?3, ctime = ?4, rev = ?5 WHERE inode = ?6`,
-				size, mode, modTime(opts, t.now), t.now, t.rev, n.inode)
-		}
-		mode := DefaultFileMode
+		mode := n.mode
 		if opts.Mode != 0 {
 			mode = opts.Mode & 0o7777
 		}
-		inode, err := t.createNode(res, TypeFile, mode, size, "")
-		if err != nil {
+		t.dBytes += size - n.size
+		t.record(OpWrite, res.path, "", TypeFile)
+		return t.c.Exec(`UPDATE vfs_nodes SET size = ?1, mode = ?2, mtime = ?3, ctime = ?4, rev = ?5 WHERE inode = ?6`,
+			size, mode, modTime(opts, t.now), t.now, t.rev, n.inode)
+	}
+	mode := DefaultFileMode
+	if opts.Mode != 0 {
+		mode = opts.Mode & 0o7777
+	}
+	inode, err := t.createNode(res, TypeFile, mode, size, "")
+	if err != nil {
+		return err
+	}
+	if !opts.ModTime.IsZero() {
+		if err := t.c.Exec(`UPDATE vfs_nodes SET mtime = ? WHERE inode = ?`, opts.ModTime.UnixNano(), inode); err != nil {
 			return err
 		}
-		if !opts.ModTime.IsZero() {
-			if err := t.c.Exec(`UPDATE vfs_nodes SET mtime = ? WHERE inode = ?`, opts.ModTime.UnixNano(), inode); err != nil {
-				return err
-			}
-		}
-		return t.replaceContent(inode, refs)
-	})
+	}
+	return t.replaceContent(inode, refs)
 }
 
 func modTime(opts *WriteOptions, now int64) int64 {
