@@ -156,6 +156,28 @@ func (t *wtx) setChunk(inode, idx int64, ref chunkRef) error {
 	return t.c.Exec(`INSERT INTO vfs_chunks(inode, idx, blob, size) VALUES (?, ?, ?, ?)`, inode, idx, ref.blob, ref.size)
 }
 
+// addContent gives a new, empty file inode its chunks.
+func (t *wtx) addContent(inode int64, refs []chunkRef) error {
+	for i, r := range refs {
+		if err := t.insertChunk(inode, int64(i), r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertChunk adds chunk idx of inode, which has none there yet.
+func (t *wtx) insertChunk(inode, idx int64, ref chunkRef) error {
+	filter := ref.filter
+	if filter == nil {
+		filter = []byte{}
+	}
+	if err := t.c.Exec(`INSERT INTO vfs_filters(id, filter) VALUES (?, ?)`, filterID(inode, idx), filter); err != nil {
+		return err
+	}
+	return t.c.Exec(`INSERT INTO vfs_chunks(inode, idx, blob, size) VALUES (?, ?, ?, ?)`, inode, idx, ref.blob, ref.size)
+}
+
 // replaceContent makes refs the whole content of inode.
 func (t *wtx) replaceContent(inode int64, refs []chunkRef) error {
 	if err := t.dropChunks(inode, int64(len(refs))); err != nil {

@@ -218,7 +218,7 @@ func (f *FS) writeInTx(t *wtx, p string, opts *WriteOptions, size int64, content
 			return err
 		}
 	}
-	return t.replaceContent(inode, refs)
+	return t.addContent(inode, refs)
 }
 
 func modTime(opts *WriteOptions, now int64) int64 {
