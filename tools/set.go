@@ -1,0 +1,200 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/nookdev/nook/vfs"
+)
+
+// Options configure a tool set. Zero values mean the defaults.
+type Options struct {
+	// ReadOnly leaves out every tool that changes the workspace: the set is
+	// read, ls, find and grep.
+	ReadOnly bool
+	// Root is the directory relative paths are resolved against and the
+	// default path of find and grep (default "/").
+	Root string
+	// Read, Write, Edit and List set per-tool caps.
+	Read  ReadOptions
+	Write WriteOptions
+	Edit  EditOptions
+	List  ListOptions
+	// Locks is the lock table mutating tools share. Sets over the same
+	// *vfs.FS share one by default; pass one explicitly to share it across
+	// FS values that open the same workspace in one process.
+	Locks *Locks
+}
+
+// ReadOptions cap the read tool.
+type ReadOptions struct {
+	MaxLines      int   // lines per call (default 2,000)
+	MaxBytes      int   // bytes of text per call (default 50 KiB)
+	MaxLineBytes  int   // a longer line is cut and marked (default 2,000)
+	NoLineNumbers bool  // leave out the "N\t" prefix on each line
+	MaxMediaBytes int64 // largest image or PDF returned as media (default 3.5 MiB)
+}
+
+// WriteOptions cap the write tool.
+type WriteOptions struct {
+	MaxBytes int // largest content (default 2 MiB)
+}
+
+// EditOptions cap the edit and patch tools.
+type EditOptions struct {
+	MaxBytes int // largest file edited (default 2 MiB)
+}
+
+// ListOptions cap ls, find and grep pages.
+type ListOptions struct {
+	DefaultLimit int // entries per page when the call names none (default 200)
+	MaxLimit     int // largest page a call may ask for (default 1,000)
+}
+
+// Defaults.
+const (
+	DefaultReadMaxLines      = 2000
+	DefaultReadMaxBytes      = 50 << 10
+	DefaultReadMaxLineBytes  = 2000
+	DefaultReadMaxMediaBytes = 3.5 * (1 << 20)
+	DefaultWriteMaxBytes     = 2 << 20
+	DefaultEditMaxBytes      = 2 << 20
+	DefaultListLimit         = 200
+	DefaultListMaxLimit      = 1000
+)
+
+func (o Options) withDefaults(f *vfs.FS) Options {
+	if o.Root == "" {
+		o.Root = "/"
+	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.Read.MaxLines, DefaultReadMaxLines)
+	def(&o.Read.MaxBytes, DefaultReadMaxBytes)
+	def(&o.Read.MaxLineBytes, DefaultReadMaxLineBytes)
+	if o.Read.MaxMediaBytes <= 0 {
+		o.Read.MaxMediaBytes = DefaultReadMaxMediaBytes
+	}
+	def(&o.Write.MaxBytes, DefaultWriteMaxBytes)
+	def(&o.Edit.MaxBytes, DefaultEditMaxBytes)
+	def(&o.List.DefaultLimit, DefaultListLimit)
+	def(&o.List.MaxLimit, DefaultListMaxLimit)
+	if o.Locks == nil {
+		o.Locks = locksFor(f)
+	}
+	return o
+}
+
+// Set is a workspace's tools.
+type Set struct {
+	fs    *vfs.FS
+	opts  Options
+	tools []*Tool
+}
+
+// builders make each tool; their order is the order Tools returns.
+var builders = []struct {
+	name     string
+	mutating bool
+	build    func(s *Set) *Tool
+}{
+	{"read", false, readTool},
+	{"ls", false, lsTool},
+	{"find", false, findTool},
+	{"grep", false, grepTool},
+	{"write", true, writeTool},
+	{"edit", true, editTool},
+	{"patch", true, patchTool},
+	{"move", true, moveTool},
+	{"delete", true, deleteTool},
+}
+
+// New returns the tool set over the workspace filesystem f.
+func New(f *vfs.FS, opts Options) *Set {
+	s := &Set{fs: f, opts: opts.withDefaults(f)}
+	for _, b := range builders {
+		if b.mutating && s.opts.ReadOnly {
+			continue
+		}
+		t := b.build(s)
+		if t == nil {
+			continue
+		}
+		s.tools = append(s.tools, t)
+	}
+	return s
+}
+
+// Tools returns the set's tools in a stable order.
+func (s *Set) Tools() []*Tool { return slices.Clone(s.tools) }
+
+// Tool returns the named tool, or nil.
+func (s *Set) Tool(name string) *Tool {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Call calls the named tool; an unknown name is an error result listing
+// the tools there are.
+func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (*Result, error) {
+	t := s.Tool(name)
+	if t == nil {
+		names := make([]string, len(s.tools))
+		for i, t := range s.tools {
+			names[i] = t.Name
+		}
+		return Errorf("unknown tool %q; the tools are %v", name, names), nil
+	}
+	return t.Call(ctx, in)
+}
+
+// abs resolves a model-given path against the set's root; the workspace
+// canonicalises it.
+func (s *Set) abs(p string) string {
+	if p == "" {
+		return s.opts.Root
+	}
+	if p[0] == '/' {
+		return p
+	}
+	if s.opts.Root == "/" {
+		return "/" + p
+	}
+	return s.opts.Root + "/" + p
+}
+
+// page clamps a model's limit and offset.
+func (s *Set) page(limit, offset *int) (vfs.Page, *Result) {
+	p := vfs.Page{Limit: s.opts.List.DefaultLimit}
+	if limit != nil {
+		if *limit < 1 || *limit > s.opts.List.MaxLimit {
+			return p, Errorf("limit must be between 1 and %d, got %d", s.opts.List.MaxLimit, *limit)
+		}
+		p.Limit = *limit
+	}
+	if offset != nil {
+		if *offset < 0 {
+			return p, Errorf("offset must not be negative, got %d", *offset)
+		}
+		p.Offset = *offset
+	}
+	return p, nil
+}
+
+// schema is a helper for the hand-written schemas: it checks once, at
+// start-up, that a literal is valid JSON.
+func schema(s string) json.RawMessage {
+	if !json.Valid([]byte(s)) {
+		panic(fmt.Sprintf("tools: invalid schema literal: %s", s))
+	}
+	return json.RawMessage(s)
+}
