@@ -20,7 +20,7 @@ type command struct {
 	run      func(a *app, fl *flag.FlagSet, args []string) error
 }
 
-var groups = []string{"Files", "Search", "Host transfer", "Workspace"}
+var groups = []string{"Files", "Search", "Host transfer", "Model tools", "Workspace"}
 
 // commands lists every command in the order "nook help" shows them; the
 // command variables live in the file of their group.
@@ -169,6 +169,7 @@ func init() {
 		cmdPut, cmdCat, cmdLs, cmdStat, cmdMkdir, cmdRm, cmdMv, cmdLn,
 		cmdFind, cmdGrep,
 		cmdImport, cmdExport,
+		cmdMCP, cmdServe, cmdTools, cmdTool,
 		cmdDemo, cmdChanges, cmdUsage, cmdGC, cmdVersion,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",

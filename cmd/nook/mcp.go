@@ -1,0 +1,354 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/tools"
+	"github.com/nookdev/nook/tools/export"
+	mcpadapter "github.com/nookdev/nook/tools/mcp"
+)
+
+// The model tool commands: mcp, serve, tools, tool.
+
+var cmdMCP = &command{
+	name: "mcp", group: "Model tools", synopsis: "[--read-only]",
+	summary: "serve the workspace's tools over MCP on stdin/stdout",
+	help: `Runs a Model Context Protocol server on stdin and stdout for one client
+(Claude Desktop, an IDE, an agent) until the client disconnects. The tools
+are read, ls, find, grep, write, edit, patch, move and delete over the
+workspace; with --read-only only read, ls, find and grep. stdout carries the
+protocol only; messages go to stderr.`,
+	run: runMCP,
+}
+
+func runMCP(a *app, fl *flag.FlagSet, args []string) error {
+	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
+	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	set, err := a.toolSet(*readOnly)
+	if err != nil {
+		return err
+	}
+	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger()})
+	return mcpadapter.RunStdio(a.ctx, server)
+}
+
+var cmdServe = &command{
+	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only]",
+	summary: "serve the workspace's tools over MCP (streamable HTTP)",
+	help: `Serves the workspace's tools over MCP's streamable HTTP transport at
+http://HOST:PORT/mcp until interrupted, and prints that URL on stderr.
+
+With a token (the first line of --token-file FILE, or $NOOK_TOKEN), every
+request must carry "Authorization: Bearer TOKEN"; others get 401. Without a
+token nook listens on loopback addresses only (127.0.0.1, ::1, localhost).
+Requests that reach a loopback address with another Host header (DNS
+rebinding) and cross-origin browser requests are refused.`,
+	run: runServe,
+}
+
+func runServe(a *app, fl *flag.FlagSet, args []string) error {
+	addr := fl.String("addr", "127.0.0.1:8765", "listen on `HOST:PORT` (port 0: any free port)")
+	tokenFile := fl.String("token-file", "", "require the bearer token in `FILE` (default $NOOK_TOKEN)")
+	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
+	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return a.usagef("serve: --addr %q: want HOST:PORT, such as 127.0.0.1:8765", *addr)
+	}
+	token, err := a.serveToken(*tokenFile)
+	if err != nil {
+		return err
+	}
+	if token == "" && !loopbackHost(host) {
+		return a.usagef("serve: refusing to listen on %q without a token: use a loopback address or set --token-file or $NOOK_TOKEN", *addr)
+	}
+	set, err := a.toolSet(*readOnly)
+	if err != nil {
+		return err
+	}
+	log := a.logger()
+	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpadapter.Handler(server, &mcpadapter.HTTPOptions{
+		Token:          token,
+		SessionTimeout: 30 * time.Minute,
+		Logger:         log,
+	}))
+	ln, err := (&net.ListenConfig{}).Listen(a.ctx, "tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	auth := "no token"
+	if token != "" {
+		auth = "bearer token required"
+	}
+	fmt.Fprintf(a.stderr, "nook: serving MCP at http://%s/mcp (%s; workspace %s)\n", ln.Addr(), auth, a.ws.Path())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-a.ctx.Done():
+	}
+	// Interrupted: stop accepting, give open requests a moment, then close
+	// the long-lived event streams.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		srv.Close()
+	}
+	<-done
+	return nil
+}
+
+// serveToken reads the bearer token from file, or from $NOOK_TOKEN.
+func (a *app) serveToken(file string) (string, error) {
+	if file == "" {
+		return strings.TrimSpace(os.Getenv("NOOK_TOKEN")), nil
+	}
+	if st, err := os.Stat(file); err == nil && st.Mode().Perm()&0o077 != 0 {
+		a.warnf("serve: token file %s is readable by other users (chmod 600 it)", file)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	token, _, _ := strings.Cut(string(data), "\n")
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return "", a.usagef("serve: token file %s is empty", file)
+	}
+	return token, nil
+}
+
+// loopbackHost reports whether a listen host is a loopback address. An
+// empty host (":8765") listens on every interface.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+var cmdTools = &command{
+	name: "tools", group: "Model tools",
+	synopsis: "[list] | schema [--format mcp|openai|openai-strict|anthropic] [--read-only]",
+	summary:  "list the model tools or print their JSON definitions",
+	help: `"nook tools" (or "nook tools list") lists the tools with their descriptions.
+"nook tools schema" prints the exact tool definitions as JSON, in the shape
+one API takes:
+
+  mcp            the MCP tools/list result (the default)
+  openai         Chat Completions function tools
+  openai-strict  the same in strict mode: every object closed
+                 (additionalProperties false), every property required,
+                 optional ones made nullable
+  anthropic      Messages API tools (name, description, input_schema)
+
+Flags come after the subcommand: "nook tools schema --format openai".`,
+	run: runTools,
+}
+
+func runTools(a *app, fl *flag.FlagSet, args []string) error {
+	sub := "list"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	format := fl.String("format", "mcp", "schema: output `FORMAT`, one of mcp, openai, openai-strict, anthropic")
+	readOnly := fl.Bool("read-only", false, "only the tools that do not change the workspace")
+	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	// The definitions do not depend on the workspace: describe a scratch
+	// one rather than create the --db file.
+	ws, err := nook.OpenMemory(a.ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	set := tools.New(ws.FS(), tools.Options{ReadOnly: *readOnly})
+	switch sub {
+	case "list":
+		type entry struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			ReadOnly    bool   `json:"readOnly"`
+		}
+		var list []entry
+		for _, t := range set.Tools() {
+			list = append(list, entry{t.Name, t.Description, t.Annotations.ReadOnly})
+		}
+		return a.emit(list, func() error {
+			for _, e := range list {
+				first, _, _ := strings.Cut(e.Description, "\n")
+				a.printf("%-8s %s\n", e.Name, first)
+			}
+			return nil
+		})
+	case "schema":
+		var doc []byte
+		switch *format {
+		case "mcp":
+			doc = export.MCP(set)
+		case "openai":
+			doc = export.OpenAI(set, false)
+		case "openai-strict":
+			doc = export.OpenAI(set, true)
+		case "anthropic":
+			doc = export.Anthropic(set)
+		default:
+			return a.usagef("tools: --format %q: want mcp, openai, openai-strict or anthropic", *format)
+		}
+		var out bytes.Buffer
+		if err := json.Indent(&out, doc, "", "  "); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+		_, err := a.stdout.Write(out.Bytes())
+		return err
+	}
+	return a.usagef("tools: unknown subcommand %q: want list or schema", sub)
+}
+
+var cmdTool = &command{
+	name: "tool", group: "Model tools", synopsis: "[--json] [--read-only] NAME [ARGS|-]",
+	summary: "call one model tool",
+	help: `Calls the tool NAME with ARGS, a JSON object (default {}; - reads it from
+stdin), exactly as a model would, and prints its text content. Images and
+documents print as a one-line note. With --json (here or before the
+command) it prints the whole result as one JSON document:
+{"content":[...],"structured":...,"isError":false}, where images and
+documents carry base64 "data".
+
+A call the tool rejects (a missing file, an edit that does not match) exits
+with status 1; its message goes to stderr (with --json, the result still
+goes to stdout).
+
+  nook tool ls '{"path":"/"}'
+  nook tool read '{"path":"/notes.md","offset":10,"limit":20}'`,
+	run: runTool,
+}
+
+func runTool(a *app, fl *flag.FlagSet, args []string) error {
+	fl.BoolVar(&a.json, "json", a.json, "print the whole result as JSON")
+	readOnly := fl.Bool("read-only", false, "allow only the tools that do not change the workspace")
+	if err := a.parse(fl, args, 1, 2); err != nil {
+		return err
+	}
+	in := []byte("{}")
+	switch arg := fl.Arg(1); arg {
+	case "":
+	case "-":
+		data, err := io.ReadAll(a.stdin)
+		if err != nil {
+			return err
+		}
+		in = data
+	default:
+		in = []byte(arg)
+	}
+	set, err := a.toolSet(*readOnly)
+	if err != nil {
+		return err
+	}
+	res, err := set.Call(a.ctx, fl.Arg(0), json.RawMessage(in))
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if err := a.writeJSON(resultJSONOf(res)); err != nil {
+			return err
+		}
+	} else if !res.IsError {
+		for _, c := range res.Content {
+			a.printf("%s", contentText(c))
+		}
+	}
+	if res.IsError {
+		var msg []string
+		for _, c := range res.Content {
+			if c.Type == tools.TextContent {
+				msg = append(msg, strings.TrimSpace(c.Text))
+			}
+		}
+		return errors.New(strings.Join(msg, "\n"))
+	}
+	return nil
+}
+
+// contentText renders one content part for a terminal, ending in a newline.
+func contentText(c tools.Content) string {
+	switch c.Type {
+	case tools.TextContent:
+		if c.Text == "" || strings.HasSuffix(c.Text, "\n") {
+			return c.Text
+		}
+		return c.Text + "\n"
+	case tools.LinkContent:
+		return fmt.Sprintf("[resource link: %s]\n", c.URI)
+	default:
+		return fmt.Sprintf("[%s: %s, %s]\n", c.Type, c.MIME, humanBytes(int64(len(c.Data))))
+	}
+}
+
+type contentJSON struct {
+	Type string `json:"type"`
+	Text string `json:"text,omitempty"`
+	MIME string `json:"mimeType,omitempty"`
+	Data []byte `json:"data,omitempty"`
+	URI  string `json:"uri,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+type resultJSON struct {
+	Content    []contentJSON `json:"content"`
+	Structured any           `json:"structured"`
+	IsError    bool          `json:"isError"`
+}
+
+func resultJSONOf(r *tools.Result) resultJSON {
+	out := resultJSON{Content: []contentJSON{}, Structured: r.Structured, IsError: r.IsError}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, contentJSON{Type: string(c.Type), Text: c.Text, MIME: c.MIME, Data: c.Data, URI: c.URI, Name: c.Name})
+	}
+	return out
+}
+
+// toolSet opens the workspace and returns its tools.
+func (a *app) toolSet(readOnly bool) (*tools.Set, error) {
+	f, err := a.workspace()
+	if err != nil {
+		return nil, err
+	}
+	return tools.New(f, tools.Options{ReadOnly: readOnly}), nil
+}
+
+// logger logs warnings and errors to stderr (never stdout: it may carry
+// the protocol).
+func (a *app) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
