@@ -4,10 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nookdev/nook/vfs"
 )
+
+// writeGrepLine writes "path<sep>line<sep>text\n", as grep -n does.
+func writeGrepLine(b *strings.Builder, path string, sep byte, line int, text string) {
+	b.WriteString(path)
+	b.WriteByte(sep)
+	b.WriteString(strconv.Itoa(line))
+	b.WriteByte(sep)
+	b.WriteString(text)
+	b.WriteByte('\n')
+}
 
 // maxGrepContext bounds context lines per side.
 const maxGrepContext = 10
@@ -126,15 +137,15 @@ func (s *Set) grep(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	for _, m := range res.Matches {
 		gm := grepMatch{Path: m.Path, Line: m.Line, Text: m.Text}
 		if len(m.Context) == 0 {
-			fmt.Fprintf(&b, "%s:%d:%s\n", m.Path, m.Line, m.Text)
+			writeGrepLine(&b, m.Path, ':', m.Line, m.Text)
 		} else {
 			for _, l := range m.Context {
 				gm.Context = append(gm.Context, grepLine{Line: l.Line, Text: l.Text, IsMatch: l.IsMatch})
-				sep := "-"
+				sep := byte('-')
 				if l.IsMatch {
-					sep = ":"
+					sep = ':'
 				}
-				fmt.Fprintf(&b, "%s%s%d%s%s\n", m.Path, sep, l.Line, sep, l.Text)
+				writeGrepLine(&b, m.Path, sep, l.Line, l.Text)
 			}
 			b.WriteString("--\n")
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nookdev/nook/vfs"
@@ -75,7 +76,10 @@ func (s *Set) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		case vfs.TypeSymlink:
 			name += "@"
 		}
-		fmt.Fprintf(&b, "%s\t%d\n", name, e.Size)
+		b.WriteString(name)
+		b.WriteByte('\t')
+		b.WriteString(strconv.FormatInt(e.Size, 10))
+		b.WriteByte('\n')
 	}
 	out.Count = len(out.Entries)
 	if out.Count == 0 {
