@@ -19,7 +19,7 @@ import (
 // Read caps that are not options.
 const (
 	// maxHashBytes is the largest file whose SHA-256 read reports.
-	maxHashBytes = 8 << 2
+	maxHashBytes = 8 << 20
 	// maxLineSkip bounds the bytes one call scans past the shown part of
 	// cut lines to find where they end; a line still going on ends the
 	// page there, with a continuation inside it.
@@ -28,9 +28,6 @@ const (
 	// a chunk boundary (the vfs reads whole chunks), or at the next one
 	// when the first is nearer than this.
 	minWindow = 64 << 10
-	// parallelHashBytes is the least text hashed on another goroutine
-	// while the lines render.
-	parallelHashBytes = 4 << 30
 )
 
 func readTool(s *Set) *Tool {
@@ -409,15 +406,18 @@ func (r *reader) media(cls fileClass, mime string, q readQuery) (*Result, error)
 	// Trust the content over the name: a .jpg holding a PNG is sent as
 	// image/png, and a .png holding text is read as text.
 	head := data[:min(len(data), mediaSniffBytes)]
-	if c, m := sniffMedia(head); c != classUnknown {
-		cls, mime = c, m
-	} else {
+	c, m := sniffMedia(head)
+	if c == classUnknown && cls == classDocument && bytes.Contains(head, []byte("%PDF-")) {
+		c, m = cls, mime // a PDF may start with junk before its header
+	}
+	if c == classUnknown {
 		r.loaded, r.buf, r.bufOff, r.eof = true, data, 0, true
 		if looksBinary(data, true) {
 			return r.binary(binaryMIME(head))
 		}
 		return r.text(q)
 	}
+	cls, mime = c, m
 	kind, ct := "image", ImageContent
 	if cls == classDocument {
 		kind, ct = "document", DocumentContent
@@ -529,32 +529,72 @@ func (r *reader) text(q readQuery) (*Result, error) {
 		}
 	}
 
-	// A file held whole in the first window is hashed while it renders.
-	var hashed chan string
-	if r.whole() && len(r.buf) >= parallelHashBytes {
-		hashed = make(chan string, 1)
-		go func(data []byte) {
-			sum := sha256.Sum256(data)
-			hashed <- hex.EncodeToString(sum[:])
-		}(r.buf)
-	}
-
 	out := readText{Path: r.path, Kind: "text", StartLine: line, LineOffset: q.col}
 	buf := make([]byte, 0, min(o.MaxBytes+256, len(r.buf)+len(r.buf)/8+64))
 	skip := int64(maxLineSkip)
 	var stop string // why the page ended before the end of the file
 	var nextPos, nextCol int64
 	n := 0
-	for n < q.lines {
-		if c, err := r.at(pos); err != nil {
+	num := newDecimal(line) // line+n, as digits
+	byteCap := func() {
+		stop = fmt.Sprintf("stopped at the %d-byte output cap", o.MaxBytes)
+		nextPos = pos
+	}
+	for n < q.lines && stop == "" {
+		c, err := r.at(pos)
+		if err != nil {
 			return nil, err
-		} else if len(c) == 0 {
+		}
+		if len(c) == 0 {
 			break
 		}
+		// The common case: short lines ending in the window, in a tight loop.
+		for (n > 0 || q.col == 0) && n < q.lines {
+			i := bytes.IndexByte(c[:min(len(c), o.MaxLineBytes+2)], '\n')
+			if i < 0 {
+				break
+			}
+			t := c[:i]
+			if i > 0 && t[i-1] == '\r' {
+				t = t[:i-1]
+			}
+			if len(t) > o.MaxLineBytes {
+				break
+			}
+			if n > 0 {
+				add := 1 + len(t) // with the joining newline
+				if !o.NoLineNumbers {
+					add += len(num.digits()) + 1
+				}
+				if len(buf)+add > o.MaxBytes {
+					byteCap()
+					break
+				}
+				buf = append(buf, '\n')
+			}
+			if !o.NoLineNumbers {
+				buf = append(buf, num.digits()...)
+				buf = append(buf, '\t')
+			}
+			buf = append(buf, t...)
+			n++
+			num.inc()
+			pos += int64(i) + 1
+			c = c[i+1:]
+		}
+		if stop != "" || n == q.lines {
+			break
+		}
+		if len(c) == 0 {
+			continue // the window ended: load the next
+		}
+
+		// Anything else: a long line, a line across windows, the rest of a
+		// cut line, a last line without a newline.
 		lineNo := line + int64(n)
 		prefix := 0
 		if !o.NoLineNumbers {
-			prefix = digits(lineNo) + 1
+			prefix = len(num.digits()) + 1
 		}
 		keep, budget := o.MaxLineBytes, &skip
 		segment := n == 0 && q.col > 0 // the rest of a cut line: as much as fits
@@ -585,20 +625,20 @@ func (r *reader) text(q readQuery) (*Result, error) {
 			add++
 		}
 		if n > 0 && len(buf)+add > o.MaxBytes {
-			stop = fmt.Sprintf("stopped at the %d-byte output cap", o.MaxBytes)
-			nextPos = pos
+			byteCap()
 			break
 		}
 		if n > 0 {
 			buf = append(buf, '\n')
 		}
 		if prefix > 0 {
-			buf = strconv.AppendInt(buf, lineNo, 10)
+			buf = append(buf, num.digits()...)
 			buf = append(buf, '\t')
 		}
 		buf = append(buf, li.text...)
 		buf = append(buf, marker...)
 		n++
+		num.inc()
 		if li.cut && !segment {
 			out.TruncatedLines++
 		}
@@ -641,9 +681,7 @@ func (r *reader) text(q readQuery) (*Result, error) {
 	if out.Size, err = r.size(); err != nil {
 		return nil, err
 	}
-	if hashed != nil {
-		out.Hash = <-hashed
-	} else if out.Hash, err = r.hash(out.Size); err != nil {
+	if out.Hash, err = r.hash(out.Size); err != nil {
 		return nil, err
 	}
 	text := out.Content
@@ -728,14 +766,31 @@ func (r *reader) seek(q readQuery) (int64, error) {
 	return pos, nil
 }
 
-// digits is the number of decimal digits of n > 0.
-func digits(n int64) int {
-	d := 1
-	for n >= 10 {
-		n /= 10
-		d++
+// decimal is a line number kept as ASCII digits, counted up in place.
+type decimal struct {
+	d     [20]byte
+	start int
+}
+
+func newDecimal(n int64) *decimal {
+	x := &decimal{}
+	x.start = len(x.d) - len(strconv.AppendInt(x.d[:0:0], n, 10))
+	strconv.AppendInt(x.d[x.start:x.start], n, 10)
+	return x
+}
+
+func (x *decimal) digits() []byte { return x.d[x.start:] }
+
+func (x *decimal) inc() {
+	for i := len(x.d) - 1; i >= x.start; i-- {
+		if x.d[i] != '9' {
+			x.d[i]++
+			return
+		}
+		x.d[i] = '0'
 	}
-	return d
+	x.start--
+	x.d[x.start] = '1'
 }
 
 // commas formats n with thousands separators: 1234567 → "1,234,567".

@@ -10,13 +10,29 @@ import (
 	"image/color"
 	"image/gif"
 	"image/png"
+	"io"
+	"io/fs"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/nookdev/nook/vfs"
 )
+
+// rdSet returns a tool set over a fresh in-memory workspace.
+func rdSet(t testing.TB, opts Options) (*Set, *vfs.FS) {
+	t.Helper()
+	f, err := vfs.Open(bg, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return New(f, opts), f
+}
 
 // rdArgs builds read's JSON arguments.
 func rdArgs(path string, kv ...any) string {
@@ -45,7 +61,7 @@ func sha(b []byte) string {
 }
 
 func TestReadText(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	mustWrite(t, f, "/a.txt", "alpha\nbeta\ngamma\n")
 	out, r := rdText(t, s, rdArgs("/a.txt"))
 	if got, want := text(r), "1\talpha\n2\tbeta\n3\tgamma"; got != want {
@@ -62,7 +78,7 @@ func TestReadText(t *testing.T) {
 	}
 
 	// Without line numbers; offset without byteOffset rescans.
-	plain, _ := newSet(t, Options{Read: ReadOptions{NoLineNumbers: true}})
+	plain, _ := rdSet(t, Options{Read: ReadOptions{NoLineNumbers: true}})
 	mustWriteTo(t, plain, "/a.txt", "alpha\nbeta\ngamma\n")
 	_, r = rdText(t, plain, rdArgs("/a.txt", "offset", 2))
 	if got := text(r); got != "beta\ngamma" {
@@ -100,7 +116,7 @@ func mustWriteTo(t testing.TB, s *Set, p, content string) {
 }
 
 func TestReadCaps(t *testing.T) {
-	s, f := newSet(t, Options{Read: ReadOptions{MaxLines: 3, MaxBytes: 20}})
+	s, f := rdSet(t, Options{Read: ReadOptions{MaxLines: 3, MaxBytes: 20}})
 	mustWrite(t, f, "/five", "1\n2\n3\n4\n5\n")
 	_, r := rdText(t, s, rdArgs("/five"))
 	if got, want := text(r), "1\t1\n2\t2\n3\t3\n\n[Showing lines 1-3; stopped at the 3-line cap. To continue, read with offset=4, byteOffset=6.]"; got != want {
@@ -115,6 +131,12 @@ func TestReadCaps(t *testing.T) {
 	if out.NextOffset != 3 || out.NextByteOffset != 14 {
 		t.Errorf("byte cap structured = %+v", out)
 	}
+	// Without numbers the cap counts the same way: 13 bytes fit exactly.
+	plain, _ := rdSet(t, Options{Read: ReadOptions{MaxBytes: 13, NoLineNumbers: true}})
+	mustWriteTo(t, plain, "/wide", "aaaaaa\nbbbbbb\ncccccc\n")
+	if out, _ := rdText(t, plain, rdArgs("/wide")); out.Content != "aaaaaa\nbbbbbb" || out.NextByteOffset != 14 {
+		t.Errorf("byte cap without numbers = %+v", out)
+	}
 	// A first line over the output cap is still shown (cut at MaxLineBytes).
 	mustWrite(t, f, "/one", strings.Repeat("x", 30)+"\nnext\n")
 	out, _ = rdText(t, s, rdArgs("/one"))
@@ -124,7 +146,7 @@ func TestReadCaps(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	mustWrite(t, f, "/two.txt", "one\ntwo\n")
 	mustWrite(t, f, "/two-open.txt", "one\ntwo")
 	mustWrite(t, f, "/empty.txt", "")
@@ -169,7 +191,7 @@ func TestReadErrors(t *testing.T) {
 }
 
 func TestReadEmptyCRLFAndOpenEnd(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	mustWrite(t, f, "/empty.txt", "")
 	out, r := rdText(t, s, rdArgs("/empty.txt"))
 	if text(r) != "[/empty.txt is empty]" || out.Content != "" || out.Lines != 0 || out.StartLine != 1 ||
@@ -189,6 +211,22 @@ func TestReadEmptyCRLFAndOpenEnd(t *testing.T) {
 	out, _ = rdText(t, s, rdArgs("/crlf.txt", "limit", 1))
 	if out.NextByteOffset != 3 {
 		t.Errorf("crlf next byte = %d", out.NextByteOffset)
+	}
+
+	// A "\r\n" split by the boundary between two windows of the file.
+	var b strings.Builder
+	for b.Len() < 262100 {
+		b.WriteString(strings.Repeat("y", 98) + "\r\n")
+	}
+	b.WriteString(strings.Repeat("z", 43) + "\r\ntail\r\n")
+	if b.Len() != 262100+45+6 || b.String()[vfs.ChunkSize-1] != '\r' {
+		t.Fatal("bad fixture")
+	}
+	big, _ := rdSet(t, Options{Read: ReadOptions{MaxLines: 5000, MaxBytes: 1 << 20, NoLineNumbers: true}})
+	mustWriteTo(t, big, "/split.txt", b.String())
+	out, _ = rdText(t, big, rdArgs("/split.txt"))
+	if want := strings.ReplaceAll(strings.TrimSuffix(b.String(), "\r\n"), "\r\n", "\n"); out.Content != want || *out.TotalLines != 2623 {
+		t.Errorf("window-split CRLF: %d lines, content equal %v", out.Lines, out.Content == want)
 	}
 
 	mustWrite(t, f, "/open.txt", "one\ntwo")
@@ -218,7 +256,7 @@ func stripNumbers(t testing.TB, content string, first int64) []string {
 }
 
 func TestReadContinuationRoundTrip(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	var file strings.Builder
 	for i := 1; i <= 10000; i++ {
 		fmt.Fprintf(&file, "line %d %s\n", i, strings.Repeat("é-x", i%17))
@@ -266,7 +304,7 @@ func TestReadContinuationRoundTrip(t *testing.T) {
 var markerRE = regexp.MustCompile(` … \[line truncated: ([0-9,]+|over [0-9,]+) bytes; continue with offset=(\d+), byteOffset=(\d+), lineOffset=(\d+)\]$`)
 
 func TestReadLongLineContinuation(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	// A 1 MB single line mixing 1-, 2-, 3- and 4-byte characters, then a
 	// short line.
 	var b strings.Builder
@@ -343,7 +381,7 @@ func TestReadLongLineContinuation(t *testing.T) {
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
 func TestReadUnicodeCut(t *testing.T) {
-	s, f := newSet(t, Options{Read: ReadOptions{MaxLineBytes: 10, MaxBytes: 12, NoLineNumbers: true}})
+	s, f := rdSet(t, Options{Read: ReadOptions{MaxLineBytes: 10, MaxBytes: 12, NoLineNumbers: true}})
 	// "a" then 2-byte letters: byte 10 falls inside the fifth "é".
 	mustWrite(t, f, "/u.txt", "aéééééé\n")
 	out, _ := rdText(t, s, rdArgs("/u.txt"))
@@ -370,7 +408,7 @@ func TestReadVeryLongLineStopsScanning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 9 MiB")
 	}
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	data := bytes.Repeat([]byte("0123456789abcdef"), (maxLineSkip+(1<<20))/16)
 	if err := f.WriteFile(bg, "/huge.txt", data, nil); err != nil {
 		t.Fatal(err)
@@ -386,6 +424,66 @@ func TestReadVeryLongLineStopsScanning(t *testing.T) {
 	}
 	if !strings.HasSuffix(text(r), fmt.Sprintf("[Showing line 1; line 1 goes on past the %d bytes scanned for its end. To continue, read with offset=1, byteOffset=2000, lineOffset=2000.]", maxLineSkip)) {
 		t.Errorf("footer = %q", text(r)[len(out.Content):])
+	}
+}
+
+// countingFS counts the bytes read through its files' ReadAt.
+type countingFS struct {
+	fstest.MapFS
+	n *atomic.Int64
+}
+
+type countingFile struct {
+	fs.File
+	n *atomic.Int64
+}
+
+func (c countingFS) Open(name string) (fs.File, error) {
+	f, err := c.MapFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return countingFile{f, c.n}, nil
+}
+
+func (c countingFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.File.(io.ReaderAt).ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func (c countingFile) Read(p []byte) (int, error) {
+	n, err := c.File.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func TestReadReadsWhatItShows(t *testing.T) {
+	s, f := rdSet(t, Options{})
+	// 20 MiB of 100-byte lines "00000000 xxx…x\n".
+	data := bytes.Repeat([]byte("00000000 "+strings.Repeat("x", 90)+"\n"), 20<<20/100)
+	for i := 0; i*100 < len(data); i++ {
+		d := strconv.AppendInt(nil, int64(i), 10)
+		copy(data[i*100+8-len(d):], d)
+	}
+	var n atomic.Int64
+	if err := f.Mount(bg, "/mnt", countingFS{fstest.MapFS{"huge.log": {Data: data}}, &n}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := rdText(t, s, rdArgs("/mnt/huge.log"))
+	if out.Lines == 0 || !out.Truncated || out.Hash != "" || out.Size != int64(len(data)) {
+		t.Fatalf("first page = %d lines %+v", out.Lines, out.Truncated)
+	}
+	if got := n.Swap(0); got > 1<<20 {
+		t.Errorf("first page of a 20 MiB file read %d bytes", got)
+	}
+	next := rdArgs("/mnt/huge.log", "offset", out.NextOffset, "byteOffset", out.NextByteOffset)
+	out2, _ := rdText(t, s, next)
+	if got := n.Swap(0); got > 1<<20 {
+		t.Errorf("a byte continuation read %d bytes", got)
+	}
+	if want := fmt.Sprintf("%d\t%08d ", out.NextOffset, out.NextOffset-1); !strings.HasPrefix(out2.Content, want) {
+		t.Errorf("continuation starts %q, want %q", out2.Content[:20], want)
 	}
 }
 
@@ -410,7 +508,7 @@ func tinyGIF(t testing.TB) []byte {
 }
 
 func TestReadMedia(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	pngData, gifData := tinyPNG(t), tinyGIF(t)
 	pdf := []byte("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
 	webp := append([]byte("RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"), 0)
@@ -447,6 +545,14 @@ func TestReadMedia(t *testing.T) {
 			t.Errorf("%s: structured %+v", c.path, out)
 		}
 	}
+	// A PDF may have junk before its header; sniffing alone wants it first.
+	junk := append([]byte("\xef\xbb\xbf\n"), pdf...)
+	if err := f.WriteFile(bg, "/img/junk.pdf", junk, nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := ok(t, s, "read", rdArgs("/img/junk.pdf")); len(r.Content) != 2 || r.Content[1].MIME != "application/pdf" {
+		t.Errorf("PDF with leading junk = %q", text(r))
+	}
 	// An image name holding text reads as text.
 	mustWrite(t, f, "/img/notes.png", "just text\n")
 	if _, r := rdText(t, s, rdArgs("/img/notes.png")); text(r) != "1\tjust text" {
@@ -468,7 +574,7 @@ func TestReadMedia(t *testing.T) {
 }
 
 func TestReadMediaLimits(t *testing.T) {
-	s, f := newSet(t, Options{Read: ReadOptions{MaxMediaBytes: 100}})
+	s, f := rdSet(t, Options{Read: ReadOptions{MaxMediaBytes: 100}})
 	big := append(tinyPNG(t), make([]byte, 200)...)
 	if err := f.WriteFile(bg, "/big.png", big, nil); err != nil {
 		t.Fatal(err)
@@ -490,14 +596,14 @@ func TestReadMediaLimits(t *testing.T) {
 	fails(t, s, "read", rdArgs("/dir.png"), "/dir.png is a directory, not a file; use ls to list it.")
 
 	// The default cap is 3.5 MiB.
-	d, _ := newSet(t, Options{})
+	d, _ := rdSet(t, Options{})
 	if d.opts.Read.MaxMediaBytes != 3670016 {
 		t.Errorf("default MaxMediaBytes = %d", d.opts.Read.MaxMediaBytes)
 	}
 }
 
 func TestReadBinary(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	write := func(p string, b []byte) {
 		t.Helper()
 		if err := f.WriteFile(bg, p, b, nil); err != nil {
@@ -549,7 +655,7 @@ func TestReadBinary(t *testing.T) {
 }
 
 func TestReadSimilarPaths(t *testing.T) {
-	s, f := newSet(t, Options{})
+	s, f := rdSet(t, Options{})
 	for _, p := range []string{"/src/main.go", "/src/util.go", "/src/handler.go", "/lib/main.go", "/docs/README.md", "/node_modules/x/main.go"} {
 		mustWrite(t, f, p, "x\n")
 	}
@@ -573,7 +679,7 @@ func TestReadSimilarPaths(t *testing.T) {
 }
 
 func TestReadRelativePaths(t *testing.T) {
-	s, f := newSet(t, Options{Root: "/work/proj"})
+	s, f := rdSet(t, Options{Root: "/work/proj"})
 	mustWrite(t, f, "/work/proj/src/a.go", "package a\n")
 	mustWrite(t, f, "/work/top.txt", "top\n")
 	for _, c := range []struct{ arg, path string }{
@@ -592,7 +698,7 @@ func TestReadRelativePaths(t *testing.T) {
 }
 
 func TestReadToolContract(t *testing.T) {
-	s, _ := newSet(t, Options{})
+	s, _ := rdSet(t, Options{})
 	tl := s.Tool("read")
 	if !tl.Annotations.ReadOnly || !tl.Annotations.Idempotent || tl.Annotations.Destructive {
 		t.Errorf("annotations = %+v", tl.Annotations)
@@ -632,7 +738,7 @@ func TestReadToolContract(t *testing.T) {
 }
 
 // BenchmarkRead compares reading a 200-line file through the tool with
-// vfs.ReadFile alone.
+// vfs.ReadFile alone, in a workspace database file.
 func BenchmarkRead(b *testing.B) {
 	s, f := newSet(b, Options{})
 	var file strings.Builder
