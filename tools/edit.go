@@ -2,8 +2,6 @@ package tools
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,7 +100,7 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 			return err
 		}
 		if in.ExpectedHash != "" {
-			if h := hashOf(old); !strings.EqualFold(h, in.ExpectedHash) {
+			if h := vfs.HashContent(old); !strings.EqualFold(h, in.ExpectedHash) {
 				return fail("%s changed since it was read (expected hash %s, now %s). Read it again and redo the edit.", p, in.ExpectedHash, h)
 			}
 		}
@@ -123,7 +121,7 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 			EditsApplied:     len(in.Edits),
 			Diff:             udiff.Unified("a"+p, "b"+p, old, res.Content, diffContext),
 			FirstChangedLine: udiff.FirstChangedLine(old, res.Content),
-			Hash:             hashOf(res.Content),
+			Hash:             vfs.HashContent(res.Content),
 		}
 		for _, m := range res.Matches {
 			out.Matches = append(out.Matches, editMatchOut{Edit: m.Index, Match: m.Rule,
@@ -151,10 +149,4 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	}
 	fmt.Fprintf(&b, ".\n%s", out.Diff)
 	return Text(b.String(), out), nil
-}
-
-// hashOf is the content hash read reports and edit checks.
-func hashOf(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
 }

@@ -3,8 +3,6 @@ package tools
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,8 +16,6 @@ import (
 
 // Read caps that are not options.
 const (
-	// maxHashBytes is the largest file whose SHA-256 read reports.
-	maxHashBytes = 8 << 20
 	// maxLineSkip bounds the bytes one call scans past the shown part of
 	// cut lines to find where they end; a line still going on ends the
 	// page there, with a continuation inside it.
@@ -52,7 +48,7 @@ func readTool(s *Set) *Tool {
 			"path":{"type":"string"},
 			"kind":{"type":"string","enum":["text","image","document","binary"]},
 			"size":{"type":"integer","description":"File size in bytes"},
-			"hash":{"type":"string","description":"Hex SHA-256 of the whole file; absent over 8 MiB"},
+			"hash":{"type":"string","description":"Content hash of the whole file (absent in read-only mounts): pass it to edit as expectedHash"},
 			"content":{"type":"string","description":"text: the lines shown, joined by newlines"},
 			"startLine":{"type":"integer","description":"text: number of the first line shown"},
 			"lineOffset":{"type":"integer","description":"text: byte position within startLine where content starts, when not 0"},
@@ -179,7 +175,10 @@ type reader struct {
 
 	h    *vfs.File
 	hbuf []byte
-	line []byte // assembles a line that spans windows
+	// hashVal is the content hash read with the first window (hashed set).
+	hashVal string
+	hashed  bool
+	line    []byte // assembles a line that spans windows
 
 	seekErr *Result // why seek found no such position
 }
@@ -228,7 +227,17 @@ func (r *reader) load(off int64) error {
 	}
 	n := windowEnd(off) - off
 	if !r.loaded {
-		data, err := r.s.fs.ReadRange(r.ctx, r.path, off, n)
+		// The first window and the content hash from one snapshot.
+		var data []byte
+		err := r.s.fs.View(r.ctx, func(v *vfs.View) error {
+			var err error
+			if data, err = v.ReadRange(r.path, off, n); err != nil {
+				return err
+			}
+			r.hashVal, err = v.ContentHash(r.path)
+			r.hashed = err == nil
+			return err
+		})
 		if err != nil {
 			return err
 		}
@@ -291,47 +300,14 @@ func (r *reader) size() (int64, error) {
 // whole reports whether the window holds the whole file.
 func (r *reader) whole() bool { return r.loaded && r.bufOff == 0 && r.eof }
 
-// hash returns the hex SHA-256 of the whole file, or "" when it is larger
-// than maxHashBytes.
-func (r *reader) hash(size int64) (string, error) {
-	if size > maxHashBytes {
-		return "", nil
+// hash returns the file's content hash (vfs.HashContent), which edit's
+// expectedHash compares. The workspace derives it from the stored chunk
+// hashes, so it costs the same for any file size.
+func (r *reader) hash() (string, error) {
+	if r.hashed {
+		return r.hashVal, nil
 	}
-	if r.whole() {
-		sum := sha256.Sum256(r.buf)
-		return hex.EncodeToString(sum[:]), nil
-	}
-	if r.h == nil {
-		h, err := r.s.fs.Open(r.ctx, r.path)
-		if err != nil {
-			return "", err
-		}
-		r.h = h
-	}
-	if cap(r.hbuf) < vfs.ChunkSize {
-		r.hbuf = make([]byte, vfs.ChunkSize)
-	}
-	r.loaded, r.buf = false, nil // hbuf is reused below
-	sum := sha256.New()
-	var off int64
-	for {
-		if err := r.ctx.Err(); err != nil {
-			return "", err
-		}
-		n, err := r.h.ReadAt(r.hbuf[:vfs.ChunkSize], off)
-		sum.Write(r.hbuf[:n])
-		off += int64(n)
-		if off > maxHashBytes {
-			return "", nil // it grew meanwhile
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(sum.Sum(nil)), nil
+	return r.s.fs.ContentHash(r.ctx, r.path)
 }
 
 // read serves a query.
@@ -422,13 +398,12 @@ func (r *reader) media(cls fileClass, mime string, q readQuery) (*Result, error)
 	if cls == classDocument {
 		kind, ct = "document", DocumentContent
 	}
-	sum := sha256.Sum256(data)
 	return &Result{
 		Content: []Content{
 			{Type: TextContent, Text: fmt.Sprintf("Read %s (%s, %d bytes).", r.path, mime, len(data))},
 			{Type: ct, MIME: mime, Data: data},
 		},
-		Structured: readFile{Path: r.path, Kind: kind, Size: size, Hash: hex.EncodeToString(sum[:]), MIME: mime},
+		Structured: readFile{Path: r.path, Kind: kind, Size: size, Hash: vfs.HashContent(data), MIME: mime},
 	}, nil
 }
 
@@ -681,7 +656,7 @@ func (r *reader) text(q readQuery) (*Result, error) {
 	if out.Size, err = r.size(); err != nil {
 		return nil, err
 	}
-	if out.Hash, err = r.hash(out.Size); err != nil {
+	if out.Hash, err = r.hash(); err != nil {
 		return nil, err
 	}
 	text := out.Content

@@ -32,25 +32,8 @@ func (b *Batch) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.f.resolve(b.t.c, p, true)
-	if err != nil {
-		return nil, resolveErr(op, p, err, "no such file")
-	}
-	switch {
-	case res.n == nil:
-		return nil, perr(op, p, ENOENT, "no such file")
-	case res.n.typ == TypeDir:
-		return nil, perr(op, p, EISDIR, "path is a directory")
-	case res.n.size > b.f.lim.MaxFileSize:
-		return nil, b.f.tooBig(op, p)
-	}
-	out := make([]byte, res.n.size)
-	if res.mnt != nil {
-		_, err = res.mnt.readAt(out, 0)
-		return out, err
-	}
-	n, err := readAt(b.t.c, p, res.n.inode, res.n.size, out, 0)
-	return out[:n], ioErr(op, p, err)
+	out, err := readRangeIn(b.f, b.t.c, p, 0, -1)
+	return out, ioErr(op, p, err)
 }
 
 // Stat describes the node at name, following symlinks.

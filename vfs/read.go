@@ -76,37 +76,44 @@ func (f *FS) readRange(ctx context.Context, name string, off, n int64) ([]byte, 
 	}
 	var out []byte
 	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
-		res, err := f.resolve(c, p, true)
-		if err != nil {
-			return resolveErr(op, p, err, "no such file")
-		}
-		if res.n == nil {
-			return perr(op, p, ENOENT, "no such file")
-		}
-		if res.n.typ == TypeDir {
-			return perr(op, p, EISDIR, "path is a directory")
-		}
-		size := res.n.size
-		if n < 0 || n > size-off {
-			n = max(0, size-off)
-		}
-		if n > f.lim.MaxFileSize {
-			return f.tooBig(op, p)
-		}
-		out = make([]byte, n)
-		if n == 0 {
-			return nil
-		}
-		if res.mnt != nil {
-			_, err := res.mnt.readAt(out, off)
-			return err
-		}
-		got, err := readAt(c, p, res.n.inode, size, out, off)
-		out = out[:got]
+		out, err = readRangeIn(f, c, p, off, n)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// readRangeIn reads [off, off+n) of canonical path p in a transaction; n < 0
+// reads to the end.
+func readRangeIn(f *FS, c *sqldb.Conn, p string, off, n int64) ([]byte, error) {
+	const op = "read"
+	res, err := f.resolve(c, p, true)
+	if err != nil {
+		return nil, resolveErr(op, p, err, "no such file")
+	}
+	if res.n == nil {
+		return nil, perr(op, p, ENOENT, "no such file")
+	}
+	if res.n.typ == TypeDir {
+		return nil, perr(op, p, EISDIR, "path is a directory")
+	}
+	size := res.n.size
+	if n < 0 || n > size-off {
+		n = max(0, size-off)
+	}
+	if n > f.lim.MaxFileSize {
+		return nil, f.tooBig(op, p)
+	}
+	out := make([]byte, n)
+	if n == 0 {
+		return out, nil
+	}
+	if res.mnt != nil {
+		_, err := res.mnt.readAt(out, off)
+		return out, err
+	}
+	got, err := readAt(c, p, res.n.inode, size, out, off)
+	return out[:got], err
 }
