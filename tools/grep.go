@@ -132,13 +132,16 @@ func (s *Set) grep(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := grepOut{Path: dir, Query: in.Query, NextOffset: res.NextOffset}
+	out := grepOut{Path: dir, Query: in.Query, NextOffset: res.NextOffset,
+		Matches: make([]grepMatch, 0, len(res.Matches)), Files: make([]grepFile, 0, len(res.Files))}
 	var b strings.Builder
+	b.Grow(64 * (len(res.Matches) + len(res.Files)))
 	for _, m := range res.Matches {
 		gm := grepMatch{Path: m.Path, Line: m.Line, Text: m.Text}
 		if len(m.Context) == 0 {
 			writeGrepLine(&b, m.Path, ':', m.Line, m.Text)
 		} else {
+			gm.Context = make([]grepLine, 0, len(m.Context))
 			for _, l := range m.Context {
 				gm.Context = append(gm.Context, grepLine{Line: l.Line, Text: l.Text, IsMatch: l.IsMatch})
 				sep := byte('-')
