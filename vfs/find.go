@@ -42,7 +42,7 @@ func (f *FS) Find(ctx context.Context, dir, pattern string, opts *FindOptions) (
 		if err != nil {
 			return err
 		}
-		seen := 0
+		pg := pager{out: out, limit: limit, offset: offset}
 		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
 			if err := ctx.Err(); err != nil {
 				return false, true, err
@@ -51,15 +51,8 @@ func (f *FS) Find(ctx context.Context, dir, pattern string, opts *FindOptions) (
 			if excl.Excluded(rel, isDir) {
 				return false, false, nil
 			}
-			if glob.Match(rel) && (len(opts.Types) == 0 || slices.Contains(opts.Types, e.Kind)) {
-				if len(out.Entries) == limit {
-					out.NextOffset = offset + limit
-					return false, true, nil
-				}
-				if seen >= offset {
-					out.Entries = append(out.Entries, *e)
-				}
-				seen++
+			if glob.Match(rel) && (len(opts.Types) == 0 || slices.Contains(opts.Types, e.Kind)) && pg.add(e) {
+				return false, true, nil
 			}
 			return isDir && glob.CouldMatchUnder(rel), false, nil
 		})
@@ -68,6 +61,27 @@ func (f *FS) Find(ctx context.Context, dir, pattern string, opts *FindOptions) (
 		return nil, err
 	}
 	return out, nil
+}
+
+// pager collects one page of a walk's results.
+type pager struct {
+	out           *Listing
+	limit, offset int
+	seen          int // results offered so far
+}
+
+// add offers the next result; it reports true when the page is full, so the
+// walk can stop (NextOffset is then set: there is at least one more).
+func (p *pager) add(e *Entry) (full bool) {
+	if len(p.out.Entries) == p.limit {
+		p.out.NextOffset = p.offset + p.limit
+		return true
+	}
+	if p.seen >= p.offset {
+		p.out.Entries = append(p.out.Entries, *e)
+	}
+	p.seen++
+	return false
 }
 
 // Ls lists every file (not directories or symlinks) at or below prefix, in
@@ -99,20 +113,13 @@ func (f *FS) Ls(ctx context.Context, prefix string, page Page) (*Listing, error)
 		if res.n.typ != TypeDir {
 			return nil
 		}
-		seen := 0
+		pg := pager{out: out, limit: limit, offset: offset}
 		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
 			if err := ctx.Err(); err != nil {
 				return false, true, err
 			}
-			if e.Kind == TypeFile {
-				if len(out.Entries) == limit {
-					out.NextOffset = offset + limit
-					return false, true, nil
-				}
-				if seen >= offset {
-					out.Entries = append(out.Entries, *e)
-				}
-				seen++
+			if e.Kind == TypeFile && pg.add(e) {
+				return false, true, nil
 			}
 			return true, false, nil
 		})
