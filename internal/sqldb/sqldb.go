@@ -209,7 +209,8 @@ func (db *DB) runBatch(batch []*writeReq) {
 }
 
 // runTx runs writes in one transaction and returns those it could not get
-// to because the transaction was rolled back under it.
+// to because the transaction was rolled back under it. It always settles at
+// least one write, so runBatch's loop ends.
 func (db *DB) runTx(c *Conn, reqs []*writeReq) []*writeReq {
 	var live []*writeReq
 	for _, r := range reqs {
@@ -240,7 +241,9 @@ func (db *DB) runTx(c *Conn, reqs []*writeReq) []*writeReq {
 	for i, r := range live {
 		if savepoints {
 			if err := c.Exec("SAVEPOINT w"); err != nil {
-				return db.abort(c, ok, live[i:], err)
+				// r fails too, so that every pass makes progress.
+				r.err = err
+				return db.abort(c, ok, live[i+1:], err)
 			}
 		}
 		old := c.SetInterrupt(r.ctx)
