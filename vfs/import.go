@@ -3,6 +3,7 @@ package vfs
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"path"
 	"sync"
@@ -67,9 +68,7 @@ func (f *FS) Import(ctx context.Context, dst string, src fs.FS, opts *ImportOpti
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				im.fail(im.file(ctx, j))
-			}
+			im.fail(im.work(ctx, jobs))
 		}()
 	}
 	type dirTime struct {
@@ -167,6 +166,132 @@ func (im *importer) count(fn func(*ImportStats)) {
 	if im.progress != nil {
 		im.progress(im.stats)
 	}
+}
+
+// Small files are committed in groups, one transaction per group, with
+// their chunks hashed and filtered beforehand outside the write lock;
+// larger files stream through WriteFrom one at a time.
+const (
+	importSmallFile  = 1 << 20 // at most this size goes into a group
+	importGroupFiles = 64      // files per group at most
+	importGroupBytes = 8 << 20 // bytes per group at most
+)
+
+// importItem is a small file read and chunked, ready to commit.
+type importItem struct {
+	target string
+	opts   WriteOptions
+	size   int64
+	chunks []chunk
+	zero   bool // mode 0000, which WriteOptions.Mode cannot say: set after
+}
+
+// work imports the files it receives until jobs closes or ctx ends.
+func (im *importer) work(ctx context.Context, jobs <-chan importJob) error {
+	var group []importItem
+	var bytes int64
+	flush := func() error {
+		if len(group) == 0 {
+			return nil
+		}
+		err := im.commit(ctx, group)
+		group, bytes = group[:0], 0
+		return err
+	}
+	for j := range jobs {
+		if ctx.Err() != nil {
+			continue // drain: the import already failed
+		}
+		item, small, err := im.prepare(j)
+		if err != nil {
+			return err
+		}
+		if !small {
+			if err := im.file(ctx, j); err != nil {
+				return err
+			}
+			continue
+		}
+		group = append(group, item)
+		bytes += item.size
+		if len(group) >= importGroupFiles || bytes >= importGroupBytes {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// prepare reads a small file and chunks it; small is false for a file too
+// large to group, which the caller streams instead.
+func (im *importer) prepare(j importJob) (importItem, bool, error) {
+	r, err := im.src.Open(j.rel)
+	if err != nil {
+		return importItem{}, false, err
+	}
+	defer r.Close()
+	info, err := r.Stat()
+	if err != nil {
+		return importItem{}, false, err
+	}
+	if info.Size() > importSmallFile {
+		return importItem{}, false, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(r, importSmallFile+1))
+	if err != nil {
+		return importItem{}, false, err
+	}
+	if int64(len(data)) > importSmallFile { // it grew meanwhile
+		return importItem{}, false, nil
+	}
+	mode := uint32(info.Mode().Perm())
+	item := importItem{target: j.target, size: int64(len(data)), zero: mode == 0,
+		opts: WriteOptions{Mode: mode, ModTime: info.ModTime(), NoFollow: true}}
+	for off := 0; off < len(data); off += ChunkSize {
+		item.chunks = append(item.chunks, newChunk(data[off:min(off+ChunkSize, len(data))]))
+	}
+	return item, true, nil
+}
+
+// commit writes a group of prepared files in one transaction.
+func (im *importer) commit(ctx context.Context, group []importItem) error {
+	f := im.f
+	err := f.update(ctx, "import", group[0].target, func(t *wtx) error {
+		for i := range group {
+			it := &group[i]
+			if it.size > f.lim.MaxFileSize {
+				return f.tooBig("write", it.target)
+			}
+			err := f.writeInTx(t, it.target, &it.opts, it.size, func(t *wtx) ([]chunkRef, error) {
+				refs := make([]chunkRef, 0, len(it.chunks))
+				for _, ch := range it.chunks {
+					id, err := t.putBlob(ch, 1)
+					if err != nil {
+						return nil, err
+					}
+					refs = append(refs, chunkRef{blob: id, size: int64(len(ch.data)), filter: ch.filter})
+				}
+				return refs, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, it := range group {
+		if it.zero {
+			if err := f.Chmod(ctx, it.target, 0); err != nil {
+				return err
+			}
+		}
+		im.count(func(s *ImportStats) { s.Files++; s.Bytes += it.size })
+	}
+	return nil
 }
 
 func (im *importer) file(ctx context.Context, j importJob) error {
