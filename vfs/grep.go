@@ -2,8 +2,12 @@ package vfs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/nookdev/nook/internal/sqldb"
 	"github.com/nookdev/nook/vfs/internal/search"
@@ -22,7 +26,11 @@ func init() { buildFilter = search.BuildFilter }
 // Each stored chunk carries a trigram filter, so files that cannot contain
 // the query's required literals are skipped without reading their bytes
 // (such files are not opened, so a binary file among them is not listed in
-// Skipped either).
+// Skipped either). Files are searched by several goroutines at once when
+// the machine has the cores and the database spare connections; results
+// and paging are the same as a search of one file after another. Under
+// concurrent writes, a file's content may be read from a slightly later
+// snapshot than the directory walk that found it.
 func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*GrepResult, error) {
 	const op = "grep"
 	if opts == nil {
@@ -63,7 +71,8 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 		maxSize = DefaultGrepMaxFileSize
 	}
 	g := &grepper{f: f, ctx: ctx, opts: opts, m: m, q: m.Query(), sc: m.NewScanner(),
-		limit: limit, skip: offset, offset: offset, maxSize: maxSize, res: &GrepResult{}}
+		limit: limit, skip: offset, offset: offset, maxSize: maxSize, res: &GrepResult{},
+		workers: min(runtime.GOMAXPROCS(0), maxGrepWorkers)}
 	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
 		g.c = c
 		res, err := f.resolve(c, p, true)
@@ -75,10 +84,10 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 		}
 		if res.n.typ != TypeDir {
 			e := Entry{Path: res.path, Name: res.name, Kind: res.n.typ, Size: res.n.size, Inode: res.n.inode}
-			_, err := g.file(&e, res.mnt)
+			_, err := g.file(&e, res.mnt, nil)
 			return err
 		}
-		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
+		err = f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
 			if err := ctx.Err(); err != nil {
 				return false, true, err
 			}
@@ -95,9 +104,21 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 			if e.Inode >= 1<<62 {
 				mnt = f.mountRefFor(e.Path)
 			}
-			stop, err := g.file(e, mnt)
+			if g.workers <= 1 {
+				stop, err := g.file(e, mnt, nil)
+				return false, stop, err
+			}
+			g.batch = append(g.batch, grepItem{e: *e, mnt: mnt})
+			if len(g.batch) < grepBatch {
+				return false, false, nil
+			}
+			stop, err := g.flush()
 			return false, stop, err
 		})
+		if err == nil && !g.stopped {
+			_, err = g.flush()
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -131,10 +152,114 @@ type grepper struct {
 	skip    int // results still to pass over
 	maxSize int64
 	res     *GrepResult
+
+	workers int        // goroutines that count matches in parallel
+	batch   []grepItem // files waiting for the workers, in walk order
+	stopped bool       // the page is full
 }
 
-// file searches one file; stop reports that the page is full.
-func (g *grepper) file(e *Entry, mnt *mountRef) (stop bool, err error) {
+// Files are searched in parallel in batches of grepBatch by up to
+// maxGrepWorkers goroutines, each with its own read transaction; each
+// counts a file's matching lines (the trigram prefilter included). The
+// results are then taken in walk order, so paging is exactly as when
+// searching one file after another: only the files whose matches fall in
+// the requested page are read again to report their lines.
+const (
+	grepBatch      = 128
+	maxGrepWorkers = 3 // leaves one pooled reader connection for the walk
+)
+
+// grepItem is a file waiting for a worker, and what the worker found.
+type grepItem struct {
+	e      Entry
+	mnt    *mountRef
+	counts fileCount
+}
+
+// fileCount is a file's number of matching lines, counted ahead.
+type fileCount struct {
+	n      int
+	binary bool
+	known  bool // counted; otherwise the file is searched in order
+}
+
+// searchable reports whether a file needs reading at all.
+func (g *grepper) searchable(e *Entry) bool { return e.Size > 0 && e.Size <= g.maxSize }
+
+// flush counts the batch's files in parallel, then takes their results in
+// order; stop reports that the page is full.
+func (g *grepper) flush() (stop bool, err error) {
+	batch := g.batch
+	g.batch = g.batch[:0]
+	if len(batch) == 0 {
+		return false, nil
+	}
+	var next atomic.Int64
+	errs := make([]error, min(g.workers, len(batch)))
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// A worker without a free connection does nothing: its share
+			// is read in order below, on the walk's connection.
+			_, errs[w] = g.f.db.TryRead(g.ctx, func(c *sqldb.Conn) error {
+				sc := g.m.NewScanner()
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= len(batch) {
+						return nil
+					}
+					it := &batch[i]
+					if !g.searchable(&it.e) {
+						continue // empty or too large: taken in order below
+					}
+					n, binary, err := g.count(c, sc, &it.e, it.mnt)
+					if err != nil {
+						return err
+					}
+					it.counts = fileCount{n: n, binary: binary, known: true}
+				}
+			})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return true, ioErr("grep", "", err)
+	}
+	for i := range batch {
+		it := &batch[i]
+		pre := &it.counts
+		if !pre.known {
+			pre = nil
+		}
+		stop, err := g.file(&it.e, it.mnt, pre)
+		if err != nil || stop {
+			g.stopped = true
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// count counts a file's matching lines on connection c.
+func (g *grepper) count(c *sqldb.Conn, sc *search.Scanner, e *Entry, mnt *mountRef) (int, bool, error) {
+	next, done, err := g.reader(c, e, mnt)
+	if err != nil || next == nil {
+		return 0, false, err
+	}
+	defer done()
+	limit := 0
+	if g.opts.Mode == GrepFiles {
+		limit = 1
+	}
+	return sc.CountFile(next, limit)
+}
+
+// file searches one file; stop reports that the page is full. When pre is
+// set, the file's matching lines were counted ahead, and the file is read
+// again only when some of them belong in the page.
+func (g *grepper) file(e *Entry, mnt *mountRef, pre *fileCount) (stop bool, err error) {
 	if e.Size > g.maxSize {
 		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: "too large"})
 		return false, nil
@@ -142,7 +267,10 @@ func (g *grepper) file(e *Entry, mnt *mountRef) (stop bool, err error) {
 	if e.Size == 0 {
 		return false, nil
 	}
-	next, done, err := g.reader(e, mnt)
+	if pre != nil && (pre.n == 0 || pre.binary || g.opts.Mode != GrepContent || g.skip >= pre.n) {
+		return g.counted(e, pre)
+	}
+	next, done, err := g.reader(g.c, e, mnt)
 	if err != nil || next == nil {
 		return false, err
 	}
@@ -169,14 +297,8 @@ func (g *grepper) file(e *Entry, mnt *mountRef) (stop bool, err error) {
 		var n int
 		n, binary, err = g.sc.CountFile(next, countLimit)
 		if err == nil && n > 0 {
-			switch {
-			case g.skip > 0:
-				g.skip--
-			case len(g.res.Files) == g.limit:
-				g.res.NextOffset = g.offset + g.limit
+			if g.addFile(e, n) {
 				return true, nil
-			default:
-				g.res.Files = append(g.res.Files, GrepFile{Path: e.Path, Count: n})
 			}
 		}
 	}
@@ -189,9 +311,40 @@ func (g *grepper) file(e *Entry, mnt *mountRef) (stop bool, err error) {
 	return stop, nil
 }
 
-// reader returns a chunk iterator over a file, or nil when its trigram
-// filters prove it cannot match.
-func (g *grepper) reader(e *Entry, mnt *mountRef) (func() ([]byte, error), func(), error) {
+// counted takes a file whose matching lines were counted ahead and need not
+// be read again: none match, it is binary, the mode reports counts, or all
+// of its matches come before the page.
+func (g *grepper) counted(e *Entry, pre *fileCount) (stop bool, err error) {
+	switch {
+	case pre.binary:
+		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: "binary"})
+	case pre.n == 0:
+	case g.opts.Mode == GrepContent:
+		g.skip -= pre.n
+	default:
+		return g.addFile(e, pre.n), nil
+	}
+	return false, nil
+}
+
+// addFile records a matching file (files and count modes); it reports true
+// when the page was already full.
+func (g *grepper) addFile(e *Entry, n int) (full bool) {
+	switch {
+	case g.skip > 0:
+		g.skip--
+	case len(g.res.Files) == g.limit:
+		g.res.NextOffset = g.offset + g.limit
+		return true
+	default:
+		g.res.Files = append(g.res.Files, GrepFile{Path: e.Path, Count: n})
+	}
+	return false
+}
+
+// reader returns a chunk iterator over a file read on connection c, or nil
+// when its trigram filters prove it cannot match.
+func (g *grepper) reader(c *sqldb.Conn, e *Entry, mnt *mountRef) (func() ([]byte, error), func(), error) {
 	if mnt != nil {
 		buf := make([]byte, min(e.Size, ChunkSize))
 		var off int64
@@ -208,7 +361,7 @@ func (g *grepper) reader(e *Entry, mnt *mountRef) (func() ([]byte, error), func(
 		}, func() {}, nil
 	}
 	if g.q != nil {
-		s, err := g.c.Query(`SELECT filter FROM vfs_filters WHERE id >= ? AND id < ? ORDER BY id`, filterID(e.Inode, 0), filterID(e.Inode+1, 0))
+		s, err := c.Query(`SELECT filter FROM vfs_filters WHERE id >= ? AND id < ? ORDER BY id`, filterID(e.Inode, 0), filterID(e.Inode+1, 0))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -223,7 +376,7 @@ func (g *grepper) reader(e *Entry, mnt *mountRef) (func() ([]byte, error), func(
 			return nil, nil, nil
 		}
 	}
-	s, err := g.c.Query(`SELECT d.data FROM vfs_chunks c JOIN vfs_blob_data d ON d.id = c.blob WHERE c.inode = ? ORDER BY c.idx`, e.Inode)
+	s, err := c.Query(`SELECT d.data FROM vfs_chunks c JOIN vfs_blob_data d ON d.id = c.blob WHERE c.inode = ? ORDER BY c.idx`, e.Inode)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -324,3 +325,67 @@ func TestGrepErrors(t *testing.T) {
 	_, err = f.Grep(bg, "x", "/g", &GrepOptions{Exclude: []string{"["}})
 	expectCode(t, err, EINVAL)
 }
+
+// Files are counted in parallel batches; paging must come out exactly as a
+// one-file-at-a-time search: check every page boundary across batches.
+func TestGrepParallelPaging(t *testing.T) {
+	f := openTest(t)
+	var want []string // path:line of every match, in walk order
+	for i := range 3*grepBatch + 17 {
+		p := fmt.Sprintf("/t/d%d/f%04d.txt", i%3, i)
+		var b strings.Builder
+		for l := 1; l <= 6; l++ {
+			if (i+l)%5 == 0 || (i%7 == 0 && l == 3) {
+				b.WriteString("needle here\n")
+			} else {
+				b.WriteString("hay\n")
+			}
+		}
+		if i%50 == 0 {
+			b.WriteString("\x00") // a NUL in the first 8 KiB: skipped as binary
+		}
+		put(t, f, p, b.String())
+	}
+	all, err := f.Grep(bg, "needle", "/t", &GrepOptions{Page: Page{Limit: 1000}})
+	noErr(t, err)
+	for _, m := range all.Matches {
+		want = append(want, fmt.Sprintf("%s:%d", m.Path, m.Line))
+	}
+	if len(want) < 2*grepBatch || all.NextOffset != 0 {
+		t.Fatalf("setup: %d matches, next %d", len(want), all.NextOffset)
+	}
+	for _, limit := range []int{1, 7, 200} {
+		var got []string
+		for off := 0; ; {
+			res, err := f.Grep(bg, "needle", "/t", &GrepOptions{Page: Page{Limit: limit, Offset: off}})
+			noErr(t, err)
+			for _, m := range res.Matches {
+				got = append(got, fmt.Sprintf("%s:%d", m.Path, m.Line))
+			}
+			if res.NextOffset == 0 {
+				break
+			}
+			off = res.NextOffset
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("limit %d: %d matches paged, want %d (first diff at %d)", limit, len(got), len(want), firstDiff(got, want))
+		}
+	}
+	// Count mode pages over files the same way.
+	counts, err := f.Grep(bg, "needle", "/t", &GrepOptions{Mode: GrepCount, Page: Page{Limit: 1000}})
+	noErr(t, err)
+	var paged []GrepFile
+	for off := 0; ; {
+		res, err := f.Grep(bg, "needle", "/t", &GrepOptions{Mode: GrepCount, Page: Page{Limit: 13, Offset: off}})
+		noErr(t, err)
+		paged = append(paged, res.Files...)
+		if res.NextOffset == 0 {
+			break
+		}
+		off = res.NextOffset
+	}
+	if !slices.Equal(paged, counts.Files) {
+		t.Errorf("count mode: paged %d files, one page %d", len(paged), len(counts.Files))
+	}
+}
+

@@ -357,6 +357,12 @@ func (db *DB) Read(ctx context.Context, fn func(*Conn) error) (err error) {
 	if err != nil {
 		return err
 	}
+	return db.readOn(ctx, c, fn)
+}
+
+// readOn runs fn in a read transaction on reader c, then returns c to the
+// pool.
+func (db *DB) readOn(ctx context.Context, c *Conn, fn func(*Conn) error) (err error) {
 	defer db.putReader(c)
 	old := c.SetInterrupt(ctx)
 	defer c.SetInterrupt(old)
@@ -379,6 +385,37 @@ func (db *DB) Read(ctx context.Context, fn func(*Conn) error) (err error) {
 		}
 	}()
 	return fn(c)
+}
+
+// TryRead is Read when a reader connection is free (or may be opened) right
+// now; otherwise it runs nothing and returns false. It never waits for a
+// connection, so code that already holds one can use it to fan out without
+// deadlocking against other such code. In-memory databases have no spare
+// connection: it always returns false there.
+func (db *DB) TryRead(ctx context.Context, fn func(*Conn) error) (bool, error) {
+	if db.memory {
+		return false, nil
+	}
+	var c *Conn
+	select {
+	case c = <-db.readers:
+	default:
+		db.mu.Lock()
+		if db.closed || db.open >= db.opts.Readers {
+			db.mu.Unlock()
+			return false, nil
+		}
+		db.open++
+		db.mu.Unlock()
+		var err error
+		if c, err = db.connect(ctx, false); err != nil {
+			db.mu.Lock()
+			db.open--
+			db.mu.Unlock()
+			return false, err
+		}
+	}
+	return true, db.readOn(ctx, c, fn)
 }
 
 func (db *DB) getReader(ctx context.Context) (*Conn, error) {
