@@ -388,4 +388,3 @@ func TestGrepParallelPaging(t *testing.T) {
 		t.Errorf("count mode: paged %d files, one page %d", len(paged), len(counts.Files))
 	}
 }
-
