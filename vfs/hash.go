@@ -55,6 +55,11 @@ func (b *Batch) ContentHash(name string) (string, error) {
 
 func contentHash(f *FS, c *sqldb.Conn, op, p string) (string, error) {
 	res, err := f.resolve(c, p, true)
+	return contentHashRes(c, op, p, res, err)
+}
+
+// contentHashRes is contentHash once p is resolved (to res, or to err).
+func contentHashRes(c *sqldb.Conn, op, p string, res resolution, err error) (string, error) {
 	if err != nil {
 		return "", resolveErr(op, p, err, "no such file")
 	}

@@ -88,8 +88,13 @@ func (f *FS) readRange(ctx context.Context, name string, off, n int64) ([]byte, 
 // readRangeIn reads [off, off+n) of canonical path p in a transaction; n < 0
 // reads to the end.
 func readRangeIn(f *FS, c *sqldb.Conn, p string, off, n int64) ([]byte, error) {
-	const op = "read"
 	res, err := f.resolve(c, p, true)
+	return readRangeRes(f, c, p, res, err, off, n)
+}
+
+// readRangeRes is readRangeIn once p is resolved (to res, or to err).
+func readRangeRes(f *FS, c *sqldb.Conn, p string, res resolution, err error, off, n int64) ([]byte, error) {
+	const op = "read"
 	if err != nil {
 		return nil, resolveErr(op, p, err, "no such file")
 	}

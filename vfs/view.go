@@ -12,6 +12,21 @@ import (
 type View struct {
 	f *FS
 	c *sqldb.Conn
+	// last is the most recent path this View resolved (following
+	// symlinks): the snapshot cannot change, so it stays true.
+	last     string
+	lastRes  resolution
+	lastErr  error
+	resolved bool
+}
+
+// resolve resolves p (following symlinks), remembering the last answer.
+func (v *View) resolve(p string) (resolution, error) {
+	if !v.resolved || v.last != p {
+		v.lastRes, v.lastErr = v.f.resolve(v.c, p, true)
+		v.last, v.resolved = p, true
+	}
+	return v.lastRes, v.lastErr
 }
 
 // View runs fn with a View. fn must use only the View's methods and should
@@ -26,7 +41,16 @@ func (v *View) Stat(name string) (*FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statIn(v.f, v.c, "stat", p, true)
+	res, err := v.resolve(p)
+	if err != nil {
+		return nil, resolveErr("stat", p, err, "no such path")
+	}
+	if res.n == nil {
+		return nil, perr("stat", p, ENOENT, "no such path")
+	}
+	fi := res.n.info(p)
+	fi.ReadOnly = res.mnt != nil
+	return fi, nil
 }
 
 // ReadRange returns up to n bytes of the file name from byte off, as
@@ -39,7 +63,8 @@ func (v *View) ReadRange(name string, off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 {
 		return nil, perr("read", p, EINVAL, "invalid read range")
 	}
-	return readRangeIn(v.f, v.c, p, off, n)
+	res, err := v.resolve(p)
+	return readRangeRes(v.f, v.c, p, res, err, off, n)
 }
 
 // ContentHash returns the file's content hash, as FS.ContentHash.
@@ -48,5 +73,6 @@ func (v *View) ContentHash(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return contentHash(v.f, v.c, "hash", p)
+	res, err := v.resolve(p)
+	return contentHashRes(v.c, "hash", p, res, err)
 }
