@@ -116,6 +116,8 @@ Everything above is stored in %[1]s. Try:
   %[4]s grep -C 1 -E 'retr(y|ies)' %[2]s
   echo hello | %[4]s put -p %[2]s/new/hello.txt
   %[4]s changes --since %[3]d
+  %[4]s tool edit '{"path":"%[2]s/notes/todo.md","edits":[{"oldText":"- [ ] move prices","newText":"- [x] move prices"}]}'
+  %[4]s mcp          # the same tools for an MCP client, on stdin/stdout
   %[4]s help
 `, a.ws.Path(), root, rev0, nook)
 	return nil
