@@ -154,9 +154,18 @@ func (f *FS) ReadDir(ctx context.Context, name string, page Page) (*Listing, err
 // after `after`, skipping offset of them, and whether more follow. dirPath
 // prefixes the entries' paths.
 func listDir(c *sqldb.Conn, inode int64, dirPath, after string, offset, limit int) ([]Entry, bool, error) {
-	s, err := c.Query(`SELECT d.name, n.inode, n.type, n.mode, n.size, n.mtime FROM vfs_dirents d
-		JOIN vfs_nodes n ON n.inode = d.inode WHERE d.parent = ? AND d.name > ? ORDER BY d.name LIMIT ? OFFSET ?`,
-		inode, after, limit+1, offset)
+	return listDirFrom(c, inode, dirPath, after, false, offset, limit)
+}
+
+// listDirFrom is listDir with names after bound, or from it (inclusive).
+func listDirFrom(c *sqldb.Conn, inode int64, dirPath, bound string, inclusive bool, offset, limit int) ([]Entry, bool, error) {
+	sql := `SELECT d.name, n.inode, n.type, n.mode, n.size, n.mtime FROM vfs_dirents d
+		JOIN vfs_nodes n ON n.inode = d.inode WHERE d.parent = ? AND d.name > ? ORDER BY d.name LIMIT ? OFFSET ?`
+	if inclusive {
+		sql = `SELECT d.name, n.inode, n.type, n.mode, n.size, n.mtime FROM vfs_dirents d
+		JOIN vfs_nodes n ON n.inode = d.inode WHERE d.parent = ? AND d.name >= ? ORDER BY d.name LIMIT ? OFFSET ?`
+	}
+	s, err := c.Query(sql, inode, bound, limit+1, offset)
 	if err != nil {
 		return nil, false, err
 	}

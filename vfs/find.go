@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/nookdev/nook/internal/sqldb"
@@ -36,26 +37,37 @@ func (f *FS) Find(ctx context.Context, dir, pattern string, opts *FindOptions) (
 	if err != nil {
 		return nil, perr(op, "", EINVAL, "invalid exclude pattern ("+err.Error()+")")
 	}
+	query := fmt.Sprintf("%q %q %v", pattern, opts.Exclude, opts.Types)
 	out := &Listing{}
 	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
 		res, err := f.resolveDir(c, op, p)
 		if err != nil {
 			return err
 		}
-		pg := pager{out: out, limit: limit, offset: offset}
-		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
-			if err := ctx.Err(); err != nil {
-				return false, true, err
+		walk := func(from string, skip int) error {
+			out.Entries, out.NextOffset = nil, 0
+			pg := pager{out: out, limit: limit, offset: skip, base: offset}
+			return f.walk(c, res, from, func(e *Entry, rel string) (bool, bool, error) {
+				if err := ctx.Err(); err != nil {
+					return false, true, err
+				}
+				isDir := e.Kind == TypeDir
+				if excl.Excluded(rel, isDir) {
+					return false, false, nil
+				}
+				if glob.Match(rel) && (len(opts.Types) == 0 || slices.Contains(opts.Types, e.Kind)) && pg.add(e) {
+					f.cursors.put(cursorKey(op, res.path, query, offset+limit), cursor{from: rel})
+					return false, true, nil
+				}
+				return isDir && glob.CouldMatchUnder(rel), false, nil
+			})
+		}
+		if cur, ok := f.cursors.get(cursorKey(op, res.path, query, offset)); ok && offset > 0 {
+			if err := walk(cur.from, 0); err != errResumeLost {
+				return err
 			}
-			isDir := e.Kind == TypeDir
-			if excl.Excluded(rel, isDir) {
-				return false, false, nil
-			}
-			if glob.Match(rel) && (len(opts.Types) == 0 || slices.Contains(opts.Types, e.Kind)) && pg.add(e) {
-				return false, true, nil
-			}
-			return isDir && glob.CouldMatchUnder(rel), false, nil
-		})
+		}
+		return walk("", offset)
 	})
 	if err != nil {
 		return nil, err
@@ -66,7 +78,8 @@ func (f *FS) Find(ctx context.Context, dir, pattern string, opts *FindOptions) (
 // pager collects one page of a walk's results.
 type pager struct {
 	out           *Listing
-	limit, offset int
+	limit, offset int // page size; results to pass over first
+	base          int // the caller's offset: where this page starts
 	seen          int // results offered so far
 }
 
@@ -74,7 +87,7 @@ type pager struct {
 // walk can stop (NextOffset is then set: there is at least one more).
 func (p *pager) add(e *Entry) (full bool) {
 	if len(p.out.Entries) == p.limit {
-		p.out.NextOffset = p.offset + p.limit
+		p.out.NextOffset = p.base + p.limit
 		return true
 	}
 	if p.seen >= p.offset {
@@ -113,8 +126,8 @@ func (f *FS) Ls(ctx context.Context, prefix string, page Page) (*Listing, error)
 		if res.n.typ != TypeDir {
 			return nil
 		}
-		pg := pager{out: out, limit: limit, offset: offset}
-		return f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
+		pg := pager{out: out, limit: limit, offset: offset, base: offset}
+		return f.walk(c, res, "", func(e *Entry, rel string) (bool, bool, error) {
 			if err := ctx.Err(); err != nil {
 				return false, true, err
 			}

@@ -288,3 +288,36 @@ func TestLs(t *testing.T) {
 		t.Errorf("Ls page = %q next %d", got, l.NextOffset)
 	}
 }
+
+// A next page resumes where the previous one stopped (by name), so entries
+// added before that point do not shift the following pages, and a position
+// whose directory vanished falls back to walking from the start.
+func TestFindResumesByPosition(t *testing.T) {
+	f := openTest(t)
+	for _, d := range []string{"a", "b", "c"} {
+		for i := range 4 {
+			put(t, f, fmt.Sprintf("/r/%s/f%d", d, i), "x")
+		}
+	}
+	page := func(off int) *Listing {
+		l, err := f.Find(bg, "/r", "**", &FindOptions{Page: Page{Limit: 5, Offset: off}, Types: []Type{TypeFile}})
+		noErr(t, err)
+		return l
+	}
+	p1 := page(0)
+	if got := paths(p1.Entries); !slices.Equal(got, []string{"/r/a/f0", "/r/a/f1", "/r/a/f2", "/r/a/f3", "/r/b/f0"}) || p1.NextOffset != 5 {
+		t.Fatalf("page 1 = %v next %d", got, p1.NextOffset)
+	}
+	put(t, f, "/r/a/f00", "new, before the position")
+	p2 := page(p1.NextOffset)
+	if got := paths(p2.Entries); !slices.Equal(got, []string{"/r/b/f1", "/r/b/f2", "/r/b/f3", "/r/c/f0", "/r/c/f1"}) {
+		t.Errorf("page 2 after an insert before the position = %v", got)
+	}
+	// The remembered position for offset 10 is /r/c/f2; remove /r/c.
+	noErr(t, f.Remove(bg, "/r/c", &RemoveOptions{Recursive: true}))
+	p3 := page(p2.NextOffset)
+	if got := paths(p3.Entries); len(got) != 0 || p3.NextOffset != 0 {
+		// From the start, offset 10 of the 9 remaining files is empty.
+		t.Errorf("page 3 after its directory vanished = %v next %d", got, p3.NextOffset)
+	}
+}

@@ -100,6 +100,8 @@ type FS struct {
 
 	gen atomic.Int64 // commits made by this process
 
+	cursors cursorCache // where recent Find and Grep pages stopped
+
 	closed atomic.Bool
 }
 

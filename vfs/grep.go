@@ -84,39 +84,23 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 		}
 		if res.n.typ != TypeDir {
 			e := Entry{Path: res.path, Name: res.name, Kind: res.n.typ, Size: res.n.size, Inode: res.n.inode}
-			_, err := g.file(&e, res.mnt, nil)
+			_, err := g.file(&e, "", res.mnt, nil)
 			return err
 		}
-		err = f.walk(c, res, func(e *Entry, rel string) (bool, bool, error) {
-			if err := ctx.Err(); err != nil {
-				return false, true, err
-			}
-			if excl.Excluded(rel, e.Kind == TypeDir) {
-				return false, false, nil
-			}
-			if e.Kind == TypeDir {
-				return true, false, nil
-			}
-			if e.Kind != TypeFile || !includes(include, rel) {
-				return false, false, nil
-			}
-			var mnt *mountRef
-			if e.Inode >= 1<<62 {
-				mnt = f.mountRefFor(e.Path)
-			}
-			if g.workers <= 1 {
-				stop, err := g.file(e, mnt, nil)
-				return false, stop, err
-			}
-			g.batch = append(g.batch, grepItem{e: *e, mnt: mnt})
-			if len(g.batch) < grepBatch {
-				return false, false, nil
-			}
-			stop, err := g.flush()
-			return false, stop, err
-		})
-		if err == nil && !g.stopped {
-			_, err = g.flush()
+		query := fmt.Sprintf("%q %v %v %d %d %q %q %d", query, opts.Regex, opts.IgnoreCase, opts.Context,
+			opts.Mode, opts.Include, opts.Exclude, maxSize)
+		key := func(offset int) string { return cursorKey(op, res.path, query, offset) }
+		from := ""
+		if cur, ok := f.cursors.get(key(offset)); ok && offset > 0 {
+			from, g.skip = cur.from, cur.skip
+		}
+		err = g.walk(res, from, excl, include)
+		if err == errResumeLost {
+			g.skip = offset
+			err = g.walk(res, "", excl, include)
+		}
+		if err == nil && g.stopRel != "" && g.res.NextOffset > 0 {
+			f.cursors.put(key(g.res.NextOffset), cursor{from: g.stopRel, skip: g.stopSkip})
 		}
 		return err
 	})
@@ -124,6 +108,43 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 		return nil, err
 	}
 	return g.res, nil
+}
+
+// walk searches the files below res, starting at from (see FS.walk).
+func (g *grepper) walk(res resolution, from string, excl *search.Excluder, include []*search.Glob) error {
+	f, ctx := g.f, g.ctx
+	err := f.walk(g.c, res, from, func(e *Entry, rel string) (bool, bool, error) {
+		if err := ctx.Err(); err != nil {
+			return false, true, err
+		}
+		if excl.Excluded(rel, e.Kind == TypeDir) {
+			return false, false, nil
+		}
+		if e.Kind == TypeDir {
+			return true, false, nil
+		}
+		if e.Kind != TypeFile || !includes(include, rel) {
+			return false, false, nil
+		}
+		var mnt *mountRef
+		if e.Inode >= 1<<62 {
+			mnt = f.mountRefFor(e.Path)
+		}
+		if g.workers <= 1 {
+			stop, err := g.file(e, rel, mnt, nil)
+			return false, stop, err
+		}
+		g.batch = append(g.batch, grepItem{e: *e, rel: rel, mnt: mnt})
+		if len(g.batch) < grepBatch {
+			return false, false, nil
+		}
+		stop, err := g.flush()
+		return false, stop, err
+	})
+	if err == nil && !g.stopped {
+		_, err = g.flush()
+	}
+	return err
 }
 
 func includes(globs []*search.Glob, rel string) bool {
@@ -153,6 +174,9 @@ type grepper struct {
 	maxSize int64
 	res     *GrepResult
 
+	stopRel  string // where the next page starts (when NextOffset is set)
+	stopSkip int    // matches of stopRel this page already holds
+
 	workers int        // goroutines that count matches in parallel
 	batch   []grepItem // files waiting for the workers, in walk order
 	stopped bool       // the page is full
@@ -172,6 +196,7 @@ const (
 // grepItem is a file waiting for a worker, and what the worker found.
 type grepItem struct {
 	e      Entry
+	rel    string
 	mnt    *mountRef
 	counts fileCount
 }
@@ -233,7 +258,7 @@ func (g *grepper) flush() (stop bool, err error) {
 		if !pre.known {
 			pre = nil
 		}
-		stop, err := g.file(&it.e, it.mnt, pre)
+		stop, err := g.file(&it.e, it.rel, it.mnt, pre)
 		if err != nil || stop {
 			g.stopped = true
 			return true, err
@@ -259,7 +284,7 @@ func (g *grepper) count(c *sqldb.Conn, sc *search.Scanner, e *Entry, mnt *mountR
 // file searches one file; stop reports that the page is full. When pre is
 // set, the file's matching lines were counted ahead, and the file is read
 // again only when some of them belong in the page.
-func (g *grepper) file(e *Entry, mnt *mountRef, pre *fileCount) (stop bool, err error) {
+func (g *grepper) file(e *Entry, rel string, mnt *mountRef, pre *fileCount) (stop bool, err error) {
 	if e.Size > g.maxSize {
 		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: "too large"})
 		return false, nil
@@ -268,7 +293,7 @@ func (g *grepper) file(e *Entry, mnt *mountRef, pre *fileCount) (stop bool, err 
 		return false, nil
 	}
 	if pre != nil && (pre.n == 0 || pre.binary || g.opts.Mode != GrepContent || g.skip >= pre.n) {
-		return g.counted(e, pre)
+		return g.counted(e, rel, pre)
 	}
 	next, done, err := g.reader(g.c, e, mnt)
 	if err != nil || next == nil {
@@ -289,6 +314,10 @@ func (g *grepper) file(e *Entry, mnt *mountRef, pre *fileCount) (stop bool, err 
 			return true
 		})
 		g.skip -= min(g.skip, n)
+		if stop {
+			// The next page starts at this file's n-th match.
+			g.stopRel, g.stopSkip = rel, n-1
+		}
 	default:
 		countLimit := 0
 		if g.opts.Mode == GrepFiles {
@@ -298,6 +327,7 @@ func (g *grepper) file(e *Entry, mnt *mountRef, pre *fileCount) (stop bool, err 
 		n, binary, err = g.sc.CountFile(next, countLimit)
 		if err == nil && n > 0 {
 			if g.addFile(e, n) {
+				g.stopRel = rel
 				return true, nil
 			}
 		}
@@ -314,7 +344,7 @@ func (g *grepper) file(e *Entry, mnt *mountRef, pre *fileCount) (stop bool, err 
 // counted takes a file whose matching lines were counted ahead and need not
 // be read again: none match, it is binary, the mode reports counts, or all
 // of its matches come before the page.
-func (g *grepper) counted(e *Entry, pre *fileCount) (stop bool, err error) {
+func (g *grepper) counted(e *Entry, rel string, pre *fileCount) (stop bool, err error) {
 	switch {
 	case pre.binary:
 		g.res.Skipped = append(g.res.Skipped, GrepSkip{Path: e.Path, Reason: "binary"})
@@ -322,7 +352,10 @@ func (g *grepper) counted(e *Entry, pre *fileCount) (stop bool, err error) {
 	case g.opts.Mode == GrepContent:
 		g.skip -= pre.n
 	default:
-		return g.addFile(e, pre.n), nil
+		if g.addFile(e, pre.n) {
+			g.stopRel = rel
+			return true, nil
+		}
 	}
 	return false, nil
 }

@@ -1,6 +1,9 @@
 package vfs
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/nookdev/nook/internal/sqldb"
 )
 
@@ -15,6 +18,7 @@ type walkFrame struct {
 	path  string    // absolute path
 	rel   string    // path relative to the walk's root ("" for the root)
 	after string    // last name read
+	from  string    // when set, the first page starts at this name (a resumed walk)
 	page  []Entry
 	i     int
 	done  bool // no more pages
@@ -25,9 +29,15 @@ type walkFrame struct {
 // descend asks the walker to enter a directory; stop ends the walk.
 type visitFunc func(e *Entry, rel string) (descend, stop bool, err error)
 
+// errResumeLost reports that a walk cannot resume where a cursor points:
+// the path there is gone, or lies in a mount. Callers walk from the start.
+var errResumeLost = errors.New("walk position lost")
+
 // walk visits everything below the directory res (which must be one).
-// Symlinks are reported, never followed.
-func (f *FS) walk(c *sqldb.Conn, res resolution, visit visitFunc) error {
+// Symlinks are reported, never followed. With from set (a path relative to
+// res), the walk starts at that entry, as if everything before it in walk
+// order had been visited.
+func (f *FS) walk(c *sqldb.Conn, res resolution, from string, visit visitFunc) error {
 	mounts := *f.mounts.Load()
 	root := &walkFrame{path: res.path, mnt: res.mnt}
 	if res.n != nil {
@@ -39,6 +49,28 @@ func (f *FS) walk(c *sqldb.Conn, res resolution, visit visitFunc) error {
 		}
 	}
 	stack := []*walkFrame{root}
+	if from != "" {
+		if root.mnt != nil {
+			return errResumeLost
+		}
+		segs := strings.Split(from, "/")
+		fr := root
+		for _, s := range segs[:len(segs)-1] {
+			n, err := lookup(c, fr.inode, s)
+			if err != nil {
+				return err
+			}
+			p := join(fr.path, s)
+			if n == nil || n.typ != TypeDir || mountAt(mounts, p) != nil {
+				return errResumeLost
+			}
+			fr.after = s // its later siblings come after this subtree
+			child := &walkFrame{inode: n.inode, path: p, rel: joinRel(fr.rel, s)}
+			stack = append(stack, child)
+			fr = child
+		}
+		fr.from = segs[len(segs)-1]
+	}
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		if fr.i >= len(fr.page) {
@@ -90,7 +122,11 @@ func (fr *walkFrame) load(c *sqldb.Conn) error {
 		fr.page, fr.done = all, true
 		return err
 	}
-	page, more, err := listDir(c, fr.inode, fr.path, fr.after, 0, walkPage)
+	bound, inclusive := fr.after, false
+	if fr.from != "" {
+		bound, inclusive, fr.from = fr.from, true, ""
+	}
+	page, more, err := listDirFrom(c, fr.inode, fr.path, bound, inclusive, 0, walkPage)
 	fr.page, fr.done = page, !more
 	return err
 }
