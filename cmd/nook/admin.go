@@ -112,10 +112,7 @@ var cmdUsage = &command{
 }
 
 func runUsage(a *app, fl *flag.FlagSet, args []string) error {
-	if err := a.parse(fl, args, 0, 0); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -151,10 +148,7 @@ var cmdGC = &command{
 }
 
 func runGC(a *app, fl *flag.FlagSet, args []string) error {
-	if err := a.parse(fl, args, 0, 0); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 0, 0)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/nookdev/nook/vfs"
 	"io"
 	"strconv"
 	"strings"
@@ -60,6 +61,15 @@ func (a *app) flagSet(c *command) *flag.FlagSet {
 
 // parse parses a command's flags and checks its positional argument count
 // (max < 0: no upper bound).
+// parseOpen parses a command's flags and arguments, then opens the
+// workspace: the start of every command that works on one.
+func (a *app) parseOpen(fl *flag.FlagSet, args []string, minArgs, maxArgs int) (*vfs.FS, error) {
+	if err := a.parse(fl, args, minArgs, maxArgs); err != nil {
+		return nil, err
+	}
+	return a.workspace()
+}
+
 func (a *app) parse(fl *flag.FlagSet, args []string, minArgs, maxArgs int) error {
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -27,10 +27,7 @@ func runPut(a *app, fl *flag.FlagSet, args []string) error {
 	parents := fl.Bool("p", false, "create missing parent directories")
 	var mode modeFlag
 	fl.Var(&mode, "mode", "permission bits `MODE` in octal (default 0644 for a new file, kept for an existing one)")
-	if err := a.parse(fl, args, 1, 1); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 1, 1)
 	if err != nil {
 		return err
 	}
@@ -52,10 +49,7 @@ var cmdCat = &command{
 }
 
 func runCat(a *app, fl *flag.FlagSet, args []string) error {
-	if err := a.parse(fl, args, 1, 1); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 1, 1)
 	if err != nil {
 		return err
 	}
@@ -95,10 +89,7 @@ size, the modification time and the name (symlinks as "name -> target").`,
 
 func runLs(a *app, fl *flag.FlagSet, args []string) error {
 	long := fl.Bool("l", false, "long format: mode, size, modification time, name")
-	if err := a.parse(fl, args, 0, 1); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 0, 1)
 	if err != nil {
 		return err
 	}
@@ -168,10 +159,7 @@ given.`,
 
 func runStat(a *app, fl *flag.FlagSet, args []string) error {
 	follow := fl.Bool("L", false, "follow a final symlink")
-	if err := a.parse(fl, args, 1, 1); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 1, 1)
 	if err != nil {
 		return err
 	}
@@ -217,10 +205,7 @@ func runMkdir(a *app, fl *flag.FlagSet, args []string) error {
 	parents := fl.Bool("p", false, "create missing parents; an existing directory is not an error")
 	var mode modeFlag
 	fl.Var(&mode, "mode", "permission bits `MODE` in octal (default 0755)")
-	if err := a.parse(fl, args, 1, -1); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 1, -1)
 	if err != nil {
 		return err
 	}
@@ -251,10 +236,7 @@ is removed, not its target. The root cannot be removed.`,
 func runRm(a *app, fl *flag.FlagSet, args []string) error {
 	recursive := fl.Bool("r", false, "remove directories and everything below them")
 	force := fl.Bool("f", false, "ignore missing paths")
-	if err := a.parse(fl, args, 1, -1); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 1, -1)
 	if err != nil {
 		return err
 	}
@@ -280,10 +262,7 @@ itself, which then may be a file or an empty directory that gets replaced.`,
 
 func runMv(a *app, fl *flag.FlagSet, args []string) error {
 	noTarget := fl.Bool("T", false, "treat DST as the new name even when it is a directory")
-	if err := a.parse(fl, args, 2, 2); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 2, 2)
 	if err != nil {
 		return err
 	}

@@ -203,10 +203,7 @@ it is copied to HOSTDIR/<its name>.`,
 }
 
 func runExport(a *app, fl *flag.FlagSet, args []string) error {
-	if err := a.parse(fl, args, 2, 2); err != nil {
-		return err
-	}
-	f, err := a.workspace()
+	f, err := a.parseOpen(fl, args, 2, 2)
 	if err != nil {
 		return err
 	}
