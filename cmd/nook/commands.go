@@ -4,10 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/nookdev/nook/vfs"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/nookdev/nook/vfs"
 )
 
 // command is one subcommand. run defines its flags on fl, parses args with
