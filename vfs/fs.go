@@ -156,8 +156,7 @@ func New(ctx context.Context, db *sqldb.DB, opts *Options) (*FS, error) {
 }
 
 // Close flushes open handles' pending writes and, when Open created the
-// database, closes it. Handles still open afterwards fail with EBADF... as
-// their filesystem is gone.
+// database, closes it. Handles still open afterwards fail with EBADF.
 func (f *FS) Close() error {
 	if f.closed.Swap(true) {
 		return nil
