@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -717,4 +718,20 @@ func TestFileRandomOps(t *testing.T) {
 	if u := usageOf(t, f); u.Stored > int64(len(model)) {
 		t.Errorf("Usage.Stored = %d after GC, more than the file's %d bytes", u.Stored, len(model))
 	}
+}
+
+// Closing the filesystem commits what open handles still buffer.
+func TestCloseFlushesHandles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ws.db")
+	f, err := Open(bg, path, nil)
+	noErr(t, err)
+	h, err := f.OpenFile(bg, "/pending", os.O_CREATE|os.O_WRONLY, 0)
+	noErr(t, err)
+	_, err = h.Write([]byte("buffered, never synced"))
+	noErr(t, err)
+	noErr(t, f.Close())
+	f, err = Open(bg, path, nil)
+	noErr(t, err)
+	defer f.Close()
+	expectContent(t, f, "/pending", "buffered, never synced")
 }

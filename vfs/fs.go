@@ -158,10 +158,13 @@ func New(ctx context.Context, db *sqldb.DB, opts *Options) (*FS, error) {
 // Close flushes open handles' pending writes and, when Open created the
 // database, closes it. Handles still open afterwards fail with EBADF.
 func (f *FS) Close() error {
+	if f.closed.Load() {
+		return nil
+	}
+	f.flushAll() // before closing: a flush is an update, which a closed FS refuses
 	if f.closed.Swap(true) {
 		return nil
 	}
-	f.flushAll()
 	if f.ownsDB {
 		return f.db.Close()
 	}
