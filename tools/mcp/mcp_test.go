@@ -250,6 +250,10 @@ func TestCallTools(t *testing.T) {
 		{"find", `{"pattern":"**/*.go"}`, "/src/main.go"},
 		{"grep", `{"query":"TODO"}`, "/src/main.go"},
 		{"write", `{"path":"/out/new.txt","content":"fresh\n"}`, "/out/new.txt"},
+		{"edit", `{"path":"/out/new.txt","edits":[{"oldText":"fresh","newText":"edited"}]}`, "+edited"},
+		{"patch", `{"patch":"*** Begin Patch\n*** Add File: /out/p.txt\n+patched\n*** End Patch"}`, "A /out/p.txt"},
+		{"move", `{"from":"/out/p.txt","to":"/out/q.txt"}`, "Moved /out/p.txt to /out/q.txt"},
+		{"delete", `{"path":"/out/q.txt"}`, "Deleted file /out/q.txt"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tt := set.Tool(c.name)
@@ -268,7 +272,7 @@ func TestCallTools(t *testing.T) {
 	}
 	if set.Tool("write") != nil && set.Tool("read") != nil {
 		res := call(t, cs, "read", `{"path":"/out/new.txt"}`)
-		if res.IsError || !strings.Contains(textOf(res), "fresh") {
+		if res.IsError || !strings.Contains(textOf(res), "edited") {
 			t.Errorf("read after write: %q (isError %v)", textOf(res), res.IsError)
 		}
 	}
