@@ -3,9 +3,10 @@
 // A [Workspace] is one SQLite database file. Today it holds a virtual
 // filesystem (package [github.com/nookdev/nook/vfs]): files, directories and
 // symlinks with POSIX-like semantics, content-addressed storage, a change
-// feed, grep and find. Every acknowledged mutation is committed to the
-// database before the call returns, so a crash or a restart loses nothing
-// that was acknowledged. Later the same database will also hold the records
+// feed, grep and find. Every operation is committed to the database before
+// the call returns (writes through an open file handle are buffered and
+// committed at Sync, Close or the next operation), so a crash or a restart
+// loses nothing that was committed. Later the same database will also hold the records
 // of every run of model-written code and the journal of every call that code
 // made outside its sandbox; the filesystem and those records then commit in
 // the same transactions.

@@ -152,28 +152,6 @@ func (im *importer) file(hp, target string, info fs.FileInfo) error {
 	return nil
 }
 
-func (im *importer) symlink(hp, target string) error {
-	ctx := im.a.ctx
-	link, err := os.Readlink(hp)
-	if err != nil {
-		return err
-	}
-	if old, err := im.f.Lstat(ctx, target); err == nil {
-		if old.Kind == vfs.TypeSymlink && old.Target == link {
-			im.stats.Symlinks++
-			return nil
-		}
-		if err := im.f.Remove(ctx, target, nil); err != nil {
-			return err
-		}
-	}
-	if err := im.f.Symlink(ctx, link, target); err != nil {
-		return err
-	}
-	im.stats.Symlinks++
-	return nil
-}
-
 // countHost counts the regular files and their bytes below root, for the
 // progress line. Errors are left for the real walk to report.
 func countHost(root string) (files, bytes int64) {
