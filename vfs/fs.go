@@ -89,7 +89,8 @@ type FS struct {
 	clock  func() time.Time
 	gcWin  time.Duration
 
-	mounts atomic.Pointer[[]*mount] // sorted by root, immutable slices
+	mounts  atomic.Pointer[[]*mount] // sorted by root, immutable slices
+	mountMu sync.Mutex               // serialises changes to mounts
 
 	openMu sync.Mutex
 	open   map[int64]*openFile // files with open handles, by inode

@@ -44,8 +44,8 @@ func (f *FS) Mount(ctx context.Context, root string, fsys fs.FS) error {
 			return perr(op, p, ENOTDIR, "mount point is not a directory")
 		}
 	}
-	f.openMu.Lock() // serialises mount table updates
-	defer f.openMu.Unlock()
+	f.mountMu.Lock()
+	defer f.mountMu.Unlock()
 	next := append(slices.Clone(*f.mounts.Load()), &mount{root: p, fsys: fsys})
 	slices.SortFunc(next, func(a, b *mount) int { return strings.Compare(a.root, b.root) })
 	f.mounts.Store(&next)
