@@ -27,6 +27,8 @@ func (f *FS) Mount(ctx context.Context, root string, fsys fs.FS) error {
 	if err != nil {
 		return err
 	}
+	f.mountMu.Lock() // held throughout, so two Mounts cannot both pass the nesting check
+	defer f.mountMu.Unlock()
 	for _, m := range *f.mounts.Load() {
 		if within(p, m.root) || within(m.root, p) {
 			return perr(op, p, EINVAL, "mounts may not nest (existing mount at "+m.root+")")
@@ -44,8 +46,6 @@ func (f *FS) Mount(ctx context.Context, root string, fsys fs.FS) error {
 			return perr(op, p, ENOTDIR, "mount point is not a directory")
 		}
 	}
-	f.mountMu.Lock()
-	defer f.mountMu.Unlock()
 	next := append(slices.Clone(*f.mounts.Load()), &mount{root: p, fsys: fsys})
 	slices.SortFunc(next, func(a, b *mount) int { return strings.Compare(a.root, b.root) })
 	f.mounts.Store(&next)
