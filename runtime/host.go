@@ -1,0 +1,128 @@
+package runtime
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// Host is a run's only door out of its sandbox. The runtime creates one per
+// run attempt and hands it to [Program.Run]; a backend never reaches the
+// workspace, a host module, the network, the clock or randomness any other
+// way. A live host performs each call; the journal wraps it to record calls
+// and to answer them again on replay, which is why every request and result
+// is plain JSON-compatible data.
+//
+// Call and Write may be used from several goroutines; the order in which a
+// backend issues calls is the order they are numbered in.
+type Host interface {
+	// Call performs one call out of the sandbox and returns its result: a
+	// JSON-compatible value (nil, bool, float64, string, []any,
+	// map[string]any) in which []byte may stand for binary data. A failed
+	// call returns a *CallError.
+	Call(ctx context.Context, c *Call) (any, error)
+
+	// Write appends p to the run's stdout or stderr. It fails with a
+	// *LimitError once the run's output exceeds MaxOutputBytes; the
+	// program must then stop.
+	Write(stream Stream, p []byte) error
+
+	// Now is the run's clock (Date.now, new Date, performance.now).
+	Now() time.Time
+
+	// Random fills p with the run's random bytes (Math.random,
+	// crypto.getRandomValues, crypto.randomUUID).
+	Random(p []byte)
+}
+
+// Stream names an output stream.
+type Stream int
+
+// The output streams.
+const (
+	Stdout Stream = 1
+	Stderr Stream = 2
+)
+
+func (s Stream) String() string {
+	if s == Stderr {
+		return "stderr"
+	}
+	return "stdout"
+}
+
+// CallKind says which door a call goes through.
+type CallKind string
+
+// The kinds of calls a program makes.
+const (
+	// KindFS is a filesystem operation under the backend's root; Op is the
+	// operation ("readFile", "writeFile", "stat", ...; see [FSOps]) and Args
+	// a map of its arguments.
+	KindFS CallKind = "fs"
+	// KindModule calls a host-module function: Op is "ws:<module>/<func>"
+	// and Args the []any of its arguments.
+	KindModule CallKind = "module"
+	// KindFetch is an HTTP request under the outbound policy: Op is
+	// "fetch" and Args a map {url, method, headers, body}.
+	KindFetch CallKind = "fetch"
+)
+
+// Call is one request a program makes of its host.
+type Call struct {
+	Kind CallKind
+	Op   string
+	Args any
+}
+
+// CallError is a failed host call, as the sandboxed code sees it. Code is
+// a POSIX-style code ("ENOENT", "EACCES") or a runtime code
+// ("ERR_HOST_MODULE", "ERR_FETCH_DENIED"); Syscall and Path follow Node's
+// conventions for filesystem errors.
+type CallError struct {
+	Code    string
+	Message string // the full message, e.g. "ENOENT: no such file or directory, open '/workspace/a'"
+	Syscall string // filesystem errors: "open", "mkdir", ...
+	Path    string // filesystem errors: the path as the code gave it
+	Dest    string // rename, symlink, copyFile: the second path
+}
+
+func (e *CallError) Error() string { return e.Message }
+
+// Func is a host-module function. Its arguments arrive as JSON-compatible
+// values (what the code passed, through a JSON round trip); its result must
+// be JSON-compatible too. A returned error becomes an exception in the code,
+// with the error's message.
+type Func func(ctx context.Context, call *CallContext, args []any) (any, error)
+
+// Module is a host module: functions that sandboxed code imports by name
+// from "ws:<name>".
+type Module map[string]Func
+
+// CallContext describes one host-module call to the function serving it.
+type CallContext struct {
+	// RunID is the run making the call.
+	RunID string
+	// CallID identifies the call within its run, and stays the same if the
+	// run is re-executed; pass it on as an idempotency key.
+	CallID string
+}
+
+// Outbound is the policy that lets sandboxed code use fetch. Without one
+// (the default) fetch fails with a clear error.
+type Outbound struct {
+	// Transport carries every request (default http.DefaultTransport).
+	Transport http.RoundTripper
+	// AllowHosts, when not empty, lists the hosts code may reach: exact
+	// names ("api.example.com"), "*.example.com" for subdomains, or
+	// "host:port". Others fail with ERR_FETCH_DENIED.
+	AllowHosts []string
+	// MaxResponseBytes bounds a response body (default
+	// DefaultMaxResponseBytes); a longer body fails the fetch.
+	MaxResponseBytes int64
+	// Timeout bounds one request (default: the run's remaining time).
+	Timeout time.Duration
+}
+
+// DefaultMaxResponseBytes is the default bound on one fetch response body.
+const DefaultMaxResponseBytes = 4 << 20

@@ -1,0 +1,120 @@
+package runtime
+
+import (
+	"fmt"
+	"time"
+)
+
+// Limits bound one run. Zero fields take the Default* values below; every
+// limit stops a run with a *LimitError naming the field.
+type Limits struct {
+	// MaxMemoryBytes bounds the memory a run may allocate (JavaScript: a
+	// watchdog interrupts the run when the heap grows this far past its
+	// start).
+	MaxMemoryBytes int64
+	// MaxAllocBytes bounds one string, array or buffer a built-in creates
+	// ('x'.repeat(n), new Array(n).fill(0), new Uint8Array(n)).
+	MaxAllocBytes int64
+	// MaxStackDepth bounds nested calls.
+	MaxStackDepth int
+	// MaxOutputBytes bounds stdout and stderr together; a run that prints
+	// more is stopped.
+	MaxOutputBytes int64
+	// MaxStoredOutputBytes is how much output the run's record keeps;
+	// past it, all output is also written to a file in the workspace whose
+	// path the result names.
+	MaxStoredOutputBytes int64
+	// MaxInputBytes, MaxResultBytes, MaxStdinBytes and MaxEnvBytes bound
+	// the JSON input, the JSON result, stdin and the environment (keys plus
+	// values).
+	MaxInputBytes  int64
+	MaxResultBytes int64
+	MaxStdinBytes  int64
+	MaxEnvBytes    int64
+	// MaxSourceBytes bounds the program's source, with every module it
+	// imports; MaxModules and MaxModuleDepth bound the module graph.
+	MaxSourceBytes int64
+	MaxModules     int
+	MaxModuleDepth int
+	// MaxCallBytes bounds one host call's request and its response (a file
+	// read, a module result); MaxCalls bounds the calls of one run, and
+	// MaxConcurrentCalls those in flight at once.
+	MaxCallBytes       int64
+	MaxCalls           int
+	MaxConcurrentCalls int
+	// MaxDirEntries bounds one directory listing.
+	MaxDirEntries int
+}
+
+// The default limits.
+const (
+	DefaultMaxMemoryBytes       = 256 << 20
+	DefaultMaxAllocBytes        = 64 << 20
+	DefaultMaxStackDepth        = 10_000
+	DefaultMaxOutputBytes       = 16 << 20
+	DefaultMaxStoredOutputBytes = 1 << 20
+	DefaultMaxInputBytes        = 1 << 20
+	DefaultMaxResultBytes       = 1 << 20
+	DefaultMaxStdinBytes        = 1 << 20
+	DefaultMaxEnvBytes          = 256 << 10
+	DefaultMaxSourceBytes       = 1 << 20
+	DefaultMaxModules           = 128
+	DefaultMaxModuleDepth       = 32
+	DefaultMaxCallBytes         = 16 << 20
+	DefaultMaxCalls             = 100_000
+	DefaultMaxConcurrentCalls   = 64
+	DefaultMaxDirEntries        = 10_000
+
+	// DefaultTimeout and DefaultMaxTimeout apply to backends that set no
+	// timeouts of their own.
+	DefaultTimeout    = 60 * time.Second
+	DefaultMaxTimeout = 30 * time.Minute
+)
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	def := func(v *int64, d int64) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defi := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxMemoryBytes, DefaultMaxMemoryBytes)
+	def(&l.MaxAllocBytes, DefaultMaxAllocBytes)
+	defi(&l.MaxStackDepth, DefaultMaxStackDepth)
+	def(&l.MaxOutputBytes, DefaultMaxOutputBytes)
+	def(&l.MaxStoredOutputBytes, DefaultMaxStoredOutputBytes)
+	def(&l.MaxInputBytes, DefaultMaxInputBytes)
+	def(&l.MaxResultBytes, DefaultMaxResultBytes)
+	def(&l.MaxStdinBytes, DefaultMaxStdinBytes)
+	def(&l.MaxEnvBytes, DefaultMaxEnvBytes)
+	def(&l.MaxSourceBytes, DefaultMaxSourceBytes)
+	defi(&l.MaxModules, DefaultMaxModules)
+	defi(&l.MaxModuleDepth, DefaultMaxModuleDepth)
+	def(&l.MaxCallBytes, DefaultMaxCallBytes)
+	defi(&l.MaxCalls, DefaultMaxCalls)
+	defi(&l.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
+	defi(&l.MaxDirEntries, DefaultMaxDirEntries)
+	if l.MaxStoredOutputBytes > l.MaxOutputBytes {
+		l.MaxStoredOutputBytes = l.MaxOutputBytes
+	}
+	return l
+}
+
+// LimitError reports that a run hit one of its limits. Its message names
+// the limit, so a model (or a person) knows which knob stopped the run:
+//
+//	string of 1073741824 bytes exceeds the limit MaxAllocBytes (67108864)
+type LimitError struct {
+	Limit string // the Limits field (or "Timeout")
+	Max   int64  // the limit's value
+	What  string // what exceeded it, e.g. "output of 16777217 bytes"
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s exceeds the limit %s (%d)", e.What, e.Limit, e.Max)
+}
