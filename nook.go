@@ -33,15 +33,19 @@ import (
 	"time"
 
 	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/journal"
+	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/vfs"
 )
 
 // Workspace is an open workspace: one SQLite database and the filesystem
 // stored in it. It is safe for concurrent use. Close it when done.
 type Workspace struct {
-	path string
-	db   *sqldb.DB // shared by vfs and, later, the journal and runtime
-	fs   *vfs.FS
+	path    string
+	db      *sqldb.DB // shared by vfs, the journal and the runtime
+	fs      *vfs.FS
+	store   *journal.Store
+	runtime *runtime.Runtime
 }
 
 // Option configures Open and OpenMemory.
@@ -52,6 +56,7 @@ type config struct {
 	clock    func() time.Time
 	syncFull bool
 	mounts   []mountSpec
+	runtime  runtime.Options
 }
 
 type mountSpec struct {
@@ -84,6 +89,55 @@ func WithMount(root string, fsys fs.FS) Option {
 // write throughput. It has no effect on in-memory workspaces.
 func WithSyncFull() Option {
 	return func(c *config) { c.syncFull = true }
+}
+
+// WithBackends sets the execution backends of the workspace's runtime; the
+// first is the default. Without any, Exec fails with a clear error:
+//
+//	ws, err := nook.Open(ctx, path, nook.WithBackends(js.New(js.Options{})))
+func WithBackends(b ...runtime.Backend) Option {
+	return func(c *config) { c.runtime.Backends = append(c.runtime.Backends, b...) }
+}
+
+// WithModules registers host modules that sandboxed code can import by
+// name ("ws:orders"). Several WithModules options add up.
+func WithModules(m map[string]runtime.Module) Option {
+	return func(c *config) {
+		if c.runtime.Modules == nil {
+			c.runtime.Modules = map[string]runtime.Module{}
+		}
+		for k, v := range m {
+			c.runtime.Modules[k] = v
+		}
+	}
+}
+
+// WithOutbound lets sandboxed code use fetch under the given policy.
+// Without it, code has no network access.
+func WithOutbound(o *runtime.Outbound) Option {
+	return func(c *config) { c.runtime.Outbound = o }
+}
+
+// WithRuntime sets the runtime's options (limits, retention, concurrency,
+// ...). Backends, modules and the outbound policy given with WithBackends,
+// WithModules and WithOutbound are added to them.
+func WithRuntime(o runtime.Options) Option {
+	return func(c *config) {
+		b, m, out := c.runtime.Backends, c.runtime.Modules, c.runtime.Outbound
+		c.runtime = o
+		c.runtime.Backends = append(o.Backends, b...)
+		if m != nil {
+			if c.runtime.Modules == nil {
+				c.runtime.Modules = map[string]runtime.Module{}
+			}
+			for k, v := range m {
+				c.runtime.Modules[k] = v
+			}
+		}
+		if out != nil {
+			c.runtime.Outbound = out
+		}
+	}
 }
 
 // Open opens the workspace stored in the database file at path, creating the
@@ -127,6 +181,17 @@ func open(ctx context.Context, path string, opts []Option) (*Workspace, error) {
 			return nil, err
 		}
 	}
+	if ws.store, err = journal.Open(ctx, db); err != nil {
+		ws.Close()
+		return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EIO, Text: err.Error(), Err: err}
+	}
+	if c.runtime.Now == nil {
+		c.runtime.Now = c.clock
+	}
+	if ws.runtime, err = runtime.New(ctx, f, ws.store, c.runtime); err != nil {
+		ws.Close()
+		return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EINVAL, Text: err.Error(), Err: err}
+	}
 	return ws, nil
 }
 
@@ -137,8 +202,17 @@ func (w *Workspace) FS() *vfs.FS { return w.fs }
 // with OpenMemory.
 func (w *Workspace) Path() string { return w.path }
 
-// Close flushes pending writes of open file handles and closes the
-// database. Closing twice is harmless.
+// Runtime returns the workspace's runtime: Exec runs code on its
+// backends, GetExec re-attaches to runs, KillExec and DisposeExec end them.
+func (w *Workspace) Runtime() *runtime.Runtime { return w.runtime }
+
+// Close cancels running runs (they are recorded as cancelled), flushes
+// pending writes of open file handles and closes the database. Closing
+// twice is harmless.
 func (w *Workspace) Close() error {
-	return errors.Join(w.fs.Close(), w.db.Close())
+	var rerr error
+	if w.runtime != nil {
+		rerr = w.runtime.Close()
+	}
+	return errors.Join(rerr, w.fs.Close(), w.db.Close())
 }

@@ -22,6 +22,7 @@ type Error struct {
 const (
 	EBUSY     vfs.Errno = "EBUSY"
 	ECANCELED vfs.Errno = "ECANCELED"
+	EACCES    vfs.Errno = "EACCES"
 )
 
 func (e *Error) Error() string { return e.Text }

@@ -1,0 +1,95 @@
+package journal
+
+import (
+	"fmt"
+
+	"github.com/nookdev/nook/internal/sqldb"
+)
+
+// SchemaVersion is the version of the journal tables this build writes.
+const SchemaVersion = 1
+
+// schemaV1 creates the journal tables.
+//
+//   - journal_state: the schema version.
+//   - journal_runs: one row per run. Times are Unix nanoseconds; status is
+//     running until the run finishes. request holds the JSON of what was
+//     asked (source, input, env, ...), so the run can be shown and, later,
+//     re-run. kill is set by any process that wants the run stopped; the
+//     owner sees it and cancels.
+//   - journal_events: the output events of a run, by sequence number:
+//     kind 1 stdout, 2 stderr, 3 truncated (data names the spill files), 4
+//     exit (data is the JSON of the exit).
+//   - journal_owners: the lease of each live owner, with its host name and
+//     process id so that a dead process on this host is seen at once.
+const schemaV1 = `
+CREATE TABLE journal_state(
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	schema_version INTEGER NOT NULL
+);
+CREATE TABLE journal_runs(
+	id TEXT PRIMARY KEY,
+	backend TEXT NOT NULL,
+	status TEXT NOT NULL,
+	exit_code INTEGER,
+	value BLOB,
+	error TEXT,
+	request BLOB NOT NULL,
+	owner TEXT NOT NULL,
+	created INTEGER NOT NULL,
+	finished INTEGER,
+	last_seq INTEGER NOT NULL DEFAULT 0,
+	stdout_bytes INTEGER NOT NULL DEFAULT 0,
+	stderr_bytes INTEGER NOT NULL DEFAULT 0,
+	stdout_path TEXT,
+	stderr_path TEXT,
+	kill INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX journal_runs_finished ON journal_runs(finished) WHERE finished IS NOT NULL;
+CREATE INDEX journal_runs_running ON journal_runs(owner) WHERE finished IS NULL;
+CREATE TABLE journal_events(
+	run TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	kind INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (run, seq)
+) WITHOUT ROWID;
+CREATE TABLE journal_owners(
+	owner TEXT PRIMARY KEY,
+	expires INTEGER NOT NULL,
+	host TEXT NOT NULL,
+	pid INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO journal_state(id, schema_version) VALUES (1, 1);
+`
+
+// migrate brings the journal tables to SchemaVersion, refusing a database
+// written by a newer build.
+func migrate(c *sqldb.Conn) error {
+	s, err := c.Query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal_state'`)
+	if err != nil {
+		return err
+	}
+	exists, err := s.Step(), s.Err()
+	if err := sqldb.Done(s, err); err != nil {
+		return err
+	}
+	if !exists {
+		return c.Exec(schemaV1)
+	}
+	s, err = c.Query(`SELECT schema_version FROM journal_state WHERE id = 1`)
+	if err != nil {
+		return err
+	}
+	v := 0
+	if s.Step() {
+		v = s.ColumnInt(0)
+	}
+	if err := sqldb.Done(s, nil); err != nil {
+		return err
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("journal: the workspace's run tables are at schema version %d, newer than this build's %d; upgrade nook", v, SchemaVersion)
+	}
+	return nil
+}

@@ -1,0 +1,273 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/nookdev/nook/journal"
+	"github.com/nookdev/nook/vfs"
+)
+
+// ExecOptions are the options of one run.
+type ExecOptions struct {
+	// Backend selects the backend by ID (default: the first).
+	Backend string
+	// ID names the run (default: a new ULID). A caller-chosen id lets a
+	// retry find the run it started; it may hold letters, digits and
+	// ".", "_", "-", ":" (at most MaxIDBytes bytes), and cannot be reused
+	// until the run is disposed of or pruned.
+	ID string
+	// Input is passed to a callable backend's program (a JavaScript
+	// module's default export). It must be JSON-compatible: a
+	// json.RawMessage is used as it is, anything else is marshalled.
+	Input any
+	// Env is the run's whole environment; nothing is inherited.
+	Env map[string]string
+	// Cwd is the working directory, absolute or relative to the backend's
+	// root (default: the root). It must exist under the root.
+	Cwd string
+	// Args are extra program arguments.
+	Args []string
+	// Stdin is the run's standard input.
+	Stdin []byte
+	// Timeout bounds the run (default: the backend's DefaultTimeout); it
+	// is clamped to the backend's MaxTimeout.
+	Timeout time.Duration
+	// Encoding "utf8" (the default) cuts output events only at UTF-8
+	// character boundaries; "binary" passes bytes through as written.
+	Encoding string
+}
+
+// request is what is stored of a run's request.
+type request struct {
+	Source   string            `json:"source"`
+	Cwd      string            `json:"cwd"`
+	Input    json.RawMessage   `json:"input,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	Args     []string          `json:"args,omitempty"`
+	Stdin    []byte            `json:"stdin,omitempty"`
+	Timeout  int64             `json:"timeoutMs"`
+	Encoding string            `json:"encoding,omitempty"`
+}
+
+func invalid(op, id, format string, args ...any) *Error {
+	return &Error{Op: op, ID: id, Code: vfs.EINVAL, Text: fmt.Sprintf(format, args...)}
+}
+
+// Exec starts a run of source and returns its handle at once; the run goes
+// on in the background until it ends, is killed, times out or the runtime
+// closes. Bad options, and source the backend refuses (syntax errors,
+// unknown imports, limits), fail here without creating a record.
+func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Handle, error) {
+	const op = "exec"
+	if len(r.infos) == 0 {
+		return nil, invalid(op, o.ID, "the workspace has no execution backend configured")
+	}
+	info := r.infos[0]
+	if o.Backend != "" {
+		b, ok := r.backends[o.Backend]
+		if !ok {
+			return nil, invalid(op, o.ID, "no backend with id %q; configured backends: %s", o.Backend, r.backendNames())
+		}
+		info = b.Info()
+	}
+	backend := r.backends[info.ID]
+	if o.ID == "" {
+		o.ID = ulid.Make().String()
+	} else if err := checkID(o.ID); err != nil {
+		return nil, invalid(op, o.ID, "%s", err)
+	}
+	lim := r.opts.Limits
+	req := &Request{ID: o.ID, Source: source, Env: o.Env, Args: o.Args, Stdin: o.Stdin,
+		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim}
+	if o.Input != nil {
+		if !info.Callable {
+			return nil, invalid(op, o.ID, "backend %q is not callable; it does not accept structured input", info.ID)
+		}
+		in, err := marshalInput(o.Input)
+		if err != nil {
+			return nil, invalid(op, o.ID, "input must be a JSON-compatible value: %v", err)
+		}
+		if int64(len(in)) > lim.MaxInputBytes {
+			return nil, limitErr(op, o.ID, &LimitError{Limit: "MaxInputBytes", Max: lim.MaxInputBytes,
+				What: fmt.Sprintf("input of %d bytes", len(in))})
+		}
+		req.Input = in
+	}
+	if int64(len(source)) > lim.MaxSourceBytes {
+		return nil, limitErr(op, o.ID, &LimitError{Limit: "MaxSourceBytes", Max: lim.MaxSourceBytes,
+			What: fmt.Sprintf("source of %d bytes", len(source))})
+	}
+	if int64(len(o.Stdin)) > lim.MaxStdinBytes {
+		return nil, limitErr(op, o.ID, &LimitError{Limit: "MaxStdinBytes", Max: lim.MaxStdinBytes,
+			What: fmt.Sprintf("stdin of %d bytes", len(o.Stdin))})
+	}
+	var envBytes int64
+	for k, v := range o.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(v, 0) {
+			return nil, invalid(op, o.ID, "environment variable %q: names must be non-empty without '=' or NUL, values without NUL", k)
+		}
+		envBytes += int64(len(k) + len(v))
+	}
+	if envBytes > lim.MaxEnvBytes {
+		return nil, limitErr(op, o.ID, &LimitError{Limit: "MaxEnvBytes", Max: lim.MaxEnvBytes,
+			What: fmt.Sprintf("environment of %d bytes", envBytes)})
+	}
+	switch o.Encoding {
+	case "", "utf8", "utf-8":
+		o.Encoding = "utf8"
+	case "binary":
+	default:
+		return nil, invalid(op, o.ID, "encoding %q: use \"utf8\" or \"binary\"", o.Encoding)
+	}
+	cwd, err := r.cwd(ctx, info, o.Cwd)
+	if err != nil {
+		return nil, &Error{Op: op, ID: o.ID, Code: vfs.Code(err), Text: err.Error(), Err: err}
+	}
+	req.Cwd = cwd
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = info.DefaultTimeout
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if maxT := info.MaxTimeout; maxT > 0 && timeout > maxT {
+		timeout = maxT
+	}
+
+	// Reserve the id in this process, then prepare, then record.
+	x := &run{rt: r, id: o.ID, backend: info.ID, info: info, encoding: o.Encoding, limits: lim,
+		notify: make(chan struct{})}
+	r.mu.Lock()
+	switch {
+	case r.closed:
+		r.mu.Unlock()
+		return nil, &Error{Op: op, ID: o.ID, Code: ECANCELED, Text: "the runtime is closed"}
+	case r.runs[o.ID] != nil:
+		r.mu.Unlock()
+		return nil, &Error{Op: op, ID: o.ID, Code: EBUSY, Text: fmt.Sprintf("run %s is already running", o.ID)}
+	case len(r.runs) >= r.opts.MaxConcurrent:
+		r.mu.Unlock()
+		return nil, &Error{Op: op, ID: o.ID, Code: EBUSY,
+			Text: fmt.Sprintf("%d runs are already running (limit MaxConcurrent)", r.opts.MaxConcurrent)}
+	}
+	r.runs[o.ID] = x
+	r.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			r.mu.Lock()
+			delete(r.runs, o.ID)
+			r.mu.Unlock()
+		}
+	}()
+
+	prog, err := backend.Prepare(ctx, r.fs, req)
+	if err != nil {
+		var le *LimitError
+		if errors.As(err, &le) {
+			return nil, limitErr(op, o.ID, le)
+		}
+		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EINVAL, Text: err.Error(), Err: err}
+	}
+	stored, _ := json.Marshal(request{Source: source, Cwd: cwd, Input: req.Input, Env: o.Env, Args: o.Args,
+		Stdin: o.Stdin, Timeout: timeout.Milliseconds(), Encoding: o.Encoding})
+	now := r.opts.Now()
+	rec := &journal.Run{ID: o.ID, Backend: info.ID, Request: stored, Owner: r.owner, Created: now}
+	if err := r.store.Create(ctx, rec); err != nil {
+		if errors.Is(err, journal.ErrExists) {
+			return nil, &Error{Op: op, ID: o.ID, Code: vfs.EEXIST,
+				Text: fmt.Sprintf("run %s already exists (dispose of it before reusing its id)", o.ID), Err: err}
+		}
+		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EIO, Text: "cannot record the run: " + err.Error(), Err: err}
+	}
+	x.created = now
+	x.start(prog, req, timeout)
+	started = true
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	r.prune(ctx, false)
+	return &Handle{ID: o.ID, Backend: info.ID, rt: r}, nil
+}
+
+func limitErr(op, id string, le *LimitError) *Error {
+	return &Error{Op: op, ID: id, Code: vfs.EINVAL, Text: le.Error(), Err: le}
+}
+
+// checkID validates a caller-chosen run id.
+func checkID(id string) error {
+	if len(id) > MaxIDBytes {
+		return fmt.Errorf("run id of %d bytes exceeds %d bytes", len(id), MaxIDBytes)
+	}
+	if id[0] == '.' {
+		return fmt.Errorf("run id %q must not start with '.'", id)
+	}
+	for _, c := range id {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '.' || c == '_' || c == '-' || c == ':'
+		if !ok {
+			return fmt.Errorf("run id %q may hold only letters, digits, '.', '_', '-' and ':'", id)
+		}
+	}
+	return nil
+}
+
+func marshalInput(v any) (json.RawMessage, error) {
+	switch in := v.(type) {
+	case json.RawMessage:
+		if !json.Valid(in) {
+			return nil, errors.New("not valid JSON")
+		}
+		return in, nil
+	}
+	return json.Marshal(v)
+}
+
+// cwd resolves a run's working directory under the backend's root.
+func (r *Runtime) cwd(ctx context.Context, info BackendInfo, dir string) (string, error) {
+	root := info.Root
+	if root == "" {
+		root = "/workspace"
+	}
+	if dir == "" {
+		dir = root
+	} else if !strings.HasPrefix(dir, "/") {
+		dir = root + "/" + dir
+	}
+	if !utf8.ValidString(dir) {
+		return "", &vfs.PathError{Op: "exec", Path: dir, Code: vfs.EINVAL, Text: "cwd is not valid UTF-8"}
+	}
+	p, err := vfs.Clean(dir)
+	if err != nil {
+		return "", err
+	}
+	if p != root && !strings.HasPrefix(p, root+"/") && root != "/" {
+		return "", &vfs.PathError{Op: "exec", Path: p, Code: EACCES,
+			Text: fmt.Sprintf("cwd must be inside the backend's root %s", root)}
+	}
+	fi, err := r.fs.Stat(ctx, p)
+	if err != nil {
+		if vfs.Code(err) == vfs.ENOENT && p == root {
+			// The root itself is created on first use.
+			if err := r.fs.MkdirAll(ctx, root, 0o755); err != nil {
+				return "", err
+			}
+			return p, nil
+		}
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", &vfs.PathError{Op: "exec", Path: p, Code: vfs.ENOTDIR, Text: "cwd is not a directory"}
+	}
+	return p, nil
+}

@@ -1,0 +1,315 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nookdev/nook/journal"
+	"github.com/nookdev/nook/vfs"
+)
+
+// Output of a run flows: program → write (bounded by MaxOutputBytes) →
+// pending events (coalesced, at most MaxStoredOutputBytes in all) → a
+// flusher goroutine that stores them a few milliseconds later, in one
+// transaction per batch, and wakes the run's readers. Once the stored
+// output reaches its cap, each stream is also written in full to a file
+// under the runtime's OutputDir, and the events stop (a Truncated event
+// names the files).
+
+const (
+	flushDelay    = 2 * time.Millisecond // coalescing window
+	maxEventBytes = 64 << 10             // an event grows by coalescing up to this
+)
+
+type output struct {
+	x *run
+
+	mu       sync.Mutex
+	seq      int64    // last sequence number assigned
+	bytes    [3]int64 // bytes accepted per stream (1 stdout, 2 stderr)
+	stored   int64    // bytes in events
+	pending  []journal.Event
+	carry    [3][]byte // utf8: an incomplete character held for the next write
+	prefix   [3][]byte // stored output per stream, kept until a spill
+	spilled  bool
+	spillBuf [3][]byte // output waiting to be appended to the files
+	paths    [3]string
+	closed   bool
+
+	wake    chan struct{}
+	stopped chan struct{}
+	files   [3]*vfs.File // owned by the flusher
+	fileErr error
+}
+
+func newOutput(x *run) *output {
+	o := &output{x: x, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
+	go o.flusher()
+	return o
+}
+
+// write is the Host's output function.
+func (o *output) write(s Stream, p []byte) error {
+	if s != Stdout && s != Stderr {
+		s = Stdout
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return nil
+	}
+	lim := o.x.limits.MaxOutputBytes
+	if total := o.bytes[1] + o.bytes[2] + int64(len(p)); total > lim {
+		return &LimitError{Limit: "MaxOutputBytes", Max: lim, What: fmt.Sprintf("output of %d bytes", total)}
+	}
+	o.bytes[s] += int64(len(p))
+	o.add(s, p)
+	o.signal()
+	return nil
+}
+
+// writeNote appends a line from the runtime to stderr, past any limit.
+func (o *output) writeNote(note string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	msg := note + "\n"
+	if n := o.bytes[2]; n > 0 && len(o.carry[2]) == 0 && !o.endsWithNewline(2) {
+		msg = "\n" + msg
+	}
+	o.bytes[2] += int64(len(msg))
+	o.add(Stderr, []byte(msg))
+}
+
+// endsWithNewline reports whether the last stored byte of stream s is a
+// newline (only known before a spill; after it, assume it is).
+func (o *output) endsWithNewline(s Stream) bool {
+	if o.spilled {
+		b := o.spillBuf[s]
+		return len(b) == 0 || b[len(b)-1] == '\n'
+	}
+	b := o.prefix[s]
+	return len(b) == 0 || b[len(b)-1] == '\n'
+}
+
+func (o *output) signal() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// add routes p of stream s to events or the spill files. Callers hold mu.
+func (o *output) add(s Stream, p []byte) {
+	if o.x.encoding == "utf8" {
+		if c := o.carry[s]; len(c) > 0 {
+			p = append(append([]byte(nil), c...), p...)
+			o.carry[s] = nil
+		}
+		if cut := completeUTF8(p); cut < len(p) {
+			o.carry[s] = append([]byte(nil), p[cut:]...)
+			p = p[:cut]
+		}
+	}
+	if len(p) == 0 {
+		return
+	}
+	if o.spilled {
+		o.toFile(s, p)
+		return
+	}
+	room := o.x.limits.MaxStoredOutputBytes - o.stored
+	head := p
+	if int64(len(head)) > room {
+		head = head[:room]
+		if o.x.encoding == "utf8" {
+			head = head[:completeUTF8(head)]
+		}
+	}
+	if len(head) > 0 {
+		o.event(journal.EventKind(s), head)
+		o.stored += int64(len(head))
+		o.prefix[s] = append(o.prefix[s], head...)
+	}
+	if len(head) == len(p) {
+		return
+	}
+	// The stored output is full: from here on every stream goes to its
+	// file in full, starting with what was stored.
+	o.spilled = true
+	for _, st := range []Stream{Stdout, Stderr} {
+		if len(o.prefix[st]) > 0 {
+			o.toFile(st, o.prefix[st])
+		}
+		o.prefix[st] = nil
+	}
+	o.toFile(s, p[len(head):])
+	o.event(journal.Truncated, o.pathsJSON())
+}
+
+// toFile queues p for stream s's spill file. Callers hold mu.
+func (o *output) toFile(s Stream, p []byte) {
+	if o.paths[s] == "" {
+		o.paths[s] = o.x.rt.outputDir(o.x.id) + "/" + s.String()
+	}
+	o.spillBuf[s] = append(o.spillBuf[s], p...)
+}
+
+func (o *output) pathsJSON() []byte {
+	m := map[string]string{}
+	for _, s := range []Stream{Stdout, Stderr} {
+		if o.paths[s] != "" {
+			m[s.String()] = o.paths[s]
+		}
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// event appends data as an event of kind k, coalescing with the last
+// pending event of the same kind. Callers hold mu.
+func (o *output) event(k journal.EventKind, data []byte) {
+	if n := len(o.pending); n > 0 && k != journal.Truncated {
+		last := &o.pending[n-1]
+		if last.Kind == k && len(last.Data)+len(data) <= maxEventBytes {
+			last.Data = append(last.Data, data...)
+			return
+		}
+	}
+	o.seq++
+	o.pending = append(o.pending, journal.Event{Seq: o.seq, Kind: k, Data: append([]byte(nil), data...)})
+}
+
+// nextSeq assigns the next sequence number (for the exit event).
+func (o *output) nextSeq() int64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seq++
+	return o.seq
+}
+
+// progress returns the counters for the record. Callers hold mu.
+func (o *output) progress() journal.Progress {
+	return journal.Progress{StdoutBytes: o.bytes[1], StderrBytes: o.bytes[2],
+		StdoutPath: o.paths[1], StderrPath: o.paths[2]}
+}
+
+// take removes what is pending. Callers hold mu.
+func (o *output) take() ([]journal.Event, [3][]byte, journal.Progress) {
+	evs, sp := o.pending, o.spillBuf
+	o.pending, o.spillBuf = nil, [3][]byte{}
+	return evs, sp, o.progress()
+}
+
+// flusher stores pending output until the output is closed.
+func (o *output) flusher() {
+	defer close(o.stopped)
+	for range o.wake {
+		time.Sleep(flushDelay)
+		o.mu.Lock()
+		closed := o.closed
+		evs, sp, p := o.take()
+		o.mu.Unlock()
+		o.flush(evs, sp, p)
+		if closed {
+			return
+		}
+	}
+}
+
+// flush writes spilled bytes to their files, then stores events.
+func (o *output) flush(evs []journal.Event, sp [3][]byte, p journal.Progress) {
+	o.writeFiles(sp)
+	if len(evs) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := o.x.rt.store.Append(ctx, o.x.id, evs, p); err == nil {
+		o.x.wakeReaders()
+	}
+}
+
+func (o *output) writeFiles(sp [3][]byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, s := range []Stream{Stdout, Stderr} {
+		if len(sp[s]) == 0 || o.fileErr != nil {
+			continue
+		}
+		f := o.files[s]
+		if f == nil {
+			dir := o.x.rt.outputDir(o.x.id)
+			if err := o.x.rt.fs.MkdirAll(ctx, dir, 0o755); err != nil {
+				o.fileErr = err
+				continue
+			}
+			var err error
+			f, err = o.x.rt.fs.OpenFile(ctx, dir+"/"+s.String(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o644)
+			if err != nil {
+				o.fileErr = err
+				continue
+			}
+			o.files[s] = f
+		}
+		if _, err := f.Write(sp[s]); err != nil {
+			o.fileErr = err
+			continue
+		}
+		if err := f.Sync(); err != nil {
+			o.fileErr = err
+		}
+	}
+}
+
+// close stops the flusher and returns what is still pending, for the
+// final transaction. Incomplete characters are flushed as they are.
+func (o *output) close() ([]journal.Event, journal.Progress) {
+	o.mu.Lock()
+	o.closed = true
+	for _, s := range []Stream{Stdout, Stderr} {
+		if c := o.carry[s]; len(c) > 0 {
+			o.carry[s] = nil
+			enc := o.x.encoding
+			o.x.encoding = "binary"
+			o.add(s, c)
+			o.x.encoding = enc
+		}
+	}
+	o.mu.Unlock()
+	close(o.wake)
+	<-o.stopped
+	o.mu.Lock()
+	evs, sp, p := o.take()
+	o.mu.Unlock()
+	o.writeFiles(sp)
+	for _, f := range o.files {
+		if f != nil {
+			f.Close()
+		}
+	}
+	return evs, p
+}
+
+// completeUTF8 returns the length of the longest prefix of p that does not
+// end inside a UTF-8 character (an invalid byte counts as complete).
+func completeUTF8(p []byte) int {
+	n := len(p)
+	for i := n - 1; i >= 0 && i >= n-utf8.UTFMax; i-- {
+		c := p[i]
+		if c < 0x80 {
+			return n
+		}
+		if c >= 0xC0 { // a leading byte: is its character complete?
+			if utf8.FullRune(p[i:]) {
+				return n
+			}
+			return i
+		}
+	}
+	return n
+}

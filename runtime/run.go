@@ -1,0 +1,177 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nookdev/nook/journal"
+)
+
+// Status is how a run ended, the same for every backend.
+type Status string
+
+// The statuses of a run.
+const (
+	StatusRunning   Status = journal.Running
+	StatusCompleted Status = journal.Completed // exit code 0
+	StatusFailed    Status = journal.Failed    // any other exit, or an error
+	StatusCancelled Status = journal.Cancelled // killed, or the runtime closed (exit code 130)
+	StatusTimedOut  Status = journal.TimedOut  // the timeout expired (exit code 124)
+)
+
+// Exit codes the runtime gives runs it stops.
+const (
+	ExitCancelled = 130
+	ExitTimedOut  = 124
+)
+
+// Causes of a run's context ending.
+var (
+	errKilled  = errors.New("killed")
+	errClosed  = errors.New("runtime closed")
+	errTimeout = errors.New("timed out")
+)
+
+// run is a run executing in this process.
+type run struct {
+	rt       *Runtime
+	id       string
+	backend  string
+	info     BackendInfo
+	encoding string
+	limits   Limits
+	created  time.Time
+	timeout  time.Duration
+
+	cancel context.CancelCauseFunc
+	out    *output
+
+	// notify is closed (and replaced) whenever events are stored or the
+	// run finishes; finished is set once its record is final.
+	mu       sync.Mutex
+	notify   chan struct{}
+	finished bool
+}
+
+// start runs prog in a goroutine.
+func (x *run) start(prog Program, req *Request, timeout time.Duration) {
+	r := x.rt
+	x.timeout = timeout
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ctx, stopTimer := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	x.cancel = cancel
+	x.out = newOutput(x)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer cancel(nil)
+		defer stopTimer()
+		host := NewHost(HostConfig{
+			FS: r.fs, Root: x.info.Root, Access: x.info.Access, RunID: x.id,
+			Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
+			Output: x.out.write,
+		})
+		exit := runProgram(ctx, prog, host)
+		x.finish(ctx, exit)
+	}()
+}
+
+// runProgram runs prog, turning a panic into a failed exit so a broken
+// backend cannot take the process down.
+func runProgram(ctx context.Context, prog Program, host Host) (exit Exit) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg := fmt.Sprintf("internal error: the backend panicked: %v", p)
+			host.Write(Stderr, []byte(msg+"\n"))
+			exit = Exit{Code: 1, Err: errors.New(msg)}
+		}
+	}()
+	return prog.Run(ctx, host)
+}
+
+// exitData is the JSON of an exit event.
+type exitData struct {
+	Status Status          `json:"status"`
+	Code   int             `json:"code"`
+	Value  json.RawMessage `json:"value,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+func (e exitData) json() []byte {
+	b, _ := json.Marshal(e)
+	return b
+}
+
+// finish decides the run's status, stores its last output and exit, and
+// wakes its readers.
+func (x *run) finish(ctx context.Context, exit Exit) {
+	r := x.rt
+	status, code, errText := StatusCompleted, exit.Code, ""
+	var note string
+	switch cause := context.Cause(ctx); {
+	case ctx.Err() != nil && errors.Is(cause, errKilled):
+		status, code, note = StatusCancelled, ExitCancelled, "Execution cancelled."
+	case ctx.Err() != nil && errors.Is(cause, errClosed):
+		status, code, note = StatusCancelled, ExitCancelled, "Execution cancelled because its workspace closed."
+	case ctx.Err() != nil && errors.Is(cause, errTimeout):
+		status, code = StatusTimedOut, ExitTimedOut
+		note = fmt.Sprintf("Execution timed out after %s (limit Timeout).", x.timeout)
+	case exit.Code != 0 || exit.Err != nil:
+		status = StatusFailed
+		if code == 0 {
+			code = 1
+		}
+	}
+	if status != StatusCompleted {
+		exit.Value = nil
+	}
+	if note != "" {
+		errText = note
+		x.out.writeNote(note)
+	} else if exit.Err != nil {
+		errText = exit.Err.Error()
+	}
+	ed := exitData{Status: status, Code: code, Value: exit.Value, Error: errText}
+	evs, prog := x.out.close()
+	evs = append(evs, journal.Event{Seq: x.out.nextSeq(), Kind: journal.Exit, Data: ed.json()})
+	final := journal.Final{Status: string(status), ExitCode: code, Value: exit.Value, Error: errText,
+		Finished: r.opts.Now()}
+	// The record must be written even if the caller went away: use a
+	// fresh context, bounded.
+	wctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// On failure (the database closed under the run) the record stays
+	// running and is reaped as interrupted by the next runtime.
+	gone, _ := r.store.Finish(wctx, x.id, evs, prog, final, r.retain())
+	for _, g := range gone {
+		r.removeOutput(wctx, g.ID)
+	}
+	r.mu.Lock()
+	delete(r.runs, x.id)
+	r.mu.Unlock()
+	x.mu.Lock()
+	x.finished = true
+	close(x.notify)
+	x.notify = make(chan struct{})
+	x.mu.Unlock()
+}
+
+// wakeReaders tells waiting handles that new events are stored.
+func (x *run) wakeReaders() {
+	x.mu.Lock()
+	close(x.notify)
+	x.notify = make(chan struct{})
+	x.mu.Unlock()
+}
+
+// waitChan returns a channel closed at the next change, and whether the
+// run has finished.
+func (x *run) waitChan() (<-chan struct{}, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.notify, x.finished
+}

@@ -1,0 +1,317 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/nookdev/nook/journal"
+	"github.com/nookdev/nook/vfs"
+)
+
+// Options configure a Runtime. Zero fields take the defaults below.
+type Options struct {
+	// Backends run code; the first is the default. IDs must be unique.
+	Backends []Backend
+	// Modules are the host modules code may import, by name ("ws:orders").
+	// Names must match ws:[A-Za-z0-9][A-Za-z0-9._-]*.
+	Modules map[string]Module
+	// Outbound lets code use fetch; nil (the default) denies it.
+	Outbound *Outbound
+	// Limits bound every run (see Limits for the defaults).
+	Limits Limits
+	// Retention is how long finished runs are kept (default
+	// DefaultRetention); MaxRetained bounds how many are kept (default
+	// DefaultMaxRetained). The oldest go first.
+	Retention   time.Duration
+	MaxRetained int
+	// MaxConcurrent bounds the runs running at once in this process
+	// (default DefaultMaxConcurrent); Exec fails with EBUSY past it.
+	MaxConcurrent int
+	// OutputDir is the workspace directory where output that outgrows a
+	// run's record is written in full (default DefaultOutputDir).
+	OutputDir string
+	// Now is the clock of run records (default time.Now).
+	Now func() time.Time
+}
+
+// Defaults of Options.
+const (
+	DefaultRetention     = 60 * time.Minute
+	DefaultMaxRetained   = 100
+	DefaultMaxConcurrent = 24
+	DefaultOutputDir     = "/.nook/runs"
+
+	// MaxIDBytes bounds a caller-chosen run id.
+	MaxIDBytes = 128
+)
+
+// Lease timing: an owner renews its lease every leaseRenew; a lease not
+// renewed for leaseTTL is dead and its running runs are interrupted.
+const (
+	leaseTTL   = 30 * time.Second
+	leaseRenew = 10 * time.Second
+	killPoll   = 100 * time.Millisecond
+)
+
+var moduleName = regexp.MustCompile(`^ws:[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Runtime runs code on a workspace. It is safe for concurrent use. Close
+// it (the workspace does) to cancel its runs.
+type Runtime struct {
+	fs       *vfs.FS
+	store    *journal.Store
+	opts     Options
+	backends map[string]Backend
+	infos    []BackendInfo
+	owner    string
+
+	mu     sync.Mutex
+	runs   map[string]*run // runs executing in this process, by id
+	closed bool
+	wg     sync.WaitGroup // run goroutines
+	stop   chan struct{}  // closes the maintenance loop
+	done   chan struct{}  // the maintenance loop has exited
+	wake   chan struct{}  // a run started: poll for kill requests
+
+	pruneMu   sync.Mutex
+	lastPrune time.Time
+}
+
+// New returns a runtime over fsys whose run records live in store. It
+// finishes, as failed, runs left running by processes that died.
+func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) (*Runtime, error) {
+	if opts.Retention <= 0 {
+		opts.Retention = DefaultRetention
+	}
+	if opts.MaxRetained <= 0 {
+		opts.MaxRetained = DefaultMaxRetained
+	}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if opts.OutputDir == "" {
+		opts.OutputDir = DefaultOutputDir
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	opts.Limits = opts.Limits.WithDefaults()
+	dir, err := vfs.Clean(opts.OutputDir)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: OutputDir: %w", err)
+	}
+	opts.OutputDir = dir
+	r := &Runtime{
+		fs: fsys, store: store, opts: opts,
+		backends: map[string]Backend{},
+		owner:    ulid.Make().String(),
+		runs:     map[string]*run{},
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+		wake:     make(chan struct{}, 1),
+	}
+	for _, b := range opts.Backends {
+		info := b.Info()
+		if info.ID == "" {
+			return nil, errors.New("runtime: a backend has an empty ID")
+		}
+		if _, dup := r.backends[info.ID]; dup {
+			return nil, fmt.Errorf("runtime: two backends have the ID %q", info.ID)
+		}
+		r.backends[info.ID] = b
+		r.infos = append(r.infos, info)
+	}
+	for name, m := range opts.Modules {
+		if !moduleName.MatchString(name) {
+			return nil, fmt.Errorf("runtime: host module name %q must match ws:[A-Za-z0-9][A-Za-z0-9._-]*", name)
+		}
+		for fn, f := range m {
+			if fn == "" || f == nil {
+				return nil, fmt.Errorf("runtime: host module %q has an empty function name or a nil function", name)
+			}
+		}
+	}
+	if err := store.Renew(ctx, r.owner, opts.Now().Add(leaseTTL)); err != nil {
+		return nil, err
+	}
+	if err := r.reapOrphans(ctx); err != nil {
+		return nil, err
+	}
+	go r.maintain()
+	return r, nil
+}
+
+// Backends describes the configured backends, the default first.
+func (r *Runtime) Backends() []BackendInfo {
+	return append([]BackendInfo(nil), r.infos...)
+}
+
+// Close cancels the runs of this runtime (they finish as cancelled, with
+// "Execution cancelled because its workspace closed."), waits for their
+// records to be written, and ends the runtime's lease. Closing twice is
+// harmless.
+func (r *Runtime) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	for _, x := range r.runs {
+		x.cancel(errClosed)
+	}
+	r.mu.Unlock()
+	r.wg.Wait()
+	close(r.stop)
+	<-r.done
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return r.store.Release(ctx, r.owner)
+}
+
+// maintain renews the lease, polls for kill requests from other processes
+// while runs are active, and prunes old runs.
+func (r *Runtime) maintain() {
+	defer close(r.done)
+	renew := time.NewTicker(leaseRenew)
+	defer renew.Stop()
+	kill := time.NewTicker(killPoll)
+	defer kill.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-renew.C:
+			ctx, cancel := context.WithTimeout(context.Background(), leaseRenew)
+			r.store.Renew(ctx, r.owner, r.opts.Now().Add(leaseTTL))
+			r.prune(ctx, false)
+			cancel()
+		case <-kill.C:
+			if r.active() == 0 {
+				// Idle: sleep until a run starts.
+				select {
+				case <-r.stop:
+					return
+				case <-r.wake:
+				}
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), leaseRenew)
+			ids, err := r.store.KillRequests(ctx, r.owner)
+			cancel()
+			if err == nil {
+				for _, id := range ids {
+					r.killLocal(id)
+				}
+			}
+		}
+	}
+}
+
+func (r *Runtime) active() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.runs)
+}
+
+// reapOrphans finishes runs whose owner's lease is dead: their process
+// stopped before they finished.
+func (r *Runtime) reapOrphans(ctx context.Context) error {
+	orphans, err := r.store.Orphans(ctx, r.opts.Now())
+	if err != nil {
+		return err
+	}
+	for _, o := range orphans {
+		r.finishOrphan(ctx, o)
+	}
+	return nil
+}
+
+const interruptedText = "Execution was interrupted: the process running it stopped before it finished."
+
+// finishOrphan fails an interrupted run, appending the reason to stderr.
+func (r *Runtime) finishOrphan(ctx context.Context, o *journal.Run) error {
+	msg := []byte(interruptedText + "\n")
+	p := journal.Progress{StdoutBytes: o.StdoutBytes, StderrBytes: o.StderrBytes + int64(len(msg)),
+		StdoutPath: o.StdoutPath, StderrPath: o.StderrPath}
+	exit := exitData{Status: StatusFailed, Code: 1}
+	evs := []journal.Event{
+		{Seq: o.LastSeq + 1, Kind: journal.Stderr, Data: msg},
+		{Seq: o.LastSeq + 2, Kind: journal.Exit, Data: exit.json()},
+	}
+	gone, err := r.store.Finish(ctx, o.ID, evs, p, journal.Final{Status: string(StatusFailed), ExitCode: 1,
+		Error: interruptedText, Finished: r.opts.Now()}, r.retain())
+	for _, g := range gone {
+		r.removeOutput(ctx, g.ID)
+	}
+	return err
+}
+
+// prune deletes runs past retention, at most once a second unless forced.
+func (r *Runtime) prune(ctx context.Context, force bool) {
+	r.pruneMu.Lock()
+	now := r.opts.Now()
+	if !force && now.Sub(r.lastPrune) < time.Second {
+		r.pruneMu.Unlock()
+		return
+	}
+	r.lastPrune = now
+	r.pruneMu.Unlock()
+	ret := r.retain()
+	gone, err := r.store.Prune(ctx, ret.Before, ret.Keep)
+	if err != nil {
+		return
+	}
+	for _, g := range gone {
+		r.removeOutput(ctx, g.ID)
+	}
+}
+
+// retain is the retention policy as of now.
+func (r *Runtime) retain() journal.Retain {
+	return journal.Retain{Before: r.opts.Now().Add(-r.opts.Retention), Keep: r.opts.MaxRetained}
+}
+
+// outputDir is the workspace directory of a run's spilled output.
+func (r *Runtime) outputDir(id string) string { return r.opts.OutputDir + "/" + id }
+
+func (r *Runtime) removeOutput(ctx context.Context, id string) {
+	r.fs.Remove(ctx, r.outputDir(id), &vfs.RemoveOptions{Recursive: true, Force: true})
+}
+
+// backendNames lists the backend ids for error messages.
+func (r *Runtime) backendNames() string {
+	if len(r.infos) == 0 {
+		return "<none>"
+	}
+	names := make([]string, len(r.infos))
+	for i, in := range r.infos {
+		names[i] = fmt.Sprintf("%q", in.ID)
+	}
+	return strings.Join(names, ", ")
+}
+
+// moduleInfo lists host modules and their function names for backends.
+func (r *Runtime) moduleInfo() map[string][]string {
+	if len(r.opts.Modules) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(r.opts.Modules))
+	for name, m := range r.opts.Modules {
+		fns := make([]string, 0, len(m))
+		for fn := range m {
+			fns = append(fns, fn)
+		}
+		sort.Strings(fns)
+		out[name] = fns
+	}
+	return out
+}
