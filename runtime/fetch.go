@@ -180,4 +180,3 @@ func fetch(ctx context.Context, o *Outbound, l Limits, args map[string]any) (any
 		"body":       body,
 	}, nil
 }
-
