@@ -1,29 +1,36 @@
 // Package nook is a durable, sandboxed workspace for AI agents.
 //
-// A [Workspace] is one SQLite database file. Today it holds a virtual
-// filesystem (package [github.com/nookdev/nook/vfs]): files, directories and
-// symlinks with POSIX-like semantics, content-addressed storage, a change
-// feed, grep and find. Every operation is committed to the database before
-// the call returns (writes through an open file handle are buffered and
-// committed at Sync, Close or the next operation), so a crash or a restart
-// loses nothing that was committed. Later the same database will also hold the records
-// of every run of model-written code and the journal of every call that code
-// made outside its sandbox; the filesystem and those records then commit in
-// the same transactions.
+// A [Workspace] is one SQLite database file. It holds a virtual filesystem
+// (package [github.com/nookdev/nook/vfs]): files, directories and symlinks
+// with POSIX-like semantics, content-addressed storage, a change feed, grep
+// and find. Every operation is committed to the database before the call
+// returns (writes through an open file handle are buffered and committed at
+// Sync, Close or the next operation), so a crash or a restart loses nothing
+// that was committed.
 //
-// The workspace is also all that sandboxed code (planned) will be able to
-// reach: paths are canonicalised by one function ([vfs.Clean]) and no path
-// leaves the workspace. Nothing is unbounded: sizes, counts and page lengths are capped
-// by [vfs.Limits].
+// The same database holds the records of runs of model-written code
+// ([Workspace.Runtime], package [github.com/nookdev/nook/runtime]): each run's
+// request, status, value and output, stored as it happens so that any
+// process sharing the workspace can follow a run. Backends run the code
+// (JavaScript in [github.com/nookdev/nook/runtime/js]); sandboxed code
+// reaches only the workspace under its backend's root, the host modules
+// and the outbound network policy the embedder configures.
+//
+// Paths are canonicalised by one function ([vfs.Clean]) and no path leaves
+// the workspace. Nothing is unbounded: sizes, counts and page lengths are
+// capped by [vfs.Limits], runs by [runtime.Limits].
 //
 // Several goroutines may use a Workspace at once, and several processes may
 // open the same workspace file.
 //
-//	ws, err := nook.Open(ctx, ".nook/workspace.db")
+//	ws, err := nook.Open(ctx, ".nook/workspace.db", nook.WithBackends(js.New(js.Options{})))
 //	if err != nil { ... }
 //	defer ws.Close()
-//	err = ws.FS().WriteFile(ctx, "/notes/todo.md", []byte("- ship it\n"),
+//	err = ws.FS().WriteFile(ctx, "/workspace/notes/todo.md", []byte("- ship it\n"),
 //		&vfs.WriteOptions{MkdirAll: true})
+//	h, err := ws.Runtime().Exec(ctx, `export default (x) => x.n + 1`,
+//		runtime.ExecOptions{Input: map[string]int{"n": 41}})
+//	res, err := h.Result(ctx) // res.Value is 42
 package nook
 
 import (
