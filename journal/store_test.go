@@ -1,0 +1,153 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook/internal/sqldb"
+)
+
+func openStore(t *testing.T) (*Store, *sqldb.DB) {
+	t.Helper()
+	db, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "j.db"), sqldb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	st, err := Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, db
+}
+
+func TestRunLifecycle(t *testing.T) {
+	st, _ := openStore(t)
+	ctx := context.Background()
+	t0 := time.Unix(100, 0)
+	if err := st.Create(ctx, &Run{ID: "a", Backend: "js", Owner: "o1", Created: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Create(ctx, &Run{ID: "a", Backend: "js", Owner: "o1", Created: t0}); !errors.Is(err, ErrExists) {
+		t.Errorf("duplicate create: %v", err)
+	}
+	evs := []Event{{Seq: 1, Kind: Stdout, Data: []byte("hi\n")}, {Seq: 2, Kind: Stderr, Data: []byte("e\n")}}
+	if err := st.Append(ctx, "a", evs, Progress{StdoutBytes: 3, StderrBytes: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Delete(ctx, "a"); !errors.Is(err, ErrRunning) {
+		t.Errorf("delete running: %v", err)
+	}
+	if ok, err := st.RequestKill(ctx, "a"); !ok || err != nil {
+		t.Errorf("kill: %v %v", ok, err)
+	}
+	ids, _ := st.KillRequests(ctx, "o1")
+	if len(ids) != 1 || ids[0] != "a" {
+		t.Errorf("kill requests %v", ids)
+	}
+	_, err := st.Finish(ctx, "a", []Event{{Seq: 3, Kind: Exit, Data: []byte(`{}`)}},
+		Progress{StdoutBytes: 3, StderrBytes: 2}, Final{Status: Completed, Value: []byte(`42`), Finished: t0.Add(time.Second)}, Retain{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second finisher changes nothing.
+	st.Finish(ctx, "a", nil, Progress{}, Final{Status: Failed, ExitCode: 9, Finished: t0}, Retain{})
+	r, err := st.Get(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != Completed || string(r.Value) != "42" || r.LastSeq != 3 || r.StdoutBytes != 3 || r.Finished != t0.Add(time.Second) {
+		t.Errorf("record %+v", r)
+	}
+	got, _ := st.Events(ctx, "a", 1, 10)
+	if len(got) != 2 || got[0].Seq != 2 || got[1].Kind != Exit {
+		t.Errorf("events after 1: %+v", got)
+	}
+	if ok, err := st.RequestKill(ctx, "a"); ok || err != nil {
+		t.Errorf("kill finished: %v %v", ok, err)
+	}
+	if _, err := st.Delete(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("get deleted: %v", err)
+	}
+	if evs, _ := st.Events(ctx, "a", 0, 10); len(evs) != 0 {
+		t.Errorf("events of deleted run: %v", evs)
+	}
+}
+
+func TestPrune(t *testing.T) {
+	st, _ := openStore(t)
+	ctx := context.Background()
+	t0 := time.Unix(1000, 0)
+	for i, id := range []string{"a", "b", "c", "d"} {
+		st.Create(ctx, &Run{ID: id, Backend: "js", Owner: "o", Created: t0})
+		st.Finish(ctx, id, nil, Progress{}, Final{Status: Completed, Finished: t0.Add(time.Duration(i) * time.Minute)}, Retain{})
+	}
+	st.Create(ctx, &Run{ID: "running", Backend: "js", Owner: "o", Created: t0})
+	gone, err := st.Prune(ctx, t0.Add(90*time.Second), 10) // a and b finished before
+	if err != nil || len(gone) != 2 {
+		t.Fatalf("prune by age: %v %v", gone, err)
+	}
+	gone, _ = st.Prune(ctx, time.Time{}, 1)
+	if len(gone) != 1 || gone[0].ID != "c" {
+		t.Fatalf("prune by count: %+v", gone)
+	}
+	runs, _ := st.List(ctx, ListOptions{})
+	if len(runs) != 2 {
+		t.Errorf("left %d runs", len(runs))
+	}
+	running, _ := st.List(ctx, ListOptions{Running: true})
+	if len(running) != 1 || running[0].ID != "running" {
+		t.Errorf("running %+v", running)
+	}
+}
+
+func TestOrphansAndLeases(t *testing.T) {
+	st, db := openStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	st.Renew(ctx, "alive", now.Add(time.Minute))
+	st.Renew(ctx, "expired", now.Add(-time.Second))
+	// A lease of a process on this host that no longer exists.
+	st.Renew(ctx, "dead", now.Add(time.Minute))
+	db.Write(ctx, func(c *sqldb.Conn) error {
+		return c.Exec(`UPDATE journal_owners SET pid = 999999999 WHERE owner = 'dead'`)
+	})
+	for _, o := range []string{"alive", "expired", "dead", "nobody"} {
+		st.Create(ctx, &Run{ID: "run-" + o, Backend: "js", Owner: o, Created: now})
+	}
+	orphans, err := st.Orphans(ctx, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range orphans {
+		got[r.ID] = true
+	}
+	if len(got) != 3 || !got["run-expired"] || !got["run-dead"] || !got["run-nobody"] {
+		t.Errorf("orphans %v", got)
+	}
+	if ok, _ := st.Alive(ctx, "alive", now); !ok {
+		t.Error("alive owner reported dead")
+	}
+	st.Release(ctx, "alive")
+	if ok, _ := st.Alive(ctx, "alive", now); ok {
+		t.Error("released owner reported alive")
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	_, db := openStore(t)
+	ctx := context.Background()
+	db.Write(ctx, func(c *sqldb.Conn) error {
+		return c.Exec(`UPDATE journal_state SET schema_version = 99`)
+	})
+	if _, err := Open(ctx, db); err == nil || err.Error() != "journal: the workspace's run tables are at schema version 99, newer than this build's 1; upgrade nook" {
+		t.Errorf("got %v", err)
+	}
+}
