@@ -2,12 +2,70 @@ package runtime
 
 import (
 	"context"
+	"fmt"
+	"sort"
 
 	"github.com/nookdev/nook/vfs"
 )
 
 // FSOps performs the filesystem calls of sandboxed code (KindFS), confined
 // to Root with the given Access.
+//
+// Every op is one self-contained request: its arguments are a map of plain
+// JSON-compatible values (numbers may arrive as float64, int or int64; data
+// as []byte or a string) and its result is JSON-compatible too (numbers as
+// float64, binary data as []byte). No op leaves state behind on the host, so
+// a journal can record each call and answer it again on replay. File
+// descriptors live in the guest: the node:fs shim keeps, per descriptor, a
+// path, flags and a position, and reads and writes through the ranged ops
+// pread, pwrite and truncate.
+//
+// The ops, with their arguments and results (paths are absolute; the shim
+// resolves relative ones against the run's working directory):
+//
+//	readFile   {path}                                  → []byte
+//	pread      {path, offset, length}                  → []byte (short at end of file, and at MaxCallBytes)
+//	writeFile  {path, data, flag: "w"|"wx"|"a"|"ax", mode?}
+//	pwrite     {path, data, offset, append?}           → {bytesWritten, size}
+//	truncate   {path, length}
+//	open       {path, flags (Linux O_* bits), mode?}   → stats of the opened file
+//	stat, lstat {path}                                 → stats
+//	access     {path, mode (F_OK|R_OK|W_OK|X_OK)}
+//	mkdir      {path, recursive?, mode?}               → first directory created (recursive), else nil
+//	readdir    {path, withFileTypes?, recursive?}      → sorted names, or [{name, type}]
+//	readdirPage {path, offset, limit}                  → {entries: [{name, type}], next}
+//	rm         {path, recursive?, force?}
+//	rmdir      {path, recursive?}
+//	unlink     {path}
+//	rename     {from, to}
+//	copyFile   {from, to, flags? (COPYFILE_EXCL = 1)}
+//	cp         {from, to, recursive?, force? (default true), errorOnExist?, dereference?, preserveTimestamps?}
+//	symlink    {target, path}
+//	readlink   {path}                                  → target
+//	realpath   {path}                                  → canonical path
+//	chmod      {path, mode}
+//	utimes     {path, atimeMs, mtimeMs}
+//	mkdtemp    {path}                                  → path (the shim draws the random suffix)
+//
+// Stats are maps {dev, ino, mode, nlink, uid, gid, rdev, size, blksize,
+// blocks, atimeMs, mtimeMs, ctimeMs, birthtimeMs, type} where mode carries
+// the S_IFREG/S_IFDIR/S_IFLNK type bits and type is "file", "dir" or
+// "symlink".
+//
+// Errors are *CallError values worded as Node words them ("ENOENT: no such
+// file or directory, open '/workspace/a'"), with Path (and Dest for two-path
+// ops) as the code gave them. Paths outside Root, and symlinks whose
+// resolution leaves Root, fail with EACCES (see confine). Under ReadOnly
+// access every mutation fails with EROFS.
+//
+// Limits: a file read larger than MaxCallBytes, and a write whose data is
+// larger, fail with the catchable code ERR_FS_FILE_TOO_LARGE (Node's code for
+// a file too big to read whole), whose message names MaxCallBytes and says to
+// use ranged reads and writes through a file handle; pread returns at most
+// MaxCallBytes bytes (a short read, which the shim's read loop continues). A
+// listing of more than MaxDirEntries entries fails with the catchable code
+// ERR_FS_DIR_TOO_LARGE naming MaxDirEntries; readdirPage (fs.opendir) reads
+// a directory of any size in pages.
 type FSOps struct {
 	FS     *vfs.FS
 	Root   string
@@ -15,7 +73,140 @@ type FSOps struct {
 	Limits Limits
 }
 
+// fsOp is one operation.
+type fsOp func(o *FSOps, ctx context.Context, a fsArgs) (any, error)
+
+var fsOpTable map[string]fsOp
+
+func init() {
+	fsOpTable = map[string]fsOp{
+		"readFile":    (*FSOps).opReadFile,
+		"pread":       (*FSOps).opPread,
+		"writeFile":   (*FSOps).opWriteFile,
+		"pwrite":      (*FSOps).opPwrite,
+		"truncate":    (*FSOps).opTruncate,
+		"open":        (*FSOps).opOpen,
+		"stat":        (*FSOps).opStat,
+		"lstat":       (*FSOps).opLstat,
+		"access":      (*FSOps).opAccess,
+		"mkdir":       (*FSOps).opMkdir,
+		"readdir":     (*FSOps).opReaddir,
+		"readdirPage": (*FSOps).opReaddirPage,
+		"rm":          (*FSOps).opRm,
+		"rmdir":       (*FSOps).opRmdir,
+		"unlink":      (*FSOps).opUnlink,
+		"rename":      (*FSOps).opRename,
+		"copyFile":    (*FSOps).opCopyFile,
+		"cp":          (*FSOps).opCp,
+		"symlink":     (*FSOps).opSymlink,
+		"readlink":    (*FSOps).opReadlink,
+		"realpath":    (*FSOps).opRealpath,
+		"chmod":       (*FSOps).opChmod,
+		"utimes":      (*FSOps).opUtimes,
+		"mkdtemp":     (*FSOps).opMkdtemp,
+	}
+}
+
+// FSOpNames returns the names of the ops Do serves, sorted.
+func FSOpNames() []string {
+	names := make([]string, 0, len(fsOpTable))
+	for n := range fsOpTable {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // Do performs one filesystem operation.
 func (o *FSOps) Do(ctx context.Context, op string, args map[string]any) (any, error) {
-	return nil, &CallError{Code: "ENOSYS", Message: "ENOSYS: function not implemented, " + op, Syscall: op}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f := fsOpTable[op]
+	if f == nil {
+		return nil, &CallError{Code: "ENOSYS", Message: fmt.Sprintf("ENOSYS: function not implemented, fs op %q", op), Syscall: op}
+	}
+	if o.FS == nil {
+		return nil, &CallError{Code: "EIO", Message: "EIO: i/o error, no filesystem", Syscall: op}
+	}
+	return f(o, ctx, fsArgs{op: op, m: args})
+}
+
+// lim returns the limits with defaults applied.
+func (o *FSOps) lim() Limits { return o.Limits.WithDefaults() }
+
+// readOnly reports whether mutations are refused.
+func (o *FSOps) readOnly() bool { return o.Access == ReadOnly }
+
+// umask is applied to the modes of created files and directories, as a
+// process with Node's usual umask would see.
+const umask = 0o022
+
+// The Linux open(2) flags the shim passes (fs.constants in Node on Linux).
+const (
+	oRDONLY = 0
+	oWRONLY = 1
+	oRDWR   = 2
+	oCREAT  = 0o100
+	oEXCL   = 0o200
+	oTRUNC  = 0o1000
+	oAPPEND = 0o2000
+)
+
+// File type bits of a stat mode.
+const (
+	sIFREG = 0o100000
+	sIFDIR = 0o040000
+	sIFLNK = 0o120000
+)
+
+// statMap describes fi as the shim builds a fs.Stats from it.
+func statMap(fi *vfs.FileInfo) map[string]any {
+	typ, bits := "file", sIFREG
+	switch fi.Kind {
+	case vfs.TypeDir:
+		typ, bits = "dir", sIFDIR
+	case vfs.TypeSymlink:
+		typ, bits = "symlink", sIFLNK
+	}
+	size := fi.Bytes
+	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
+	return map[string]any{
+		"dev":         float64(1),
+		"ino":         float64(fi.Inode),
+		"mode":        float64(bits | int(fi.Perm&0o7777)),
+		"nlink":       float64(fi.Nlink),
+		"uid":         float64(0),
+		"gid":         float64(0),
+		"rdev":        float64(0),
+		"size":        float64(size),
+		"blksize":     float64(4096),
+		"blocks":      float64((size + 511) / 512),
+		"atimeMs":     ms(fi.Atime),
+		"mtimeMs":     ms(fi.Mtime),
+		"ctimeMs":     ms(fi.Ctime),
+		"birthtimeMs": ms(min(fi.Ctime, fi.Mtime)),
+		"type":        typ,
+	}
+}
+
+// typeName is the shim's name of a node kind.
+func typeName(k vfs.Type) string {
+	switch k {
+	case vfs.TypeDir:
+		return "dir"
+	case vfs.TypeSymlink:
+		return "symlink"
+	}
+	return "file"
+}
+
+// withDest rewrites a one-path error of a two-path op to name both paths,
+// as Node does ("rename '/a' -> '/b'").
+func withDest(err error, path, dest string) error {
+	ce, ok := err.(*CallError)
+	if !ok || ce.Syscall == "" || ce.Dest != "" || fsDescriptions[ce.Code] == "" {
+		return err
+	}
+	return fsErr(ce.Code, ce.Syscall, path, dest)
 }

@@ -1,0 +1,636 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nookdev/nook/vfs"
+)
+
+// The ops that change the workspace. Each checks Access first: under
+// ReadOnly every one fails with EROFS before looking at the filesystem.
+
+func (o *FSOps) opWriteFile(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	data, err := a.bytes("data")
+	if err != nil {
+		return nil, err
+	}
+	flag, err := a.optStr("flag", "w")
+	if err != nil {
+		return nil, err
+	}
+	mode, err := a.optNum("mode", 0)
+	if err != nil {
+		return nil, err
+	}
+	perm := uint32(mode) & 0o7777 &^ umask
+	if max := o.lim().MaxCallBytes; int64(len(data)) > max {
+		return nil, tooLargeErr("write", int64(len(data)), max, p)
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("open", p, "")
+	}
+	switch flag {
+	case "w":
+		real, err := o.confine(ctx, "open", p, true)
+		if err != nil {
+			return nil, err
+		}
+		opts := &vfs.WriteOptions{}
+		fi, err := o.FS.Lstat(ctx, real)
+		switch {
+		case err == nil && fi.Kind == vfs.TypeDir:
+			return nil, fsErr("EISDIR", "open", p, "")
+		case err != nil && vfs.Code(err) != vfs.ENOENT:
+			return nil, o.vfsErr(err, "open", p, "")
+		case err != nil:
+			opts.Mode = perm // only a new file takes the mode
+		}
+		return nil, o.vfsErr(o.FS.WriteFile(ctx, real, data, opts), "open", p, "")
+	case "wx", "ax":
+		// An exclusive create fails on any existing name, a symlink
+		// included, so the final component is not followed.
+		real, err := o.confine(ctx, "open", p, false)
+		if err != nil {
+			return nil, err
+		}
+		return nil, o.vfsErr(o.FS.WriteFile(ctx, real, data, &vfs.WriteOptions{Mode: perm, Exclusive: true}), "open", p, "")
+	case "a":
+		real, err := o.confine(ctx, "open", p, true)
+		if err != nil {
+			return nil, err
+		}
+		_, err = o.writeHandle(real, p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm, data, 0)
+		return nil, err
+	}
+	return nil, argErr(a.op, "flag", `as "w", "wx", "a" or "ax"`)
+}
+
+// writeHandle writes data through a handle opened with flag: at the end of
+// the file with O_APPEND, else at off. It returns the file's size after the
+// write.
+//
+// Appends go through an O_APPEND handle: within this process all handles on
+// a file share one buffer under one lock, so an append lands whole at the
+// end, after every other write of this process; a append no larger than one
+// vfs chunk that does not cross a chunk boundary also commits in one
+// transaction. (A Batch read-modify-write would be atomic across processes
+// too, but costs the whole file per append.)
+func (o *FSOps) writeHandle(real, p string, flag int, perm uint32, data []byte, off int64) (int64, error) {
+	h, err := o.FS.OpenFile(context.Background(), real, flag, perm)
+	if err != nil {
+		return 0, o.vfsErr(err, "open", p, "")
+	}
+	if flag&os.O_APPEND != 0 {
+		_, err = h.Write(data)
+	} else {
+		_, err = h.WriteAt(data, off)
+	}
+	var size int64
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = h.Stat(); err == nil {
+			size = fi.Size()
+		}
+	}
+	if cerr := h.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, o.vfsErr(err, "write", p, "")
+	}
+	return size, nil
+}
+
+func (o *FSOps) opPwrite(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	data, err := a.bytes("data")
+	if err != nil {
+		return nil, err
+	}
+	off, err := a.optNum("offset", 0)
+	if err != nil {
+		return nil, err
+	}
+	app, err := a.flag("append", false)
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 {
+		return nil, fsErr("EINVAL", "write", "", "")
+	}
+	if max := o.lim().MaxCallBytes; int64(len(data)) > max {
+		return nil, tooLargeErr("write", int64(len(data)), max, p)
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("write", p, "")
+	}
+	real, err := o.confine(ctx, "write", p, true)
+	if err != nil {
+		return nil, err
+	}
+	flag := os.O_WRONLY
+	if app {
+		flag |= os.O_APPEND
+	}
+	size, err := o.writeHandle(real, p, flag, 0, data, off)
+	if err != nil {
+		if ce, ok := err.(*CallError); ok && ce.Syscall == "open" {
+			err = fsErr(ce.Code, "write", p, "")
+		}
+		return nil, err
+	}
+	return map[string]any{"bytesWritten": float64(len(data)), "size": float64(size)}, nil
+}
+
+func (o *FSOps) opTruncate(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	n, err := a.optNum("length", 0)
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, fsErr("EINVAL", "ftruncate", "", "")
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("open", p, "")
+	}
+	real, err := o.confine(ctx, "open", p, true)
+	if err != nil {
+		return nil, err
+	}
+	h, err := o.FS.OpenFile(ctx, real, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, o.vfsErr(err, "open", p, "")
+	}
+	err = h.Truncate(n)
+	if cerr := h.Close(); err == nil {
+		err = cerr
+	}
+	return nil, o.vfsErr(err, "ftruncate", p, "")
+}
+
+// opOpen does what open(2) does to the filesystem (create, truncate, the
+// checks of the flags) and returns the stats of the file; the shim keeps the
+// descriptor.
+func (o *FSOps) opOpen(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	flags, err := a.optNum("flags", oRDONLY)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := a.optNum("mode", 0o666)
+	if err != nil {
+		return nil, err
+	}
+	acc := flags & 3
+	if acc == 3 {
+		return nil, fsErr("EINVAL", "open", p, "")
+	}
+	writable := acc == oWRONLY || acc == oRDWR
+	creat, excl := flags&oCREAT != 0, flags&oEXCL != 0
+	if (writable || creat || flags&oTRUNC != 0) && o.readOnly() {
+		return nil, readOnlyErr("open", p, "")
+	}
+	real, err := o.confine(ctx, "open", p, !(creat && excl))
+	if err != nil {
+		return nil, err
+	}
+	flag := os.O_RDONLY
+	switch acc {
+	case oWRONLY:
+		flag = os.O_WRONLY
+	case oRDWR:
+		flag = os.O_RDWR
+	}
+	if creat {
+		flag |= os.O_CREATE
+	}
+	if excl && creat {
+		flag |= os.O_EXCL
+	}
+	if flags&oTRUNC != 0 {
+		flag |= os.O_TRUNC
+	}
+	if flags&oAPPEND != 0 {
+		flag |= os.O_APPEND
+	}
+	h, err := o.FS.OpenFile(ctx, real, flag, uint32(mode)&0o7777&^umask)
+	if err != nil {
+		return nil, o.vfsErr(err, "open", p, "")
+	}
+	if err := h.Close(); err != nil {
+		return nil, o.vfsErr(err, "open", p, "")
+	}
+	fi, err := o.FS.Stat(ctx, real)
+	if err != nil {
+		return nil, o.vfsErr(err, "open", p, "")
+	}
+	return statMap(fi), nil
+}
+
+func (o *FSOps) opMkdir(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	recursive, err := a.flag("recursive", false)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := a.optNum("mode", 0o777)
+	if err != nil {
+		return nil, err
+	}
+	perm := uint32(mode) & 0o7777 &^ umask
+	if !recursive {
+		if o.readOnly() {
+			return nil, readOnlyErr("mkdir", p, "")
+		}
+		real, err := o.confine(ctx, "mkdir", p, false)
+		if err != nil {
+			return nil, err
+		}
+		return nil, o.vfsErr(o.FS.Mkdir(ctx, real, perm), "mkdir", p, "")
+	}
+	clean, err := o.lexical("mkdir", p)
+	if err != nil {
+		return nil, err
+	}
+	// Find the first missing directory, which Node returns.
+	root := o.root()
+	prefix, first := root, ""
+	segs := splitUnder(clean, root)
+	for i := -1; i < len(segs); i++ {
+		if i >= 0 {
+			prefix = joinPath(prefix, segs[i])
+		}
+		real, err := o.walk(ctx, "mkdir", p, prefix, true)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := o.FS.Stat(ctx, real)
+		if vfs.Code(err) == vfs.ENOENT {
+			first = prefix
+			break
+		}
+		if err != nil {
+			return nil, o.vfsErr(err, "mkdir", p, "")
+		}
+		if fi.Kind != vfs.TypeDir {
+			if i == len(segs)-1 {
+				return nil, fsErr("EEXIST", "mkdir", p, "")
+			}
+			return nil, fsErr("ENOTDIR", "mkdir", p, "")
+		}
+	}
+	if first == "" {
+		return nil, nil // it all exists: nothing to do, even when read-only
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("mkdir", p, "")
+	}
+	real, err := o.walk(ctx, "mkdir", p, clean, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.FS.MkdirAll(ctx, real, perm); err != nil {
+		return nil, o.vfsErr(err, "mkdir", p, "")
+	}
+	return first, nil
+}
+
+// busy refuses to remove or rename Root itself, which would leave the code
+// (and later runs) without a workspace.
+func (o *FSOps) busy(real, syscall, p, dest string) error {
+	if real == o.root() {
+		return &CallError{Code: "EBUSY", Message: "EBUSY: resource busy or locked, " + syscall + " '" + p + "'" + arrow(dest),
+			Syscall: syscall, Path: p, Dest: dest}
+	}
+	return nil
+}
+
+func arrow(dest string) string {
+	if dest == "" {
+		return ""
+	}
+	return " -> '" + dest + "'"
+}
+
+func (o *FSOps) opRm(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	recursive, err := a.flag("recursive", false)
+	if err != nil {
+		return nil, err
+	}
+	force, err := a.flag("force", false)
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("rm", p, "")
+	}
+	real, err := o.confine(ctx, "rm", p, false)
+	if err != nil {
+		if ce, ok := err.(*CallError); ok && force && ce.Code == "ENOTDIR" {
+			return nil, nil
+		}
+		return nil, err
+	}
+	fi, err := o.FS.Lstat(ctx, real)
+	if err != nil {
+		if c := vfs.Code(err); force && (c == vfs.ENOENT || c == vfs.ENOTDIR) {
+			return nil, nil
+		}
+		return nil, o.vfsErr(err, "rm", p, "")
+	}
+	if err := o.busy(real, "rm", p, ""); err != nil {
+		return nil, err
+	}
+	if fi.Kind == vfs.TypeDir && !recursive {
+		return nil, &CallError{Code: "ERR_FS_EISDIR",
+			Message: "Path is a directory: rm returned EISDIR (is a directory) " + p, Syscall: "rm", Path: p}
+	}
+	return nil, o.vfsErr(o.FS.Remove(ctx, real, &vfs.RemoveOptions{Recursive: recursive, Force: force}), "rm", p, "")
+}
+
+func (o *FSOps) opRmdir(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	recursive, err := a.flag("recursive", false)
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("rmdir", p, "")
+	}
+	real, err := o.confine(ctx, "rmdir", p, false)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := o.FS.Lstat(ctx, real)
+	if err != nil {
+		return nil, o.vfsErr(err, "rmdir", p, "")
+	}
+	if fi.Kind != vfs.TypeDir {
+		return nil, fsErr("ENOTDIR", "rmdir", p, "")
+	}
+	if err := o.busy(real, "rmdir", p, ""); err != nil {
+		return nil, err
+	}
+	return nil, o.vfsErr(o.FS.Remove(ctx, real, &vfs.RemoveOptions{Recursive: recursive}), "rmdir", p, "")
+}
+
+func (o *FSOps) opUnlink(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("unlink", p, "")
+	}
+	real, err := o.confine(ctx, "unlink", p, false)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := o.FS.Lstat(ctx, real)
+	if err != nil {
+		return nil, o.vfsErr(err, "unlink", p, "")
+	}
+	if fi.Kind == vfs.TypeDir {
+		return nil, fsErr("EISDIR", "unlink", p, "")
+	}
+	return nil, o.vfsErr(o.FS.Remove(ctx, real, nil), "unlink", p, "")
+}
+
+// twoPaths reads and confines the from and to arguments of a two-path op;
+// errors name both paths.
+func (o *FSOps) twoPaths(ctx context.Context, a fsArgs, syscall string, followFrom, followTo bool) (from, to, realFrom, realTo string, err error) {
+	if from, err = a.str("from"); err != nil {
+		return
+	}
+	if to, err = a.str("to"); err != nil {
+		return
+	}
+	if realFrom, err = o.confine(ctx, syscall, from, followFrom); err != nil {
+		err = withDest(err, from, to)
+		return
+	}
+	if realTo, err = o.confine(ctx, syscall, to, followTo); err != nil {
+		err = withDest(err, from, to)
+	}
+	return
+}
+
+func (o *FSOps) opRename(ctx context.Context, a fsArgs) (any, error) {
+	from, to, realFrom, realTo, err := o.twoPaths(ctx, a, "rename", false, false)
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("rename", from, to)
+	}
+	if err := o.busy(realFrom, "rename", from, to); err != nil {
+		return nil, err
+	}
+	if err := o.busy(realTo, "rename", from, to); err != nil {
+		return nil, err
+	}
+	return nil, o.vfsErr(o.FS.Rename(ctx, realFrom, realTo), "rename", from, to)
+}
+
+func (o *FSOps) opCopyFile(ctx context.Context, a fsArgs) (any, error) {
+	flags, err := a.optNum("flags", 0)
+	if err != nil {
+		return nil, err
+	}
+	excl := flags&1 != 0
+	from, to, realFrom, realTo, err := o.twoPaths(ctx, a, "copyfile", true, !excl)
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("copyfile", from, to)
+	}
+	fi, err := o.FS.Stat(ctx, realFrom)
+	if err != nil {
+		return nil, o.vfsErr(err, "copyfile", from, to)
+	}
+	if fi.Kind == vfs.TypeDir {
+		return nil, fsErr("EISDIR", "copyfile", from, to)
+	}
+	if dfi, err := o.FS.Lstat(ctx, realTo); err == nil {
+		switch {
+		case excl:
+			return nil, fsErr("EEXIST", "copyfile", from, to)
+		case dfi.Kind == vfs.TypeDir:
+			return nil, fsErr("EISDIR", "copyfile", from, to)
+		case realTo == realFrom:
+			return nil, nil // copying a file onto itself changes nothing
+		}
+	}
+	return nil, o.copyData(ctx, realFrom, realTo, fi, excl, "copyfile", from, to)
+}
+
+// copyData streams the content of the file realFrom (described by fi) to
+// realTo, giving it fi's mode.
+func (o *FSOps) copyData(ctx context.Context, realFrom, realTo string, fi *vfs.FileInfo, excl bool, syscall, from, to string) error {
+	r, err := o.FS.NewReader(ctx, realFrom)
+	if err != nil {
+		return o.vfsErr(err, syscall, from, to)
+	}
+	defer r.Close()
+	_, err = o.FS.WriteFrom(ctx, realTo, r, &vfs.WriteOptions{Mode: fi.Perm, Exclusive: excl})
+	return o.vfsErr(err, syscall, from, to)
+}
+
+// opSymlink creates the link path holding target verbatim. The link must
+// resolve inside Root (through any further links): creating a link that
+// leads outside fails with EACCES, so sandboxed code can never plant an
+// escape. As in Node, errors name the target first: "symlink 'target' ->
+// 'path'".
+func (o *FSOps) opSymlink(ctx context.Context, a fsArgs) (any, error) {
+	target, err := a.str("target")
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("symlink", target, p)
+	}
+	real, err := o.confine(ctx, "symlink", p, false)
+	if err != nil {
+		return nil, withDest(err, target, p)
+	}
+	if target == "" {
+		return nil, fsErr("ENOENT", "symlink", target, p)
+	}
+	if strings.IndexByte(target, 0) >= 0 {
+		return nil, fsErr("EINVAL", "symlink", target, p)
+	}
+	if err := o.checkLinkTarget(ctx, "symlink", real, target); err != nil {
+		return nil, withDest(err, target, p)
+	}
+	return nil, o.vfsErr(o.FS.Symlink(ctx, target, real), "symlink", target, p)
+}
+
+// checkLinkTarget reports EACCES when a link at real holding target would
+// resolve outside Root.
+func (o *FSOps) checkLinkTarget(ctx context.Context, syscall, real, target string) error {
+	base := parentOf(real)
+	if strings.HasPrefix(target, "/") {
+		base = "/"
+	}
+	expanded := cleanPath(base + "/" + target)
+	if !within(expanded, o.root()) {
+		return fsErr("EACCES", syscall, target, "")
+	}
+	if _, err := o.walk(ctx, syscall, target, expanded, true); err != nil {
+		if ce, ok := err.(*CallError); ok && (ce.Code == "EACCES" || ce.Code == "ELOOP") {
+			return err
+		}
+		// Any other trouble on the way (a file used as a directory) makes
+		// a dangling link, which is allowed.
+	}
+	return nil
+}
+
+func (o *FSOps) opChmod(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	mode, err := a.num("mode")
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("chmod", p, "")
+	}
+	real, err := o.confine(ctx, "chmod", p, true)
+	if err != nil {
+		return nil, err
+	}
+	return nil, o.vfsErr(o.FS.Chmod(ctx, real, uint32(mode)&0o7777), "chmod", p, "")
+}
+
+func (o *FSOps) opUtimes(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	at, err := a.float("atimeMs")
+	if err != nil {
+		return nil, err
+	}
+	mt, err := a.float("mtimeMs")
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("utime", p, "")
+	}
+	real, err := o.confine(ctx, "utime", p, true)
+	if err != nil {
+		return nil, err
+	}
+	return nil, o.vfsErr(o.FS.Chtimes(ctx, real, msTime(at), msTime(mt)), "utime", p, "")
+}
+
+// msTime converts milliseconds since the epoch to a time.
+func msTime(ms float64) time.Time {
+	whole := math.Floor(ms)
+	return time.UnixMilli(int64(whole)).Add(time.Duration(math.Round((ms - whole) * 1e6)))
+}
+
+// opMkdtemp creates the directory path, which must not exist, with mode
+// 0700. The shim draws the random suffix (from the run's journaled
+// randomness), so the op itself is deterministic.
+func (o *FSOps) opMkdtemp(ctx context.Context, a fsArgs) (any, error) {
+	p, err := a.str("path")
+	if err != nil {
+		return nil, err
+	}
+	if o.readOnly() {
+		return nil, readOnlyErr("mkdtemp", p, "")
+	}
+	real, err := o.confine(ctx, "mkdtemp", p, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.FS.Mkdir(ctx, real, 0o700); err != nil {
+		return nil, o.vfsErr(err, "mkdtemp", p, "")
+	}
+	return p, nil
+}
+
+// errorf builds a CallError with a code of Node's own (ERR_*), whose message
+// does not follow the libuv form.
+func errorf(code, syscall, path, format string, args ...any) error {
+	return &CallError{Code: code, Message: fmt.Sprintf(format, args...), Syscall: syscall, Path: path}
+}
