@@ -1,5 +1,6 @@
 // Package tools holds the model-facing tools over a workspace: read, ls,
-// find, grep, write, edit, delete, move and patch.
+// find, grep, write, edit, delete, move and patch, and exec, which runs code
+// on the workspace's runtime.
 //
 // Every tool has one canonical contract (Tool): a name, a short
 // description, hand-written JSON schemas for its input and output, and

@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/vfs"
 )
 
 // Options configure a tool set. Zero values mean the defaults.
 type Options struct {
 	// ReadOnly leaves out every tool that changes the workspace: the set is
-	// read, ls, find and grep.
+	// read, ls, find and grep. It leaves out exec too, since code can
+	// change files.
 	ReadOnly bool
 	// Root is the directory relative paths are resolved against and the
 	// default path of find and grep (default "/").
@@ -26,6 +28,12 @@ type Options struct {
 	// *vfs.FS share one by default; pass one explicitly to share it across
 	// FS values that open the same workspace in one process.
 	Locks *Locks
+	// Runtime runs code for the exec tool, which the set has when Runtime
+	// is not nil and has at least one backend. It must run over the same
+	// workspace as the set's filesystem (nook.Workspace.Runtime).
+	Runtime *runtime.Runtime
+	// Exec configures the exec tool.
+	Exec ExecOptions
 }
 
 // ReadOptions cap the read tool.
@@ -84,6 +92,16 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	def(&o.Edit.MaxBytes, DefaultEditMaxBytes)
 	def(&o.List.DefaultLimit, DefaultListLimit)
 	def(&o.List.MaxLimit, DefaultListMaxLimit)
+	def(&o.Exec.MaxOutputBytes, DefaultExecMaxOutputBytes)
+	if o.Exec.MaxOutputBytes < 16 {
+		o.Exec.MaxOutputBytes = 16
+	}
+	if o.Exec.ProgressInterval <= 0 {
+		o.Exec.ProgressInterval = DefaultExecProgressInterval
+	}
+	if o.Exec.OutputDir == "" {
+		o.Exec.OutputDir = runtime.DefaultOutputDir
+	}
 	if o.Locks == nil {
 		o.Locks = locksFor(f)
 	}
@@ -112,6 +130,7 @@ var builders = []struct {
 	{"patch", true, patchTool},
 	{"move", true, moveTool},
 	{"delete", true, deleteTool},
+	{"exec", true, execTool},
 }
 
 // New returns the tool set over the workspace filesystem f.

@@ -62,7 +62,7 @@ type Result struct {
 	// Content is what the model reads: text, images, links.
 	Content []Content
 	// Structured is the result as a JSON value matching the tool's output
-	// schema (nil for errors).
+	// schema (nil for most errors; exec sets it for a run that failed).
 	Structured any
 	// IsError marks a failed call; Content then explains what to do.
 	IsError bool
