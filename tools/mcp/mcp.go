@@ -17,7 +17,9 @@
 //	IsError       -> CallToolResult.IsError (a tool failure is never a JSON-RPC error)
 //
 // Only the end of the request's context (cancellation) surfaces as a
-// protocol error.
+// protocol error. When a request carries a progress token, the progress a
+// tool reports (tools.WithProgress; exec does while its run goes on) is sent
+// to the client as notifications/progress.
 package mcp
 
 import (
@@ -95,6 +97,14 @@ func ptr[T any](v T) *T { return &v }
 
 func handler(t *tools.Tool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+			ctx = tools.WithProgress(ctx, func(p tools.Progress) {
+				// Best effort: a lost notification only delays what the
+				// client shows.
+				req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+					ProgressToken: tok, Message: p.Message, Progress: p.Current, Total: p.Total})
+			})
+		}
 		res, err := t.Call(ctx, req.Params.Arguments)
 		if err != nil {
 			// Only the end of ctx: the request was cancelled or the
