@@ -1,0 +1,173 @@
+package js
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/vfs"
+)
+
+// Options configure a JavaScript backend. Zero fields take defaults.
+type Options struct {
+	// ID selects the backend in Exec (default "js").
+	ID string
+	// Description is what a model reads about the backend (default: a
+	// description of the language, its modules and how to return a value).
+	Description string
+	// Root is the workspace directory code may reach (default
+	// "/workspace"); Access says whether it may change it.
+	Root   string
+	Access runtime.Access
+	// DefaultTimeout applies when a caller gives none (default 60 s); a
+	// caller's timeout is clamped to MaxTimeout (default 30 min).
+	DefaultTimeout time.Duration
+	MaxTimeout     time.Duration
+	// Modules are extra modules code may import by a bare name, given as
+	// JavaScript source (ES module or CommonJS), e.g. "lodash-lite".
+	Modules map[string]string
+}
+
+// Backend runs JavaScript and TypeScript modules in goja. It implements
+// runtime.Backend; it is safe for concurrent use.
+type Backend struct {
+	opts    Options
+	optsKey string // the options' part of cache keys
+	cache   *programCache
+}
+
+var _ runtime.Backend = (*Backend)(nil)
+
+// New returns a JavaScript backend.
+func New(opts Options) *Backend {
+	if opts.ID == "" {
+		opts.ID = "js"
+	}
+	if opts.Root == "" {
+		opts.Root = "/workspace"
+	}
+	opts.Root = path.Clean("/" + opts.Root)
+	if opts.DefaultTimeout <= 0 {
+		opts.DefaultTimeout = runtime.DefaultTimeout
+	}
+	if opts.MaxTimeout <= 0 {
+		opts.MaxTimeout = runtime.DefaultMaxTimeout
+	}
+	if opts.DefaultTimeout > opts.MaxTimeout {
+		opts.DefaultTimeout = opts.MaxTimeout
+	}
+	if opts.Description == "" {
+		opts.Description = describe(opts)
+	}
+	setRegexpTimeout()
+	h := sha256.New()
+	fmt.Fprintf(h, "root=%q\n", opts.Root)
+	names := make([]string, 0, len(opts.Modules))
+	for n := range opts.Modules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "module %q %d\n%s\n", n, len(opts.Modules[n]), opts.Modules[n])
+	}
+	return &Backend{opts: opts, optsKey: hex.EncodeToString(h.Sum(nil)), cache: newProgramCache(256)}
+}
+
+func describe(o Options) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "JavaScript or TypeScript, run as an ES module (top-level await works). "+
+		"Export a default function: it is called with the JSON input and its (awaited) return value is the result, "+
+		"which must be JSON-compatible. Files live under %s (%s); relative paths and relative imports "+
+		"(\"./lib.ts\") resolve from the working directory. ", o.Root, o.Access)
+	b.WriteString("Built-in modules: node:fs (sync, callback and promise APIs), node:fs/promises, node:path, " +
+		"node:buffer, node:util, node:events, node:url, node:process, node:timers, node:timers/promises, " +
+		"node:crypto (randomUUID, getRandomValues, createHash), node:os, node:assert. " +
+		"Host modules the caller provides are imported from \"ws:<name>\"; their functions are async. " +
+		"Globals: console, process (env, argv, exit, stdin), timers, fetch (only when the workspace has an " +
+		"outbound network policy), URL, TextEncoder/TextDecoder, Buffer, structuredClone, atob/btoa, crypto. " +
+		"There is no npm: other bare imports fail unless configured.")
+	if len(o.Modules) > 0 {
+		names := make([]string, 0, len(o.Modules))
+		for n := range o.Modules {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		b.WriteString(" Configured modules: " + strings.Join(names, ", ") + ".")
+	}
+	return b.String()
+}
+
+// Info describes the backend.
+func (b *Backend) Info() runtime.BackendInfo {
+	return runtime.BackendInfo{
+		ID:             b.opts.ID,
+		Description:    b.opts.Description,
+		Callable:       true,
+		Root:           b.opts.Root,
+		Access:         b.opts.Access,
+		DefaultTimeout: b.opts.DefaultTimeout,
+		MaxTimeout:     b.opts.MaxTimeout,
+	}
+}
+
+// Prepare bundles and compiles req's source with everything it imports,
+// or takes the compiled program from the cache when neither the source
+// nor any file it was built from changed. Syntax errors, unresolvable
+// imports and source limits fail here, before any run exists.
+func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+	r := *req
+	r.Limits = r.Limits.WithDefaults()
+	if r.Cwd == "" {
+		r.Cwd = b.opts.Root
+	}
+	r.Cwd = path.Clean(r.Cwd)
+	if !within(b.opts.Root, r.Cwd) {
+		return nil, fmt.Errorf("the working directory %s is outside %s", r.Cwd, b.opts.Root)
+	}
+	if n := int64(len(r.Input)); n > r.Limits.MaxInputBytes {
+		return nil, &runtime.LimitError{Limit: "MaxInputBytes", Max: r.Limits.MaxInputBytes,
+			What: fmt.Sprintf("input of %d bytes", n)}
+	}
+	if n := int64(len(r.Source)); n > r.Limits.MaxSourceBytes {
+		return nil, &runtime.LimitError{Limit: "MaxSourceBytes", Max: r.Limits.MaxSourceBytes,
+			What: fmt.Sprintf("source of %d bytes", n)}
+	}
+	key := b.cacheKey(&r)
+	if code, ok := b.cache.get(ctx, fsys, key); ok {
+		return &program{b: b, code: code, req: &r}, nil
+	}
+	src, deps, err := b.transform(ctx, fsys, &r)
+	if err != nil {
+		return nil, err
+	}
+	code, err := goja.Compile("bundle.js", src, false)
+	if err != nil {
+		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
+	}
+	b.cache.put(key, code, deps)
+	return &program{b: b, code: code, req: &r}, nil
+}
+
+// cacheKey identifies what a compiled program depends on besides the
+// workspace files it read: the source, the cwd, the backend's options,
+// the host modules' names and functions, and the source limits.
+func (b *Backend) cacheKey(r *runtime.Request) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%q\n%d %d %d\n", b.optsKey, r.Cwd, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth)
+	for _, n := range hostNames(r.Modules) {
+		fs := append([]string(nil), r.Modules[n]...)
+		sort.Strings(fs)
+		fmt.Fprintf(h, "ws %q %q\n", n, fs)
+	}
+	fmt.Fprintf(h, "%d\n", len(r.Source))
+	h.Write([]byte(r.Source))
+	return hex.EncodeToString(h.Sum(nil))
+}

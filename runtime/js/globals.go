@@ -1,0 +1,277 @@
+package js
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/dop251/goja_nodejs/require"
+	_ "github.com/dop251/goja_nodejs/url" // registers the url core module
+
+	"github.com/nookdev/nook/runtime"
+)
+
+// setup creates the run's goja runtime: determinism hooks, limits, the
+// internal bridge and the globals the prelude builds on it.
+func (r *run) setup() error {
+	rt := goja.New()
+	r.rt = rt
+	r.start = r.host.Now()
+	rt.SetTimeSource(r.host.Now)
+	rt.SetRandSource(r.random)
+	rt.SetMaxCallStackSize(r.req.Limits.MaxStackDepth)
+	rt.SetPromiseRejectionTracker(r.trackRejection)
+
+	g := rt.GlobalObject()
+	r.objectProto = g.Get("Object").(*goja.Object).Get("prototype").(*goja.Object)
+	r.ctorUint8Array = g.Get("Uint8Array").(*goja.Object)
+	r.errCtors = map[string]*goja.Object{}
+	for _, n := range []string{"Error", "TypeError", "RangeError"} {
+		r.errCtors[n] = g.Get(n).(*goja.Object)
+	}
+	r.fnIsView, _ = goja.AssertFunction(g.Get("ArrayBuffer").(*goja.Object).Get("isView"))
+	r.fnIsArray, _ = goja.AssertFunction(g.Get("Array").(*goja.Object).Get("isArray"))
+
+	// goja_nodejs modules come through their own registry, whose loader
+	// never reads a file; its global require is removed at once.
+	reg := require.NewRegistry(require.WithLoader(func(string) ([]byte, error) {
+		return nil, require.ModuleFileDoesNotExistError
+	}))
+	r.nodeRequire = reg.Enable(rt)
+	g.Delete("require")
+
+	r.guardRegexp()
+	r.shimHost = r.newShimHost()
+
+	prg, err := shim("prelude.js")
+	if err != nil {
+		return err
+	}
+	return r.check(r.enter(func() error {
+		fnv, err := rt.RunProgram(prg)
+		if err != nil {
+			return err
+		}
+		fn, _ := goja.AssertFunction(fnv)
+		module := rt.NewObject()
+		module.Set("exports", rt.NewObject())
+		if _, err := fn(goja.Undefined(), module, module.Get("exports"), rt.ToValue(r.require), r.shimHost); err != nil {
+			return err
+		}
+		r.process, _ = g.Get("process").(*goja.Object)
+		return nil
+	}))
+}
+
+// native returns a goja_nodejs core module's exports ("buffer", "url",
+// "util").
+func (r *run) native(name string) goja.Value {
+	v, err := r.nodeRequire.Require(name)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// random is Math.random from the host's random bytes.
+func (r *run) random() float64 {
+	var b [8]byte
+	r.host.Random(b[:])
+	return float64(binary.LittleEndian.Uint64(b[:])>>11) / (1 << 53)
+}
+
+// trackRejection follows promises rejected with no handler; afterTask
+// fails the run for those still unhandled when a macrotask ends.
+func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	switch op {
+	case goja.PromiseRejectionReject:
+		r.rejected = append(r.rejected, p)
+	case goja.PromiseRejectionHandle:
+		for i, q := range r.rejected {
+			if q == p {
+				r.rejected = append(r.rejected[:i], r.rejected[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// newShimHost builds the internal bridge that the prelude and the
+// built-in shims (node:fs among them) use. Everything on it takes and
+// returns plain values.
+func (r *run) newShimHost() *goja.Object {
+	rt := r.rt
+	h := rt.NewObject()
+	set := func(name string, v any) { h.Set(name, v) }
+	kindOf := func(v goja.Value) runtime.CallKind { return runtime.CallKind(v.String()) }
+
+	set("callSync", func(kind, op, args goja.Value) goja.Value { return r.callSync(kindOf(kind), op.String(), args) })
+	set("call", func(kind, op, args goja.Value) goja.Value { return r.callAsync(kindOf(kind), op.String(), args) })
+	set("cwd", r.req.Cwd)
+	set("root", r.p.b.opts.Root)
+	set("access", r.p.b.opts.Access.String())
+	set("entry", r.entryPath())
+	set("fetchAllowed", r.req.Fetch)
+	set("maxAlloc", float64(r.req.Limits.MaxAllocBytes))
+
+	env := rt.NewObject()
+	for k, v := range r.req.Env {
+		env.Set(k, v)
+	}
+	set("env", env)
+	argv := []any{"nook", r.entryPath()}
+	for _, a := range r.req.Args {
+		argv = append(argv, a)
+	}
+	set("argv", rt.NewArray(argv...))
+	set("stdin", func() goja.Value { return r.newUint8Array(r.req.Stdin) })
+
+	set("write", func(stream int, data goja.Value) {
+		var p []byte
+		if obj, ok := data.(*goja.Object); ok {
+			if b, ok := r.bytesOf(obj); ok {
+				p = b
+			}
+		}
+		if p == nil {
+			p = []byte(data.String())
+		}
+		r.write(runtime.Stream(stream), p)
+	})
+	set("now", func() float64 { return float64(r.host.Now().UnixNano()) / 1e6 })
+	set("hrnow", func() float64 { return float64(r.host.Now().Sub(r.start).Nanoseconds()) })
+	set("random", func(n int) goja.Value {
+		if n < 0 || n > 65536 {
+			panic(r.newError("RangeError", fmt.Sprintf("cannot fill %d random bytes (at most 65536)", n)))
+		}
+		b := make([]byte, n)
+		r.host.Random(b)
+		return r.newUint8Array(b)
+	})
+	set("digest", func(alg string, data goja.Value) goja.Value {
+		h := newHash(alg)
+		if h == nil {
+			panic(r.newError("Error", fmt.Sprintf("Digest method not supported: %s", alg)))
+		}
+		h.Write(r.dataBytes(data))
+		return r.newUint8Array(h.Sum(nil))
+	})
+	set("hashNew", func(alg string) goja.Value {
+		hs := newHash(alg)
+		if hs == nil {
+			panic(r.newError("Error", fmt.Sprintf("Digest method not supported: %s", alg)))
+		}
+		o := rt.NewObject()
+		o.Set("update", func(data goja.Value) { hs.Write(r.dataBytes(data)) })
+		o.Set("digest", func() goja.Value { return r.newUint8Array(hs.Sum(nil)) })
+		return o
+	})
+	set("utf8Encode", func(s string) goja.Value { return r.newUint8Array([]byte(s)) })
+	set("utf8Decode", func(data goja.Value, fatal bool) string {
+		b := r.dataBytes(data)
+		if fatal && !utf8.Valid(b) {
+			panic(r.newError("TypeError", "The encoded data was not valid for encoding utf-8"))
+		}
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	})
+	set("timerStart", func(fn goja.Value, ms float64, repeat bool) int64 {
+		f, ok := goja.AssertFunction(fn)
+		if !ok {
+			panic(r.newError("TypeError", "The \"callback\" argument must be of type function"))
+		}
+		if math.IsNaN(ms) || ms < 1 {
+			ms = 0
+		}
+		if ms > math.MaxInt32 {
+			ms = 1
+		}
+		return r.addTimer(f, time.Duration(ms*float64(time.Millisecond)), repeat)
+	})
+	set("timerClear", func(id int64) { r.clearTimer(id) })
+	set("timerRef", func(id int64, ref bool) { r.refTimer(id, ref) })
+	set("exit", func(code goja.Value) {
+		c := 0
+		if code != nil && !goja.IsUndefined(code) && !goja.IsNull(code) {
+			c = int(code.ToInteger())
+		} else {
+			c = r.processExitCode()
+		}
+		r.fail(&exitRequest{code: c})
+		panic(rt.NewGoError(errors.New("process.exit")))
+	})
+	set("allocLimit", func(what string, n float64) {
+		max := r.req.Limits.MaxAllocBytes
+		le := &runtime.LimitError{Limit: "MaxAllocBytes", Max: max, What: fmt.Sprintf("%s of %.0f bytes", what, n)}
+		r.fail(le)
+		panic(r.newError("RangeError", le.Error()))
+	})
+	set("userFrames", func(stack string) string { return r.userFrames(stack) })
+	set("cleanStack", func(stack string) string {
+		head, _, _ := strings.Cut(stack, "\n\tat ")
+		return head + r.userFrames(stack)
+	})
+	set("setInspect", func(fn goja.Value) { r.fnInspect, _ = goja.AssertFunction(fn) })
+	set("native", func(name string) goja.Value {
+		switch name {
+		case "buffer", "url":
+			return r.native(name)
+		}
+		panic(r.newError("Error", "no native module "+name))
+	})
+	set("bufferFrom", func(data goja.Value) goja.Value {
+		return buffer.WrapBytes(rt, append([]byte(nil), r.dataBytes(data)...))
+	})
+	return h
+}
+
+// dataBytes returns the bytes of a string (UTF-8) or of binary data.
+func (r *run) dataBytes(v goja.Value) []byte {
+	if obj, ok := v.(*goja.Object); ok {
+		if b, ok := r.bytesOf(obj); ok {
+			return b
+		}
+	}
+	return []byte(v.String())
+}
+
+// write sends output to the host; past MaxOutputBytes the run stops.
+func (r *run) write(stream runtime.Stream, p []byte) {
+	if r.over.Load() {
+		panic(r.rt.NewGoError(errRunOver))
+	}
+	if err := r.host.Write(stream, p); err != nil {
+		if le, ok := errors.AsType[*runtime.LimitError](err); ok {
+			r.fail(le)
+		} else {
+			r.fail(err)
+		}
+		panic(r.rt.NewGoError(err))
+	}
+}
+
+func newHash(alg string) hash.Hash {
+	switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
+	case "sha1":
+		return sha1.New()
+	case "sha256":
+		return sha256.New()
+	case "sha384":
+		return sha512.New384()
+	case "sha512":
+		return sha512.New()
+	case "md5":
+		return md5.New()
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package js
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dop251/goja"
+
+	"github.com/nookdev/nook/runtime"
+)
+
+// errRunOver is what a host call made after the run returned gets: a
+// program interrupted by its context may still be unwinding, and must
+// not reach its host any more.
+var errRunOver = errors.New("the run is over")
+
+// hostCall performs one call through the host, unless the run is over.
+func (r *run) hostCall(c *runtime.Call) (any, error) {
+	if r.over.Load() {
+		return nil, errRunOver
+	}
+	return r.host.Call(r.ctx, c)
+}
+
+// callSync performs a host call on the loop goroutine and returns its
+// converted result; a failed call throws. A limit error stops the run.
+func (r *run) callSync(kind runtime.CallKind, op string, args goja.Value) goja.Value {
+	c, err := r.newCall(kind, op, args)
+	if err != nil {
+		panic(r.rt.NewTypeError(err.Error()))
+	}
+	res, err := r.hostCall(c)
+	if err != nil {
+		panic(r.throwable(err))
+	}
+	return r.toJS(res)
+}
+
+// callAsync starts a host call on a goroutine of its own and returns a
+// promise that settles, on the loop, in the order the calls were issued.
+func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.Value {
+	c, err := r.newCall(kind, op, args)
+	if err != nil {
+		panic(r.rt.NewTypeError(err.Error()))
+	}
+	p, resolve, reject := r.rt.NewPromise()
+	seq := r.nextSeq
+	r.nextSeq++
+	r.pending++
+	go func() {
+		res, err := r.hostCall(c)
+		apply := func() error {
+			return r.enter(func() error {
+				if err != nil {
+					if le, ok := errors.AsType[*runtime.LimitError](err); ok {
+						return r.fail(le)
+					}
+					return reject(r.jsError(err))
+				}
+				return resolve(r.toJS(res))
+			})
+		}
+		select {
+		case r.loop.done <- completion{seq: seq, apply: apply}:
+		case <-r.stopped:
+		}
+	}()
+	return r.rt.ToValue(p)
+}
+
+// newCall converts JavaScript arguments into a host call.
+func (r *run) newCall(kind runtime.CallKind, op string, args goja.Value) (*runtime.Call, error) {
+	a, err := r.toGo(args)
+	if err != nil {
+		return nil, err
+	}
+	if kind == runtime.KindModule {
+		if a == nil {
+			a = []any{}
+		}
+	}
+	return &runtime.Call{Kind: kind, Op: op, Args: a}, nil
+}
+
+// throwable turns a host call's error into what the code sees thrown. A
+// limit error, or the end of the run, is not for the code to catch: it
+// stops the run, and the value thrown here only unwinds the native call.
+func (r *run) throwable(err error) goja.Value {
+	if le, ok := errors.AsType[*runtime.LimitError](err); ok {
+		r.fail(le)
+	} else if errors.Is(err, errRunOver) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if r.ctx.Err() != nil {
+			r.fail(r.ctx.Err())
+		}
+	}
+	return r.jsError(err)
+}
+
+// errno is Node's (negative) errno for a POSIX code.
+var errno = map[string]int{
+	"EPERM": -1, "ENOENT": -2, "EBADF": -9, "EACCES": -13, "EEXIST": -17, "EXDEV": -18,
+	"ENOTDIR": -20, "EISDIR": -21, "EINVAL": -22, "EMFILE": -24, "EFBIG": -27, "ENOSPC": -28,
+	"EROFS": -30, "ENAMETOOLONG": -36, "ENOSYS": -38, "ENOTEMPTY": -39, "ELOOP": -40, "EIO": -5,
+}
+
+// jsError builds the Error object the code sees for a failed host call:
+// a *runtime.CallError keeps its message and gets Node's code, errno,
+// syscall, path and dest properties.
+func (r *run) jsError(err error) *goja.Object {
+	ce, ok := errors.AsType[*runtime.CallError](err)
+	if !ok {
+		return r.newError("Error", err.Error())
+	}
+	e := r.newError("Error", ce.Message)
+	if ce.Code != "" {
+		e.Set("code", ce.Code)
+		if n, ok := errno[ce.Code]; ok {
+			e.Set("errno", n)
+		}
+	}
+	if ce.Syscall != "" {
+		e.Set("syscall", ce.Syscall)
+	}
+	if ce.Path != "" {
+		e.Set("path", ce.Path)
+	}
+	if ce.Dest != "" {
+		e.Set("dest", ce.Dest)
+	}
+	return e
+}
+
+// newError creates an error of the named constructor (Error, TypeError,
+// RangeError) with a message.
+func (r *run) newError(ctor, msg string) *goja.Object {
+	c, _ := r.rt.Get(ctor).(*goja.Object)
+	if c == nil {
+		c = r.rt.Get("Error").(*goja.Object)
+	}
+	o, err := r.rt.New(c, r.rt.ToValue(msg))
+	if err != nil {
+		return r.rt.NewGoError(errors.New(msg))
+	}
+	return o
+}

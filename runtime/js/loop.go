@@ -1,0 +1,249 @@
+package js
+
+import (
+	"container/heap"
+	"errors"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// The event loop owns the goja runtime: only the goroutine running the
+// loop touches it. Work done elsewhere (a host call in flight) comes back
+// as a completion carrying the number the call got when it was issued, and
+// completions are applied strictly in that order, early arrivals waiting
+// for the ones before them. So the order in which promises over host calls
+// settle depends on the order the program issued them, never on which
+// goroutine finished first: Promise.all over host calls is deterministic,
+// and a replayed run takes the same path.
+//
+// Timers use real delays and fire in (due time, creation order). One
+// macrotask is one timer callback or one completion; goja drains the
+// microtask queue after each.
+
+// errNeverSettles is the error of a program that waits for a promise when
+// nothing left could settle it.
+var errNeverSettles = errors.New("the program is waiting for a promise that can never settle (no timers or host calls are pending)")
+
+// completion is the result of an asynchronous host call, applied on the
+// loop goroutine.
+type completion struct {
+	seq   uint64
+	apply func() error
+}
+
+// timer is one setTimeout/setInterval/setImmediate.
+type timer struct {
+	id       int64
+	due      time.Time
+	interval time.Duration // > 0 for setInterval
+	repeat   bool
+	fn       goja.Callable
+	ref      bool
+	index    int // in the heap; -1 when not scheduled
+}
+
+type timerHeap []*timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if !h[i].due.Equal(h[j].due) {
+		return h[i].due.Before(h[j].due)
+	}
+	return h[i].id < h[j].id
+}
+func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i]; h[i].index = i; h[j].index = j }
+func (h *timerHeap) Push(x any)   { t := x.(*timer); t.index = len(*h); *h = append(*h, t) }
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	t.index = -1
+	return t
+}
+
+// loop is the state of a run's event loop.
+type loop struct {
+	done      chan completion         // completions from host-call goroutines
+	early     map[uint64]func() error // completions waiting for earlier ones
+	nextSeq   uint64                  // number of the next issued call
+	nextApply uint64                  // number of the next completion to apply
+	pending   int                     // async host calls issued and not yet applied
+
+	timers    timerHeap
+	byID      map[int64]*timer
+	lastTimer int64
+	refTimers int // scheduled timers that keep the loop alive
+	clock     *time.Timer
+}
+
+func newLoop() loop {
+	return loop{
+		done:  make(chan completion, 16),
+		early: map[uint64]func() error{},
+		byID:  map[int64]*timer{},
+	}
+}
+
+// addTimer schedules fn after delay; repeat makes it an interval.
+func (r *run) addTimer(fn goja.Callable, delay time.Duration, repeat bool) int64 {
+	if delay < 0 {
+		delay = 0
+	}
+	r.lastTimer++
+	t := &timer{id: r.lastTimer, due: time.Now().Add(delay), fn: fn, repeat: repeat, interval: delay, ref: true}
+	if repeat && t.interval < time.Millisecond {
+		t.interval = time.Millisecond
+	}
+	r.byID[t.id] = t
+	heap.Push(&r.timers, t)
+	r.refTimers++
+	return t.id
+}
+
+// clearTimer cancels a timer; unknown ids are ignored, as in Node.
+func (r *run) clearTimer(id int64) {
+	t := r.byID[id]
+	if t == nil {
+		return
+	}
+	delete(r.byID, id)
+	if t.index >= 0 {
+		heap.Remove(&r.timers, t.index)
+		if t.ref {
+			r.refTimers--
+		}
+	}
+}
+
+// refTimer sets whether a timer keeps the loop alive (Timeout.ref/unref).
+func (r *run) refTimer(id int64, ref bool) {
+	t := r.byID[id]
+	if t == nil || t.ref == ref {
+		return
+	}
+	t.ref = ref
+	if t.index >= 0 {
+		if ref {
+			r.refTimers++
+		} else {
+			r.refTimers--
+		}
+	}
+}
+
+// fireTimer runs the first timer, which is due.
+func (r *run) fireTimer() error {
+	t := heap.Pop(&r.timers).(*timer)
+	if t.ref {
+		r.refTimers--
+	}
+	if t.repeat {
+		t.due = time.Now().Add(t.interval)
+		heap.Push(&r.timers, t)
+		if t.ref {
+			r.refTimers++
+		}
+	} else {
+		delete(r.byID, t.id)
+	}
+	return r.enter(func() error {
+		_, err := t.fn(goja.Undefined())
+		return err
+	})
+}
+
+// deliver applies completions in issue order.
+func (r *run) deliver(c completion) error {
+	r.early[c.seq] = c.apply
+	for {
+		f, ok := r.early[r.nextApply]
+		if !ok {
+			return nil
+		}
+		delete(r.early, r.nextApply)
+		r.nextApply++
+		r.pending--
+		if err := f(); err != nil {
+			return err
+		}
+	}
+}
+
+// runLoop runs macrotasks until settled reports true, or, when settled is
+// nil, until nothing is pending. It returns the error that ends the run
+// early: a fatal error (a limit, an uncaught exception, process.exit),
+// the context's error, or errNeverSettles when settled can never become
+// true.
+func (r *run) runLoop(settled func() bool) error {
+	for {
+		if err := r.fatalErr(); err != nil {
+			return err
+		}
+		if settled != nil && settled() {
+			return nil
+		}
+		if len(r.timers) > 0 && !r.timers[0].due.After(time.Now()) {
+			if err := r.fireTimer(); err != nil {
+				return r.check(err)
+			}
+			if err := r.afterTask(); err != nil {
+				return err
+			}
+			continue
+		}
+		if r.pending == 0 && r.refTimers == 0 {
+			if settled == nil {
+				return nil
+			}
+			return errNeverSettles
+		}
+		var timerC <-chan time.Time
+		if len(r.timers) > 0 && r.refTimers+r.pending > 0 {
+			d := time.Until(r.timers[0].due)
+			if r.clock == nil {
+				r.clock = time.NewTimer(d)
+			} else {
+				r.clock.Reset(d)
+			}
+			timerC = r.clock.C
+		}
+		select {
+		case c := <-r.loop.done:
+			if err := r.deliver(c); err != nil {
+				return r.check(err)
+			}
+			if err := r.afterTask(); err != nil {
+				return err
+			}
+		case <-timerC:
+		case <-r.wake:
+		case <-r.ctx.Done():
+			return r.ctx.Err()
+		}
+		if r.clock != nil && timerC != nil && !r.clock.Stop() {
+			select {
+			case <-r.clock.C:
+			default:
+			}
+		}
+	}
+}
+
+// afterTask runs after each macrotask: a promise rejected with no handler
+// by then fails the run, as in Node.
+func (r *run) afterTask() error {
+	if err := r.fatalErr(); err != nil {
+		return err
+	}
+	for len(r.rejected) > 0 {
+		p := r.rejected[0]
+		r.rejected = r.rejected[1:]
+		if r.awaited[p] || p.State() != goja.PromiseStateRejected {
+			continue
+		}
+		return r.uncaught(p.Result(), true)
+	}
+	return nil
+}

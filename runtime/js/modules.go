@@ -1,0 +1,210 @@
+package js
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+
+	guestjs "github.com/nookdev/nook/guest/js"
+	"github.com/nookdev/nook/runtime"
+)
+
+// Built-in modules. Most are JavaScript shims in guest/js, evaluated as
+// (function (module, exports, require, host) { ... }) where host is the
+// internal bridge (see shimHost); it is never reachable from user code.
+// A few are built here from goja_nodejs or from globals.
+var builtinFiles = map[string]string{
+	"node:fs":              "node_fs.js",
+	"node:path":            "path.js",
+	"node:path/posix":      "path.js",
+	"node:util":            "util.js",
+	"node:events":          "events.js",
+	"node:timers/promises": "timers_promises.js",
+	"node:crypto":          "crypto.js",
+	"node:os":              "os.js",
+	"node:assert":          "assert.js",
+	"node:assert/strict":   "assert.js",
+	"node:url":             "url.js",
+}
+
+// builtinNative are the built-ins made in Go (see run.requireNative).
+var builtinNative = []string{"node:buffer", "node:process", "node:timers", "node:fs/promises"}
+
+// builtinName returns the canonical name ("node:fs") of a built-in module
+// specifier ("fs" or "node:fs").
+func builtinName(spec string) (string, bool) {
+	name := spec
+	if !strings.HasPrefix(name, "node:") {
+		name = "node:" + name
+	}
+	if _, ok := builtinFiles[name]; ok {
+		return name, true
+	}
+	for _, n := range builtinNative {
+		if n == name {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// builtinNames lists the built-in modules by canonical name.
+func builtinNames() []string {
+	names := append([]string(nil), builtinNative...)
+	for n := range builtinFiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// shims holds the compiled shim programs, shared by every run of the
+// process (a *goja.Program is immutable).
+var shims sync.Map // file name → *shimProgram
+
+type shimProgram struct {
+	once sync.Once
+	prg  *goja.Program
+	err  error
+}
+
+// shim returns the compiled shim file name.
+func shim(name string) (*goja.Program, error) {
+	v, _ := shims.LoadOrStore(name, &shimProgram{})
+	sp := v.(*shimProgram)
+	sp.once.Do(func() {
+		src, err := fs.ReadFile(guestjs.FS, name)
+		if err != nil {
+			sp.err = err
+			return
+		}
+		sp.prg, sp.err = goja.Compile("nook:"+name, "(function (module, exports, require, host) {"+string(src)+"\n})", true)
+	})
+	return sp.prg, sp.err
+}
+
+// require is the program's require (and the target of lowered dynamic
+// imports): built-ins and ws: host modules. Workspace files are bundled
+// before the run, so a path here was not known then.
+func (r *run) require(call goja.FunctionCall) goja.Value {
+	spec := call.Argument(0).String()
+	v, err := r.requireModule(spec)
+	if err != nil {
+		e := r.newError("Error", err.Error())
+		e.Set("code", "MODULE_NOT_FOUND")
+		panic(e)
+	}
+	return v
+}
+
+func (r *run) requireModule(spec string) (goja.Value, error) {
+	if strings.HasPrefix(spec, "ws:") {
+		return r.hostModule(spec)
+	}
+	name, ok := builtinName(spec)
+	if !ok {
+		if strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/") {
+			return nil, fmt.Errorf("cannot load module %q at run time: only imports written as string literals are bundled before the run", spec)
+		}
+		return nil, fmt.Errorf("cannot find module %q", spec)
+	}
+	if v, ok := r.modules[name]; ok {
+		return v, nil
+	}
+	v, err := r.loadBuiltin(name)
+	if err != nil {
+		return nil, err
+	}
+	r.modules[name] = v
+	return v, nil
+}
+
+func (r *run) loadBuiltin(name string) (goja.Value, error) {
+	switch name {
+	case "node:buffer":
+		return r.native("buffer"), nil
+	case "node:process":
+		return r.process, nil
+	case "node:timers":
+		o := r.rt.NewObject()
+		for _, n := range []string{"setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"} {
+			o.Set(n, r.rt.GlobalObject().Get(n))
+		}
+		return o, nil
+	case "node:fs/promises":
+		f, err := r.requireModule("node:fs")
+		if err != nil {
+			return nil, err
+		}
+		return f.(*goja.Object).Get("promises"), nil
+	}
+	file := builtinFiles[name]
+	if name == "node:assert/strict" {
+		a, err := r.requireModule("node:assert")
+		if err != nil {
+			return nil, err
+		}
+		return a.(*goja.Object).Get("strict"), nil
+	}
+	return r.evalShim(name, file)
+}
+
+// evalShim evaluates a shim file and returns its module.exports.
+func (r *run) evalShim(name, file string) (goja.Value, error) {
+	prg, err := shim(file)
+	if err != nil {
+		return nil, fmt.Errorf("module %q is not available: %v", name, err)
+	}
+	module := r.rt.NewObject()
+	exports := r.rt.NewObject()
+	module.Set("exports", exports)
+	fnv, err := r.rt.RunProgram(prg)
+	if err != nil {
+		return nil, err
+	}
+	fn, _ := goja.AssertFunction(fnv)
+	if _, err := fn(goja.Undefined(), module, exports, r.rt.ToValue(r.require), r.shimHost); err != nil {
+		if isUncatchable(err) {
+			panic(err)
+		}
+		return nil, fmt.Errorf("module %q failed to load: %v", name, err)
+	}
+	return module.Get("exports"), nil
+}
+
+// hostModule builds the object of a ws: module: one async function per
+// function the request lists, each a KindModule host call.
+func (r *run) hostModule(name string) (goja.Value, error) {
+	if v, ok := r.modules[name]; ok {
+		return v, nil
+	}
+	funcs, ok := r.req.Modules[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown host module %q%s", name, available("host modules", hostNames(r.req.Modules)))
+	}
+	o := r.rt.NewObject()
+	for _, f := range funcs {
+		op := name + "/" + f
+		o.Set(f, func(call goja.FunctionCall) goja.Value {
+			args := r.rt.NewArray()
+			for i, a := range call.Arguments {
+				args.Set(fmt.Sprint(i), a)
+			}
+			return r.callAsync(runtime.KindModule, op, args)
+		})
+	}
+	r.modules[name] = o
+	return o, nil
+}
+
+func isUncatchable(err error) bool {
+	switch err.(type) {
+	case *goja.InterruptedError, *goja.StackOverflowError:
+		return true
+	}
+	return false
+}
