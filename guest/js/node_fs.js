@@ -1,0 +1,1365 @@
+'use strict';
+// node:fs for sandboxed code.
+//
+// Every operation is written once, as a generator that yields host calls
+// ([op, args, paths]) and receives their results; three runners turn it into
+// the synchronous form (host.callSync), the promise form (host.call) and the
+// callback form (the promise form, with the callback called later). The host
+// side is runtime.FSOps: path-based ops only, confined to the workspace root,
+// answering with Node's error codes and messages. File descriptors live here:
+// fd → {path, flags, position, append}; reads and writes through them are
+// ranged host calls (pread, pwrite), so a replayed run needs no live handle.
+//
+// Paths are resolved here, against process.cwd(), and the host sees absolute
+// paths; errors name the path as the code gave it, as Node's do.
+
+const { Buffer } = require('node:buffer');
+
+// ---- constants ----
+
+const constants = Object.freeze({
+  UV_FS_SYMLINK_DIR: 1, UV_FS_SYMLINK_JUNCTION: 2,
+  O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2,
+  UV_DIRENT_UNKNOWN: 0, UV_DIRENT_FILE: 1, UV_DIRENT_DIR: 2, UV_DIRENT_LINK: 3,
+  UV_DIRENT_FIFO: 4, UV_DIRENT_SOCKET: 5, UV_DIRENT_CHAR: 6, UV_DIRENT_BLOCK: 7,
+  S_IFMT: 0o170000, S_IFREG: 0o100000, S_IFDIR: 0o040000, S_IFCHR: 0o020000, S_IFBLK: 0o060000,
+  S_IFIFO: 0o010000, S_IFLNK: 0o120000, S_IFSOCK: 0o140000,
+  O_CREAT: 0o100, O_EXCL: 0o200, UV_FS_O_FILEMAP: 0, O_NOCTTY: 0o400, O_TRUNC: 0o1000,
+  O_APPEND: 0o2000, O_DIRECTORY: 0o200000, O_NOATIME: 0o1000000, O_NOFOLLOW: 0o400000,
+  O_SYNC: 0o4010000, O_DSYNC: 0o10000, O_DIRECT: 0o40000, O_NONBLOCK: 0o4000,
+  S_IRWXU: 0o700, S_IRUSR: 0o400, S_IWUSR: 0o200, S_IXUSR: 0o100,
+  S_IRWXG: 0o70, S_IRGRP: 0o40, S_IWGRP: 0o20, S_IXGRP: 0o10,
+  S_IRWXO: 0o7, S_IROTH: 0o4, S_IWOTH: 0o2, S_IXOTH: 0o1,
+  F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
+  UV_FS_COPYFILE_EXCL: 1, COPYFILE_EXCL: 1, UV_FS_COPYFILE_FICLONE: 2, COPYFILE_FICLONE: 2,
+  UV_FS_COPYFILE_FICLONE_FORCE: 4, COPYFILE_FICLONE_FORCE: 4,
+});
+const C = constants;
+
+// ---- errors ----
+
+const DESCRIPTIONS = {
+  ENOENT: 'no such file or directory', EEXIST: 'file already exists', ENOTDIR: 'not a directory',
+  EISDIR: 'illegal operation on a directory', ENOTEMPTY: 'directory not empty', EINVAL: 'invalid argument',
+  EPERM: 'operation not permitted', EROFS: 'read-only file system', EBADF: 'bad file descriptor',
+  EMFILE: 'too many open files', EACCES: 'permission denied', ENOSYS: 'function not implemented',
+};
+const ERRNO = {
+  EPERM: -1, ENOENT: -2, EIO: -5, EBADF: -9, EACCES: -13, EEXIST: -17, EXDEV: -18, ENOTDIR: -20,
+  EISDIR: -21, EINVAL: -22, EMFILE: -24, EFBIG: -27, ENOSPC: -28, EROFS: -30, ENAMETOOLONG: -36,
+  ENOSYS: -38, ENOTEMPTY: -39, ELOOP: -40, EBUSY: -16,
+};
+
+// uvError is an error made here, in the words the host would use.
+function uvError(code, syscall, path, dest) {
+  let msg = code + ': ' + (DESCRIPTIONS[code] || 'unknown error') + ', ' + syscall;
+  if (path !== undefined) msg += " '" + path + "'";
+  if (dest !== undefined) msg += " -> '" + dest + "'";
+  const e = new Error(msg);
+  e.errno = ERRNO[code];
+  e.code = code;
+  e.syscall = syscall;
+  if (path !== undefined) e.path = path;
+  if (dest !== undefined) e.dest = dest;
+  return e;
+}
+
+function nodeError(Ctor, code, msg) {
+  const e = new Ctor(msg);
+  e.code = code;
+  return e;
+}
+
+function inspectShort(v) {
+  if (typeof v === 'string') {
+    const s = v.length > 28 ? v.slice(0, 25) + '...' : v;
+    return "'" + s + "'";
+  }
+  if (typeof v === 'bigint') return String(v) + 'n';
+  return String(v);
+}
+
+// describe words a received value as Node's argument errors do.
+function describe(v) {
+  if (v === null) return 'null';
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'function') return 'function ' + (v.name || '<anonymous>');
+  if (typeof v === 'object') {
+    const name = v.constructor && v.constructor.name;
+    return name ? 'an instance of ' + name : 'an instance of Object';
+  }
+  return 'type ' + typeof v + ' (' + inspectShort(v) + ')';
+}
+
+function argType(name, expected, v) {
+  return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" argument must be ' + expected + '. Received ' + describe(v));
+}
+
+function argValue(name, v, reason) {
+  return nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The argument '" + name + "' " + (reason || 'is invalid') + '. Received ' + inspectShort(v));
+}
+
+function outOfRange(name, range, v) {
+  return nodeError(RangeError, 'ERR_OUT_OF_RANGE', 'The value of "' + name + '" is out of range. It must be ' + range + '. Received ' + inspectShort(v));
+}
+
+// isArgError tells errors of the arguments (thrown at once, even by the
+// callback forms) from errors of the operation.
+const isArgError = (e) => e && typeof e.code === 'string' && e.code.startsWith('ERR_') && (e instanceof TypeError || e instanceof RangeError);
+
+// ---- paths ----
+
+function cwd() {
+  try {
+    const p = globalThis.process;
+    if (p && typeof p.cwd === 'function') {
+      const c = p.cwd();
+      if (typeof c === 'string' && c[0] === '/') return c;
+    }
+  } catch (e) { /* fall back to the run's cwd */ }
+  return host.cwd;
+}
+
+// normalize cleans a posix path lexically.
+function normalize(p) {
+  const abs = p[0] === '/';
+  const out = [];
+  for (const s of p.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') {
+      if (out.length && out[out.length - 1] !== '..') out.pop();
+      else if (!abs) out.push('..');
+    } else out.push(s);
+  }
+  const r = (abs ? '/' : '') + out.join('/');
+  return r || (abs ? '/' : '.');
+}
+
+const joinPath = (a, b) => normalize(a + '/' + b);
+const dirname = (p) => { const i = p.lastIndexOf('/'); return i < 0 ? '.' : i === 0 ? '/' : p.slice(0, i); };
+const basename = (p) => p.slice(p.lastIndexOf('/') + 1);
+
+function isURL(v) {
+  return v != null && typeof v === 'object' && typeof v.href === 'string' && typeof v.protocol === 'string' && typeof v.pathname === 'string';
+}
+
+function fileURLToPath(u) {
+  if (u.protocol !== 'file:') throw nodeError(TypeError, 'ERR_INVALID_URL_SCHEME', 'The URL must be of scheme file');
+  if (u.hostname && u.hostname !== 'localhost') {
+    throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_HOST', 'File URL host must be "localhost" or empty on linux');
+  }
+  const p = u.pathname;
+  if (/%2f/i.test(p)) throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_PATH', 'File URL path must not include encoded / characters');
+  return decodeURIComponent(p);
+}
+
+// pathArg returns the path a string, Buffer or file: URL argument names.
+function pathArg(v, name) {
+  let s;
+  if (typeof v === 'string') s = v;
+  else if (v instanceof Uint8Array) s = decode(v, 'utf8');
+  else if (isURL(v)) s = fileURLToPath(v);
+  else throw argType(name || 'path', 'of type string or an instance of Buffer or URL', v);
+  if (s.indexOf('\u0000') >= 0) {
+    throw argValue(name || 'path', v, 'must be a string, Uint8Array, or URL without null bytes');
+  }
+  return s;
+}
+
+// P checks a path argument and resolves it: {given, abs}. An empty path
+// names nothing (ENOENT), as in Node.
+function P(v, syscall, name) {
+  const given = pathArg(v, name);
+  if (given === '') throw uvError('ENOENT', syscall, '');
+  return { given, abs: given[0] === '/' ? normalize(given) : joinPath(cwd(), given) };
+}
+
+// fixError makes a host error name the paths as the code gave them.
+function fixError(e, paths) {
+  if (!e || typeof e !== 'object' || !paths) return e;
+  const fields = ['path', 'dest'];
+  for (let i = 0; i < paths.length && i < 2; i++) {
+    const p = paths[i];
+    if (!p || p.given === p.abs) continue;
+    const f = fields[i];
+    try {
+      if (e[f] === p.abs) e[f] = p.given;
+      if (typeof e.message === 'string') {
+        e.message = e.code && e.code.startsWith('ERR_')
+          ? e.message.split(p.abs).join(p.given)
+          : e.message.replace("'" + p.abs + "'", "'" + p.given + "'");
+      }
+    } catch (err) { /* a frozen error stays as it is */ }
+  }
+  return e;
+}
+
+// ---- data ----
+
+function normEncoding(enc) {
+  if (enc === undefined || enc === null) return null;
+  const e = String(enc).toLowerCase();
+  switch (e) {
+    case 'utf8': case 'utf-8': return 'utf8';
+    case 'latin1': case 'binary': return 'latin1';
+    case 'ucs2': case 'ucs-2': case 'utf16le': case 'utf-16le': return 'utf16le';
+    case 'ascii': case 'hex': case 'base64': case 'base64url': case 'buffer': return e;
+  }
+  throw argValue('encoding', enc, 'is invalid encoding');
+}
+
+const toBuffer = (u8) => (u8 instanceof Buffer ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength));
+
+function decode(u8, enc) {
+  enc = normEncoding(enc);
+  if (enc === null || enc === 'buffer') return toBuffer(u8);
+  switch (enc) {
+    case 'utf8': case 'hex': case 'base64':
+      return toBuffer(u8).toString(enc);
+    case 'base64url':
+      return toBuffer(u8).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    case 'latin1': case 'ascii': {
+      const mask = enc === 'ascii' ? 0x7f : 0xff;
+      let s = '';
+      for (let i = 0; i < u8.length; i += 8192) {
+        const part = Array.prototype.slice.call(u8.subarray(i, i + 8192)).map((b) => b & mask);
+        s += String.fromCharCode.apply(null, part);
+      }
+      return s;
+    }
+    case 'utf16le': {
+      let s = '';
+      for (let i = 0; i + 1 < u8.length; i += 2) s += String.fromCharCode(u8[i] | (u8[i + 1] << 8));
+      return s;
+    }
+  }
+  return toBuffer(u8).toString('utf8');
+}
+
+function encode(str, enc) {
+  enc = normEncoding(enc) || 'utf8';
+  switch (enc) {
+    case 'utf8': case 'buffer': return Buffer.from(str, 'utf8');
+    case 'hex': case 'base64': return Buffer.from(str, enc);
+    case 'base64url': {
+      let b = str.replace(/-/g, '+').replace(/_/g, '/');
+      while (b.length % 4) b += '=';
+      return Buffer.from(b, 'base64');
+    }
+    case 'latin1': case 'ascii': {
+      const out = Buffer.alloc(str.length);
+      for (let i = 0; i < str.length; i++) out[i] = str.charCodeAt(i) & 0xff;
+      return out;
+    }
+    case 'utf16le': {
+      const out = Buffer.alloc(str.length * 2);
+      for (let i = 0; i < str.length; i++) {
+        const c = str.charCodeAt(i);
+        out[2 * i] = c & 0xff;
+        out[2 * i + 1] = c >> 8;
+      }
+      return out;
+    }
+  }
+  return Buffer.from(str, 'utf8');
+}
+
+// bytesOf returns the bytes of any binary view (no copy).
+function bytesOf(v) {
+  if (v instanceof Uint8Array) return v;
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  return null;
+}
+
+// dataArg returns the bytes of data written to a file.
+function dataArg(data, enc, name) {
+  if (typeof data === 'string') return encode(data, enc);
+  const b = bytesOf(data);
+  if (b) return b;
+  throw argType(name || 'data', 'of type string or an instance of Buffer, TypedArray, or DataView', data);
+}
+
+// ---- options ----
+
+function options(o, defaults) {
+  if (o === undefined || o === null || typeof o === 'function') return Object.assign({}, defaults);
+  if (typeof o === 'string') {
+    const r = Object.assign({}, defaults);
+    r.encoding = o;
+    return r;
+  }
+  if (typeof o !== 'object') throw argType('options', 'of type object', o);
+  const r = Object.assign({}, defaults, o);
+  if (r.encoding !== undefined && r.encoding !== null) normEncoding(r.encoding);
+  return r;
+}
+
+const FLAGS = {
+  r: C.O_RDONLY, rs: C.O_RDONLY | C.O_SYNC, sr: C.O_RDONLY | C.O_SYNC,
+  'r+': C.O_RDWR, 'rs+': C.O_RDWR | C.O_SYNC, 'sr+': C.O_RDWR | C.O_SYNC,
+  w: C.O_TRUNC | C.O_CREAT | C.O_WRONLY, wx: C.O_TRUNC | C.O_CREAT | C.O_WRONLY | C.O_EXCL,
+  xw: C.O_TRUNC | C.O_CREAT | C.O_WRONLY | C.O_EXCL,
+  'w+': C.O_TRUNC | C.O_CREAT | C.O_RDWR, 'wx+': C.O_TRUNC | C.O_CREAT | C.O_RDWR | C.O_EXCL,
+  'xw+': C.O_TRUNC | C.O_CREAT | C.O_RDWR | C.O_EXCL,
+  a: C.O_APPEND | C.O_CREAT | C.O_WRONLY, ax: C.O_APPEND | C.O_CREAT | C.O_WRONLY | C.O_EXCL,
+  xa: C.O_APPEND | C.O_CREAT | C.O_WRONLY | C.O_EXCL, as: C.O_APPEND | C.O_CREAT | C.O_WRONLY | C.O_SYNC,
+  sa: C.O_APPEND | C.O_CREAT | C.O_WRONLY | C.O_SYNC,
+  'a+': C.O_APPEND | C.O_CREAT | C.O_RDWR, 'ax+': C.O_APPEND | C.O_CREAT | C.O_RDWR | C.O_EXCL,
+  'xa+': C.O_APPEND | C.O_CREAT | C.O_RDWR | C.O_EXCL, 'as+': C.O_APPEND | C.O_CREAT | C.O_RDWR | C.O_SYNC,
+  'sa+': C.O_APPEND | C.O_CREAT | C.O_RDWR | C.O_SYNC,
+};
+
+function flagsArg(f, def) {
+  if (f === undefined || f === null) return FLAGS[def];
+  if (typeof f === 'number' && Number.isInteger(f)) return f;
+  if (typeof f === 'string' && Object.prototype.hasOwnProperty.call(FLAGS, f)) return FLAGS[f];
+  throw argValue('flags', f);
+}
+
+function modeArg(m, def, name) {
+  if (m === undefined || m === null) return def;
+  if (typeof m === 'string') {
+    if (!/^[0-7]+$/.test(m)) throw argValue(name || 'mode', m, 'must be a 32-bit unsigned integer or an octal string');
+    return parseInt(m, 8);
+  }
+  if (typeof m !== 'number') throw argType(name || 'mode', 'of type number', m);
+  if (!Number.isInteger(m) || m < 0 || m > 0xffffffff) throw outOfRange(name || 'mode', '>= 0 && <= 4294967295', m);
+  return m;
+}
+
+function intArg(v, name, min, max) {
+  if (typeof v !== 'number') throw argType(name, 'of type number', v);
+  if (!Number.isInteger(v)) throw outOfRange(name, 'an integer', v);
+  if (v < min || v > max) throw outOfRange(name, '>= ' + min + ' && <= ' + max, v);
+  return v;
+}
+
+// timeArg converts a time argument (seconds, a Date, a numeric string) to
+// milliseconds.
+function timeArg(t, name) {
+  if (t instanceof Date) return t.getTime();
+  if (typeof t === 'number' && Number.isFinite(t)) return t * 1000;
+  if (typeof t === 'string' && t.trim() !== '' && Number.isFinite(Number(t))) return Number(t) * 1000;
+  throw argType(name, 'of type number or an instance of Date', t);
+}
+
+// ---- Stats, Dirent ----
+
+class Stats {
+  constructor(s) {
+    this.dev = s.dev; this.mode = s.mode; this.nlink = s.nlink; this.uid = s.uid; this.gid = s.gid;
+    this.rdev = s.rdev; this.blksize = s.blksize; this.ino = s.ino; this.size = s.size; this.blocks = s.blocks;
+    this.atimeMs = s.atimeMs; this.mtimeMs = s.mtimeMs; this.ctimeMs = s.ctimeMs; this.birthtimeMs = s.birthtimeMs;
+    this.atime = new Date(s.atimeMs); this.mtime = new Date(s.mtimeMs);
+    this.ctime = new Date(s.ctimeMs); this.birthtime = new Date(s.birthtimeMs);
+  }
+  isFile() { return (this.mode & C.S_IFMT) === C.S_IFREG; }
+  isDirectory() { return (this.mode & C.S_IFMT) === C.S_IFDIR; }
+  isSymbolicLink() { return (this.mode & C.S_IFMT) === C.S_IFLNK; }
+  isBlockDevice() { return (this.mode & C.S_IFMT) === C.S_IFBLK; }
+  isCharacterDevice() { return (this.mode & C.S_IFMT) === C.S_IFCHR; }
+  isFIFO() { return (this.mode & C.S_IFMT) === C.S_IFIFO; }
+  isSocket() { return (this.mode & C.S_IFMT) === C.S_IFSOCK; }
+}
+
+function makeStats(s, o) {
+  if (!(o && o.bigint) || typeof BigInt !== 'function') return new Stats(s);
+  const st = new Stats(s);
+  const B = (n) => BigInt(Math.trunc(n));
+  for (const k of ['dev', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'blksize', 'ino', 'size', 'blocks',
+    'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs']) st[k] = B(st[k]);
+  for (const k of ['atime', 'mtime', 'ctime', 'birthtime']) st[k + 'Ns'] = B(s[k + 'Ms'] * 1e6);
+  return st;
+}
+
+const kType = Symbol('type');
+const TYPE_BITS = { file: C.S_IFREG, dir: C.S_IFDIR, symlink: C.S_IFLNK };
+
+class Dirent {
+  constructor(name, type, parentPath) {
+    this.name = name;
+    this.parentPath = parentPath;
+    this.path = parentPath;
+    this[kType] = TYPE_BITS[type] || 0;
+  }
+  isFile() { return this[kType] === C.S_IFREG; }
+  isDirectory() { return this[kType] === C.S_IFDIR; }
+  isSymbolicLink() { return this[kType] === C.S_IFLNK; }
+  isBlockDevice() { return false; }
+  isCharacterDevice() { return false; }
+  isFIFO() { return false; }
+  isSocket() { return false; }
+}
+
+// ---- runners ----
+
+// A generator yields [op, args, paths]: a host call, whose result it gets
+// back (or whose error is thrown into it). paths are the {given, abs} of the
+// call's path and dest, for fixError.
+
+function callSync(req) {
+  try {
+    return host.callSync('fs', req[0], req[1]);
+  } catch (e) {
+    throw fixError(e, req[2]);
+  }
+}
+
+function callAsync(req) {
+  let p;
+  try {
+    p = host.call('fs', req[0], req[1]);
+  } catch (e) {
+    return Promise.reject(fixError(e, req[2]));
+  }
+  return p.then(undefined, (e) => { throw fixError(e, req[2]); });
+}
+
+function runSync(gen) {
+  let r = gen.next();
+  while (!r.done) {
+    let v;
+    let err;
+    let failed = false;
+    try { v = callSync(r.value); } catch (e) { failed = true; err = e; }
+    r = failed ? gen.throw(err) : gen.next(v);
+  }
+  return r.value;
+}
+
+// runAsync drives gen with asynchronous host calls. With first given, the
+// generator's first step has already run (to throw argument errors at
+// once).
+function runAsync(gen, first) {
+  return new Promise((resolve, reject) => {
+    const step = (r) => {
+      if (r.done) { resolve(r.value); return; }
+      callAsync(r.value).then(
+        (v) => { let n; try { n = gen.next(v); } catch (e) { reject(e); return; } step(n); },
+        (e) => { let n; try { n = gen.throw(e); } catch (e2) { reject(e2); return; } step(n); });
+    };
+    if (first) { step(first); return; }
+    let r;
+    try { r = gen.next(); } catch (e) { reject(e); return; }
+    step(r);
+  });
+}
+
+// callbackify makes the callback form of impl: argument errors throw at
+// once, everything else reaches the callback, always asynchronously. spread
+// turns a result into the callback's arguments.
+function callbackify(name, impl, spread) {
+  const f = function (...args) {
+    const cb = args.pop();
+    if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
+    let gen;
+    let first;
+    let early;
+    try {
+      gen = impl(...args);
+      first = gen.next();
+    } catch (e) {
+      if (isArgError(e)) throw e;
+      early = e;
+    }
+    const p = early !== undefined ? Promise.reject(early) : runAsync(gen, first);
+    p.then((v) => (spread ? cb(null, ...spread(v)) : cb(null, v)), (e) => cb(e));
+  };
+  Object.defineProperty(f, 'name', { value: name });
+  return f;
+}
+
+// ---- file descriptors ----
+
+const MAX_FDS = 1024;
+const fds = new Map(); // fd → {path, given, flags, position, append, readable, writable}
+let stdinBytes = null;
+let stdinPos = 0;
+
+function fdArg(fd) {
+  if (typeof fd !== 'number') throw argType('fd', 'of type number', fd);
+  if (!Number.isInteger(fd)) throw outOfRange('fd', 'an integer', fd);
+  if (fd < 0 || fd > 2147483647) throw outOfRange('fd', '>= 0 && <= 2147483647', fd);
+  return fd;
+}
+
+function getFd(fd, syscall) {
+  const f = fds.get(fdArg(fd));
+  if (!f) throw uvError('EBADF', syscall);
+  return f;
+}
+
+function allocFd(entry) {
+  if (fds.size >= MAX_FDS) throw uvError('EMFILE', 'open', entry.given);
+  let fd = 3;
+  while (fds.has(fd)) fd++;
+  fds.set(fd, entry);
+  return fd;
+}
+
+function stdin() {
+  if (stdinBytes === null) stdinBytes = typeof host.stdin === 'function' ? host.stdin() : new Uint8Array(0);
+  return stdinBytes;
+}
+
+function writeStd(fd, bytes) {
+  const proc = globalThis.process;
+  const stream = proc && (fd === 1 ? proc.stdout : proc.stderr);
+  if (stream && typeof stream.write === 'function') stream.write(toBuffer(bytes));
+  else host.write(fd, bytes);
+}
+
+const isStd = (fd) => fd === 0 || fd === 1 || fd === 2;
+
+// positionArg: null/undefined/-1 mean "the current position".
+function positionArg(pos) {
+  if (pos === undefined || pos === null) return null;
+  if (typeof pos === 'bigint') pos = Number(pos);
+  if (typeof pos !== 'number') throw argType('position', 'of type number or bigint', pos);
+  if (pos === -1) return null;
+  if (!Number.isInteger(pos) || pos < 0) throw outOfRange('position', '>= -1 && <= 9007199254740991', pos);
+  return pos;
+}
+
+// readFd reads up to length bytes of fd at pos (null: the current position,
+// which then advances) into buffer at offset, and returns how many it read.
+function* readFd(fd, buffer, offset, length, pos) {
+  if (fd === 0) {
+    const src = stdin();
+    const n = Math.max(0, Math.min(length, src.length - stdinPos));
+    buffer.set(src.subarray(stdinPos, stdinPos + n), offset);
+    stdinPos += n;
+    return n;
+  }
+  if (isStd(fd)) throw uvError('EBADF', 'read');
+  const f = getFd(fd, 'read');
+  if (!f.readable) throw uvError('EBADF', 'read');
+  let at = pos === null ? f.position : pos;
+  let got = 0;
+  while (got < length) {
+    const chunk = yield ['pread', { path: f.path, offset: at, length: length - got }, [f]];
+    if (chunk.length === 0) break;
+    buffer.set(chunk, offset + got);
+    got += chunk.length;
+    at += chunk.length;
+  }
+  if (pos === null) f.position += got;
+  return got;
+}
+
+// writeFd writes bytes to fd at pos (null: the current position, which then
+// advances; the end of the file when fd was opened to append).
+function* writeFd(fd, bytes, pos) {
+  if (fd === 1 || fd === 2) {
+    writeStd(fd, bytes);
+    return bytes.length;
+  }
+  if (fd === 0) throw uvError('EBADF', 'write');
+  const f = getFd(fd, 'write');
+  if (!f.writable) throw uvError('EBADF', 'write');
+  if (f.append) {
+    const r = yield ['pwrite', { path: f.path, data: bytes, append: true }, [f]];
+    f.position = r.size;
+    return r.bytesWritten;
+  }
+  const at = pos === null ? f.position : pos;
+  const r = yield ['pwrite', { path: f.path, data: bytes, offset: at }, [f]];
+  if (pos === null) f.position = at + r.bytesWritten;
+  return r.bytesWritten;
+}
+
+// readAllFd reads fd from its position to the end.
+function* readAllFd(fd) {
+  if (fd === 0) {
+    const src = stdin();
+    const out = src.subarray(stdinPos);
+    stdinPos = src.length;
+    return out;
+  }
+  const parts = [];
+  let total = 0;
+  for (;;) {
+    const buf = Buffer.alloc(65536);
+    const n = yield* readFd(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    parts.push(buf.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(parts, total);
+}
+
+// ---- the operations, each once ----
+
+const impl = {};
+
+impl.readFile = function* readFile(path, opts) {
+  const o = options(opts, { encoding: null, flag: 'r' });
+  if (typeof path === 'number') return decode(yield* readAllFd(fdArg(path)), o.encoding);
+  if (path instanceof FileHandle) return decode(yield* readAllFd(path.fd), o.encoding);
+  const p = P(path, 'open');
+  const flags = flagsArg(o.flag, 'r');
+  if (flags !== C.O_RDONLY) yield ['open', { path: p.abs, flags, mode: 0o666 }, [p]];
+  return decode(yield ['readFile', { path: p.abs }, [p]], o.encoding);
+};
+
+impl.writeFile = function* writeFile(file, data, opts, defFlag) {
+  const o = options(opts, { encoding: 'utf8', mode: 0o666, flag: defFlag || 'w' });
+  const bytes = dataArg(data, o.encoding);
+  if (typeof file === 'number' || file instanceof FileHandle) {
+    const fd = typeof file === 'number' ? fdArg(file) : file.fd;
+    yield* writeFd(fd, bytes, null);
+    return undefined;
+  }
+  const p = P(file, 'open');
+  const flags = flagsArg(o.flag, 'w');
+  const mode = modeArg(o.mode, 0o666);
+  let flag;
+  if (flags & C.O_APPEND) flag = flags & C.O_EXCL ? 'ax' : 'a';
+  else if (flags & C.O_EXCL) flag = 'wx';
+  else if (flags & C.O_TRUNC) flag = 'w';
+  if (flag) {
+    yield ['writeFile', { path: p.abs, data: bytes, flag, mode }, [p]];
+    return undefined;
+  }
+  // 'r+' and friends: write over the start of the file, no truncation.
+  yield ['open', { path: p.abs, flags, mode }, [p]];
+  yield ['pwrite', { path: p.abs, data: bytes, offset: 0 }, [p]];
+  return undefined;
+};
+
+impl.appendFile = function* appendFile(file, data, opts) {
+  return yield* impl.writeFile(file, data, opts, 'a');
+};
+
+impl.stat = function* stat(path, opts) {
+  const o = options(opts, { bigint: false, throwIfNoEntry: true });
+  const p = P(path, 'stat');
+  try {
+    return makeStats(yield ['stat', { path: p.abs }, [p]], o);
+  } catch (e) {
+    if (o.throwIfNoEntry === false && e && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
+    throw e;
+  }
+};
+
+impl.lstat = function* lstat(path, opts) {
+  const o = options(opts, { bigint: false, throwIfNoEntry: true });
+  const p = P(path, 'lstat');
+  try {
+    return makeStats(yield ['lstat', { path: p.abs }, [p]], o);
+  } catch (e) {
+    if (o.throwIfNoEntry === false && e && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return undefined;
+    throw e;
+  }
+};
+
+const STD_STATS = { dev: 1, mode: C.S_IFCHR | 0o620, nlink: 1, uid: 0, gid: 0, rdev: 0, blksize: 4096, ino: 0,
+  size: 0, blocks: 0, atimeMs: 0, mtimeMs: 0, ctimeMs: 0, birthtimeMs: 0 };
+
+impl.fstat = function* fstat(fd, opts) {
+  const o = options(opts, { bigint: false });
+  if (isStd(fdArg(fd))) return makeStats(STD_STATS, o);
+  const f = getFd(fd, 'fstat');
+  return makeStats(yield ['stat', { path: f.path }, [f]], o);
+};
+
+impl.access = function* access(path, mode) {
+  const p = P(path, 'access');
+  const m = mode === undefined || mode === null ? C.F_OK : intArg(mode, 'mode', 0, 7);
+  yield ['access', { path: p.abs, mode: m }, [p]];
+  return undefined;
+};
+
+impl.exists = function* exists(path) {
+  let p;
+  try { p = P(path, 'access'); } catch (e) { return false; }
+  try {
+    yield ['stat', { path: p.abs }, [p]];
+    return true;
+  } catch (e) {
+    return false;
+  }
+};
+
+impl.readdir = function* readdir(path, opts) {
+  const o = options(opts, { encoding: 'utf8', withFileTypes: false, recursive: false });
+  const p = P(path, 'scandir');
+  const withTypes = !!o.withFileTypes;
+  const res = yield ['readdir', { path: p.abs, withFileTypes: withTypes, recursive: !!o.recursive }, [p]];
+  const enc = normEncoding(o.encoding);
+  const name = (n) => (enc === 'buffer' ? Buffer.from(n, 'utf8') : n);
+  if (!withTypes) return res.map(name);
+  return res.map((e) => {
+    const i = e.name.lastIndexOf('/');
+    const parent = i < 0 ? p.given : joinPath(p.given, e.name.slice(0, i));
+    return new Dirent(name(i < 0 ? e.name : e.name.slice(i + 1)), e.type, parent);
+  });
+};
+
+impl.mkdir = function* mkdir(path, opts) {
+  let recursive = false;
+  let mode = 0o777;
+  if (typeof opts === 'number' || typeof opts === 'string') mode = modeArg(opts, 0o777);
+  else if (opts !== undefined && opts !== null) {
+    if (typeof opts !== 'object') throw argType('options', 'of type object', opts);
+    recursive = !!opts.recursive;
+    mode = modeArg(opts.mode, 0o777);
+  }
+  const p = P(path, 'mkdir');
+  const first = yield ['mkdir', { path: p.abs, recursive, mode }, [p]];
+  return recursive ? (first === null ? undefined : first) : undefined;
+};
+
+impl.mkdtemp = function* mkdtemp(prefix, opts) {
+  const o = options(opts, { encoding: 'utf8' });
+  const given = pathArg(prefix, 'prefix');
+  const abs = given === '' ? cwd() + '/' : (given[0] === '/' ? given : cwd() + '/' + given);
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  for (let attempt = 0; ; attempt++) {
+    const rnd = typeof host.random === 'function' ? host.random(6) : crypto.getRandomValues(new Uint8Array(6));
+    let suffix = '';
+    for (let i = 0; i < 6; i++) suffix += chars[rnd[i] % chars.length];
+    const p = { given: given + suffix, abs: normalize(abs + suffix) };
+    try {
+      yield ['mkdtemp', { path: p.abs }, [p]];
+      return normEncoding(o.encoding) === 'buffer' ? Buffer.from(p.given) : p.given;
+    } catch (e) {
+      if (!(e && e.code === 'EEXIST') || attempt >= 100) throw e;
+    }
+  }
+};
+
+impl.rm = function* rm(path, opts) {
+  const o = options(opts, { recursive: false, force: false });
+  const p = P(path, 'rm');
+  yield ['rm', { path: p.abs, recursive: !!o.recursive, force: !!o.force }, [p]];
+  return undefined;
+};
+
+impl.rmdir = function* rmdir(path, opts) {
+  const o = options(opts, { recursive: false });
+  const p = P(path, 'rmdir');
+  yield ['rmdir', { path: p.abs, recursive: !!o.recursive }, [p]];
+  return undefined;
+};
+
+impl.unlink = function* unlink(path) {
+  const p = P(path, 'unlink');
+  yield ['unlink', { path: p.abs }, [p]];
+  return undefined;
+};
+
+impl.rename = function* rename(oldPath, newPath) {
+  const a = P(oldPath, 'rename', 'oldPath');
+  const b = P(newPath, 'rename', 'newPath');
+  yield ['rename', { from: a.abs, to: b.abs }, [a, b]];
+  return undefined;
+};
+
+impl.copyFile = function* copyFile(src, dest, mode) {
+  const a = P(src, 'copyfile', 'src');
+  const b = P(dest, 'copyfile', 'dest');
+  const flags = mode === undefined || mode === null ? 0 : intArg(mode, 'mode', 0, 7);
+  yield ['copyFile', { from: a.abs, to: b.abs, flags }, [a, b]];
+  return undefined;
+};
+
+impl.cp = function* cp(src, dest, opts) {
+  const o = options(opts, { recursive: false, force: true, errorOnExist: false, dereference: false, preserveTimestamps: false });
+  if (o.filter !== undefined) {
+    throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The 'filter' option of fs.cp is not supported in this sandbox; copy entries one by one with fs.copyFile");
+  }
+  const a = P(src, 'cp', 'src');
+  const b = P(dest, 'cp', 'dest');
+  yield ['cp', { from: a.abs, to: b.abs, recursive: !!o.recursive, force: o.force !== false,
+    errorOnExist: !!o.errorOnExist, dereference: !!o.dereference, preserveTimestamps: !!o.preserveTimestamps }, [a, b]];
+  return undefined;
+};
+
+impl.symlink = function* symlink(target, path, type) {
+  const t = pathArg(target, 'target');
+  const p = P(path, 'symlink');
+  if (type !== undefined && type !== null && typeof type !== 'string') throw argType('type', 'of type string', type);
+  yield ['symlink', { target: t, path: p.abs }, [null, p]];
+  return undefined;
+};
+
+impl.readlink = function* readlink(path, opts) {
+  const o = options(opts, { encoding: 'utf8' });
+  const p = P(path, 'readlink');
+  const t = yield ['readlink', { path: p.abs }, [p]];
+  return normEncoding(o.encoding) === 'buffer' ? Buffer.from(t) : t;
+};
+
+impl.realpath = function* realpath(path, opts) {
+  const o = options(opts, { encoding: 'utf8' });
+  const p = P(path, 'realpath');
+  const r = yield ['realpath', { path: p.abs }, [p]];
+  return normEncoding(o.encoding) === 'buffer' ? Buffer.from(r) : r;
+};
+
+impl.chmod = function* chmod(path, mode) {
+  const p = P(path, 'chmod');
+  yield ['chmod', { path: p.abs, mode: modeArg(mode, undefined) & 0o7777 }, [p]];
+  return undefined;
+};
+
+impl.fchmod = function* fchmod(fd, mode) {
+  const f = getFd(fd, 'fchmod');
+  yield ['chmod', { path: f.path, mode: modeArg(mode, undefined) & 0o7777 }, [f]];
+  return undefined;
+};
+
+impl.utimes = function* utimes(path, atime, mtime) {
+  const p = P(path, 'utime');
+  yield ['utimes', { path: p.abs, atimeMs: timeArg(atime, 'atime'), mtimeMs: timeArg(mtime, 'mtime') }, [p]];
+  return undefined;
+};
+
+impl.futimes = function* futimes(fd, atime, mtime) {
+  const f = getFd(fd, 'futime');
+  yield ['utimes', { path: f.path, atimeMs: timeArg(atime, 'atime'), mtimeMs: timeArg(mtime, 'mtime') }, [f]];
+  return undefined;
+};
+
+impl.truncate = function* truncate(path, len) {
+  if (typeof path === 'number') return yield* impl.ftruncate(path, len);
+  const p = P(path, 'open');
+  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
+  yield ['truncate', { path: p.abs, length: n }, [p]];
+  return undefined;
+};
+
+impl.ftruncate = function* ftruncate(fd, len) {
+  const f = getFd(fd, 'ftruncate');
+  if (!f.writable) throw uvError('EINVAL', 'ftruncate');
+  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
+  yield ['truncate', { path: f.path, length: n }, [f]];
+  return undefined;
+};
+
+impl.open = function* open(path, flags, mode) {
+  const p = P(path, 'open');
+  const fl = flagsArg(flags, 'r');
+  const m = modeArg(mode, 0o666);
+  if (fds.size >= MAX_FDS) throw uvError('EMFILE', 'open', p.given);
+  const st = yield ['open', { path: p.abs, flags: fl, mode: m }, [p]];
+  const acc = fl & 3;
+  return allocFd({
+    path: p.abs, given: p.given, abs: p.abs, flags: fl, position: 0, append: !!(fl & C.O_APPEND),
+    readable: acc !== C.O_WRONLY, writable: acc !== C.O_RDONLY, isDir: st.type === 'dir',
+  });
+};
+
+impl.close = function* close(fd) {
+  if (isStd(fdArg(fd))) return undefined;
+  getFd(fd, 'close');
+  fds.delete(fd);
+  return undefined;
+};
+
+impl.fsync = function* fsync(fd) {
+  if (!isStd(fdArg(fd))) getFd(fd, 'fsync');
+  return undefined;
+};
+
+// readArgs normalises read(fd, buffer, offset, length, position) and
+// read(fd, buffer, {offset, length, position}) and read(fd, {buffer, ...}).
+function readArgs(buffer, offset, length, position) {
+  if (buffer === undefined || buffer === null || (typeof buffer === 'object' && !ArrayBuffer.isView(buffer))) {
+    const o = buffer || {};
+    buffer = o.buffer !== undefined ? o.buffer : Buffer.alloc(16384);
+    offset = o.offset; length = o.length; position = o.position;
+  } else if (offset !== null && typeof offset === 'object') {
+    const o = offset;
+    offset = o.offset; length = o.length; position = o.position;
+  }
+  const view = bytesOf(buffer);
+  if (!view) throw argType('buffer', 'an instance of Buffer, TypedArray, or DataView', buffer);
+  const off = offset === undefined || offset === null ? 0 : intArg(offset, 'offset', 0, view.byteLength);
+  const len = length === undefined || length === null ? view.byteLength - off : intArg(length, 'length', 0, view.byteLength - off);
+  return { buffer, view, off, len, pos: positionArg(position) };
+}
+
+impl.read = function* read(fd, buffer, offset, length, position) {
+  fdArg(fd);
+  const a = readArgs(buffer, offset, length, position);
+  if (a.len === 0) return { bytesRead: 0, buffer: a.buffer };
+  const f = fds.get(fd);
+  if (f && f.isDir) throw uvError('EISDIR', 'read');
+  const n = yield* readFd(fd, a.view, a.off, a.len, a.pos);
+  return { bytesRead: n, buffer: a.buffer };
+};
+
+// writeArgs normalises write(fd, buffer, offset?, length?, position?),
+// write(fd, buffer, {offset, length, position}) and write(fd, string,
+// position?, encoding?).
+function writeArgs(data, a, b, c) {
+  if (typeof data === 'string') {
+    let pos = a;
+    let enc = b;
+    if (typeof a === 'string') { enc = a; pos = null; }
+    return { bytes: encode(data, enc || 'utf8'), pos: positionArg(pos), value: data };
+  }
+  const view = bytesOf(data);
+  if (!view) throw argType('buffer', 'of type string or an instance of Buffer, TypedArray, or DataView', data);
+  let offset = a;
+  let length = b;
+  let position = c;
+  if (a !== null && typeof a === 'object') { offset = a.offset; length = a.length; position = a.position; }
+  const off = offset === undefined || offset === null ? 0 : intArg(offset, 'offset', 0, view.byteLength);
+  const len = length === undefined || length === null ? view.byteLength - off : intArg(length, 'length', 0, view.byteLength - off);
+  return { bytes: view.subarray(off, off + len), pos: positionArg(position), value: data };
+}
+
+impl.write = function* write(fd, data, a, b, c) {
+  fdArg(fd);
+  const w = writeArgs(data, a, b, c);
+  const n = yield* writeFd(fd, w.bytes, w.pos);
+  return { bytesWritten: n, buffer: w.value };
+};
+
+impl.writev = function* writev(fd, buffers, position) {
+  fdArg(fd);
+  if (!Array.isArray(buffers)) throw argType('buffers', 'an instance of ArrayBufferView[]', buffers);
+  let pos = positionArg(position);
+  let total = 0;
+  for (const b of buffers) {
+    const view = bytesOf(b);
+    if (!view) throw argType('buffers', 'an instance of ArrayBufferView[]', buffers);
+    const n = yield* writeFd(fd, view, pos);
+    total += n;
+    if (pos !== null) pos += n;
+  }
+  return { bytesWritten: total, buffers };
+};
+
+impl.readv = function* readv(fd, buffers, position) {
+  fdArg(fd);
+  if (!Array.isArray(buffers)) throw argType('buffers', 'an instance of ArrayBufferView[]', buffers);
+  let pos = positionArg(position);
+  let total = 0;
+  for (const b of buffers) {
+    const view = bytesOf(b);
+    if (!view) throw argType('buffers', 'an instance of ArrayBufferView[]', buffers);
+    const n = yield* readFd(fd, view, 0, view.byteLength, pos);
+    total += n;
+    if (pos !== null) pos += n;
+    if (n < view.byteLength) break;
+  }
+  return { bytesRead: total, buffers };
+};
+
+// ---- directories read in pages: opendir ----
+
+class Dir {
+  constructor(p, bufferSize) {
+    this.path = p.given;
+    this._p = p;
+    this._size = bufferSize;
+    this._buf = [];
+    this._next = 0;
+    this._done = false;
+    this._closed = false;
+  }
+
+  * _read() {
+    if (this._closed) throw nodeError(Error, 'ERR_DIR_CLOSED', 'Directory handle was closed');
+    if (this._buf.length === 0 && !this._done) {
+      const page = yield ['readdirPage', { path: this._p.abs, offset: this._next, limit: this._size }, [this._p]];
+      this._next = page.next;
+      this._done = page.next === 0;
+      for (const e of page.entries) this._buf.push(new Dirent(e.name, e.type, this._p.given));
+    }
+    return this._buf.length ? this._buf.shift() : null;
+  }
+
+  read(cb) {
+    if (typeof cb === 'function') {
+      runAsync(this._read()).then((v) => cb(null, v), (e) => cb(e));
+      return undefined;
+    }
+    return runAsync(this._read());
+  }
+
+  readSync() { return runSync(this._read()); }
+
+  close(cb) {
+    this._closed = true;
+    if (typeof cb === 'function') { Promise.resolve().then(() => cb(null)); return undefined; }
+    return Promise.resolve();
+  }
+
+  closeSync() { this._closed = true; }
+
+  entries() {
+    const dir = this;
+    return {
+      next() {
+        return dir.read().then((d) => {
+          if (d !== null) return { value: d, done: false };
+          dir._closed = true;
+          return { value: undefined, done: true };
+        });
+      },
+      return() { dir._closed = true; return Promise.resolve({ value: undefined, done: true }); },
+      [Symbol.asyncIterator]() { return this; },
+    };
+  }
+
+  [Symbol.asyncIterator]() { return this.entries(); }
+}
+
+impl.opendir = function* opendir(path, opts) {
+  const o = options(opts, { encoding: 'utf8', bufferSize: 32 });
+  const size = intArg(o.bufferSize, 'options.bufferSize', 1, 4294967295);
+  const p = P(path, 'opendir');
+  const st = yield ['stat', { path: p.abs }, [p]];
+  if (st.type !== 'dir') throw fixError(uvError('ENOTDIR', 'opendir', p.abs), [p]);
+  return new Dir(p, size);
+};
+
+// ---- FileHandle (fs.promises.open) ----
+
+class FileHandle {
+  constructor(fd) { this.fd = fd; }
+  getAsyncId() { return this.fd; }
+  read(buffer, offset, length, position) { return runAsync(impl.read(this.fd, buffer, offset, length, position)); }
+  write(data, a, b, c) { return runAsync(impl.write(this.fd, data, a, b, c)); }
+  writev(buffers, position) { return runAsync(impl.writev(this.fd, buffers, position)); }
+  readv(buffers, position) { return runAsync(impl.readv(this.fd, buffers, position)); }
+  readFile(opts) { return runAsync(impl.readFile(this.fd, opts)); }
+  writeFile(data, opts) { return runAsync(impl.writeFile(this.fd, data, opts)); }
+  appendFile(data, opts) { return runAsync(impl.writeFile(this.fd, data, opts)); }
+  stat(opts) { return runAsync(impl.fstat(this.fd, opts)); }
+  truncate(len) { return runAsync(impl.ftruncate(this.fd, len)); }
+  chmod(mode) { return runAsync(impl.fchmod(this.fd, mode)); }
+  utimes(atime, mtime) { return runAsync(impl.futimes(this.fd, atime, mtime)); }
+  sync() { return runAsync(impl.fsync(this.fd)); }
+  datasync() { return runAsync(impl.fsync(this.fd)); }
+  close() {
+    if (this.fd === -1) return Promise.resolve();
+    const fd = this.fd;
+    this.fd = -1;
+    return runAsync(impl.close(fd));
+  }
+  readLines() {
+    const fh = this;
+    let lines = null;
+    return {
+      next() {
+        const ready = lines ? Promise.resolve() : fh.readFile('utf8').then((text) => {
+          lines = text.split(/\r?\n/);
+          if (lines.length && lines[lines.length - 1] === '') lines.pop();
+        });
+        return ready.then(() => (lines.length ? { value: lines.shift(), done: false } : { value: undefined, done: true }));
+      },
+      return() { lines = []; return Promise.resolve({ value: undefined, done: true }); },
+      [Symbol.asyncIterator]() { return this; },
+    };
+  }
+}
+if (typeof Symbol.asyncDispose === 'symbol') FileHandle.prototype[Symbol.asyncDispose] = function () { return this.close(); };
+
+// ---- the module ----
+
+const fs = {};
+const promises = {};
+
+// The operations whose three forms are generated alike.
+const plain = ['readFile', 'writeFile', 'appendFile', 'stat', 'lstat', 'fstat', 'access', 'readdir', 'mkdir',
+  'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'copyFile', 'cp', 'symlink', 'readlink', 'realpath', 'chmod',
+  'fchmod', 'utimes', 'futimes', 'truncate', 'ftruncate', 'close', 'fsync', 'opendir'];
+
+for (const name of plain) {
+  const f = impl[name];
+  fs[name + 'Sync'] = Object.defineProperty(function (...args) { return runSync(f(...args)); }, 'name', { value: name + 'Sync' });
+  fs[name] = callbackify(name, f);
+  promises[name] = Object.defineProperty(function (...args) { return runAsync(f(...args)); }, 'name', { value: name });
+}
+
+fs.fdatasyncSync = fs.fsyncSync;
+fs.fdatasync = fs.fsync;
+
+fs.openSync = function openSync(path, flags, mode) { return runSync(impl.open(path, flags, mode)); };
+fs.open = callbackify('open', impl.open);
+promises.open = function open(path, flags, mode) {
+  return runAsync(impl.open(path, flags, mode)).then((fd) => new FileHandle(fd));
+};
+promises.opendir = function opendir(path, opts) { return runAsync(impl.opendir(path, opts)); };
+
+fs.readSync = function readSync(fd, buffer, offset, length, position) {
+  return runSync(impl.read(fd, buffer, offset, length, position)).bytesRead;
+};
+fs.read = callbackify('read', impl.read, (r) => [r.bytesRead, r.buffer]);
+fs.writeSync = function writeSync(fd, data, a, b, c) { return runSync(impl.write(fd, data, a, b, c)).bytesWritten; };
+fs.write = callbackify('write', impl.write, (r) => [r.bytesWritten, r.buffer]);
+fs.writevSync = function writevSync(fd, buffers, position) { return runSync(impl.writev(fd, buffers, position)).bytesWritten; };
+fs.writev = callbackify('writev', impl.writev, (r) => [r.bytesWritten, r.buffers]);
+fs.readvSync = function readvSync(fd, buffers, position) { return runSync(impl.readv(fd, buffers, position)).bytesRead; };
+fs.readv = callbackify('readv', impl.readv, (r) => [r.bytesRead, r.buffers]);
+
+fs.existsSync = function existsSync(path) {
+  try {
+    return runSync(impl.exists(path));
+  } catch (e) {
+    return false;
+  }
+};
+fs.exists = function exists(path, cb) {
+  if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
+  runAsync(impl.exists(path)).then((v) => cb(v), () => cb(false));
+};
+
+fs.realpathSync.native = fs.realpathSync;
+fs.realpath.native = fs.realpath;
+
+// Hard links, ownership and watching have no meaning in the workspace.
+const unsupported = (name, syscall) => {
+  const err = () => uvError('ENOSYS', syscall);
+  fs[name + 'Sync'] = function () { throw err(); };
+  fs[name] = function (...args) {
+    const cb = args.pop();
+    if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
+    Promise.resolve().then(() => cb(err()));
+  };
+  promises[name] = function () { return Promise.reject(err()); };
+};
+unsupported('link', 'link');
+
+// chown: every file belongs to the sandbox's user; changing owners is a
+// no-op once the path is known to exist.
+for (const name of ['chown', 'lchown']) {
+  const f = function* (path, uid, gid) {
+    intArg(uid, 'uid', -1, 4294967295);
+    intArg(gid, 'gid', -1, 4294967295);
+    const p = P(path, name);
+    yield [name === 'chown' ? 'stat' : 'lstat', { path: p.abs }, [p]];
+    return undefined;
+  };
+  fs[name + 'Sync'] = function (...args) { return runSync(f(...args)); };
+  fs[name] = callbackify(name, f);
+  promises[name] = function (...args) { return runAsync(f(...args)); };
+}
+
+fs.watch = fs.watchFile = fs.unwatchFile = function watch() {
+  throw nodeError(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', 'fs.watch is not available in this sandbox');
+};
+
+// ---- streams (when node:events is there) ----
+
+let EventEmitter = null;
+try { EventEmitter = require('node:events'); } catch (e) { EventEmitter = null; }
+if (EventEmitter && typeof EventEmitter !== 'function' && EventEmitter.EventEmitter) EventEmitter = EventEmitter.EventEmitter;
+
+if (typeof EventEmitter === 'function') {
+  // WriteStream writes each chunk in order through one file descriptor.
+  class WriteStream extends EventEmitter {
+    constructor(path, opts) {
+      super();
+      const o = options(opts, { flags: 'w', encoding: 'utf8', mode: 0o666, start: undefined, fd: null });
+      this.path = path === null || path === undefined || typeof path === 'string' ? path : pathArg(path);
+      this.bytesWritten = 0;
+      this.pending = true;
+      this.writable = true;
+      this._enc = o.encoding;
+      this._start = o.start === undefined ? null : o.start;
+      this._queue = Promise.resolve();
+      if (o.fd !== null && o.fd !== undefined) {
+        this.fd = typeof o.fd === 'number' ? o.fd : o.fd.fd;
+        this.pending = false;
+      } else {
+        this.fd = null;
+        this._queue = runAsync(impl.open(path, o.flags, o.mode)).then((fd) => {
+          this.fd = fd;
+          this.pending = false;
+          this.emit('open', fd);
+          this.emit('ready');
+        });
+      }
+      this._queue = this._queue.catch((e) => this._fail(e));
+    }
+
+    _fail(e) {
+      if (this._failed) return;
+      this._failed = true;
+      this.writable = false;
+      this.emit('error', e);
+      this.emit('close');
+    }
+
+    write(chunk, enc, cb) {
+      if (typeof enc === 'function') { cb = enc; enc = undefined; }
+      if (!this.writable) {
+        const e = nodeError(Error, 'ERR_STREAM_WRITE_AFTER_END', 'write after end');
+        Promise.resolve().then(() => { if (cb) cb(e); this.emit('error', e); });
+        return false;
+      }
+      const bytes = dataArg(chunk, enc || this._enc, 'chunk');
+      this._queue = this._queue.then(() => {
+        if (this._failed) return undefined;
+        const pos = this._start;
+        if (pos !== null) this._start += bytes.length;
+        return runAsync(impl.write(this.fd, bytes, 0, bytes.length, pos)).then((r) => {
+          this.bytesWritten += r.bytesWritten;
+          if (cb) cb(null);
+        });
+      }).catch((e) => { if (cb) cb(e); this._fail(e); });
+      return true;
+    }
+
+    end(chunk, enc, cb) {
+      if (typeof chunk === 'function') { cb = chunk; chunk = undefined; }
+      if (typeof enc === 'function') { cb = enc; enc = undefined; }
+      if (chunk !== undefined && chunk !== null) this.write(chunk, enc);
+      this.writable = false;
+      if (cb) this.once('finish', cb);
+      this._queue = this._queue.then(() => {
+        if (this._failed) return undefined;
+        this.emit('finish');
+        const fd = this.fd;
+        this.fd = null;
+        return runAsync(impl.close(fd)).then(() => { this.closed = true; this.emit('close'); });
+      }).catch((e) => this._fail(e));
+      return this;
+    }
+
+    close(cb) { this.end(cb); }
+    destroy(err) { this.writable = false; if (err) this._fail(err); return this; }
+    cork() {}
+    uncork() {}
+    setDefaultEncoding(enc) { this._enc = enc; return this; }
+  }
+
+  // ReadStream emits the file's content in chunks of highWaterMark bytes.
+  class ReadStream extends EventEmitter {
+    constructor(path, opts) {
+      super();
+      const o = options(opts, { flags: 'r', encoding: null, start: 0, end: Infinity, highWaterMark: 65536, fd: null });
+      this.path = path === null || path === undefined || typeof path === 'string' ? path : pathArg(path);
+      this.bytesRead = 0;
+      this.pending = true;
+      this.readable = true;
+      this._enc = o.encoding;
+      this._pos = o.start || 0;
+      this._end = o.end;
+      this._hwm = o.highWaterMark;
+      this._paused = false;
+      this._started = false;
+      this._opening = o.fd !== null && o.fd !== undefined
+        ? Promise.resolve(typeof o.fd === 'number' ? o.fd : o.fd.fd)
+        : runAsync(impl.open(path, o.flags, 0o666));
+      this._opening.then((fd) => {
+        this.fd = fd;
+        this.pending = false;
+        this.emit('open', fd);
+        this.emit('ready');
+      }, (e) => this._fail(e));
+    }
+
+    _fail(e) {
+      this.readable = false;
+      this.emit('error', e);
+      this.emit('close');
+    }
+
+    on(ev, fn) {
+      super.on(ev, fn);
+      if (ev === 'data' && !this._started) this.resume();
+      return this;
+    }
+
+    setEncoding(enc) { this._enc = enc; return this; }
+    pause() { this._paused = true; return this; }
+    isPaused() { return this._paused; }
+
+    resume() {
+      this._paused = false;
+      if (!this._started) {
+        this._started = true;
+        this._opening.then(() => this._pump(), () => {});
+      } else if (this._waiting) {
+        const w = this._waiting;
+        this._waiting = null;
+        w();
+      }
+      return this;
+    }
+
+    _pump() {
+      if (!this.readable) return;
+      if (this._paused) { this._waiting = () => this._pump(); return; }
+      const want = Math.min(this._hwm, this._end - this._pos + 1);
+      if (want <= 0) { this._finish(); return; }
+      const buf = Buffer.alloc(want);
+      runAsync(impl.read(this.fd, buf, 0, want, this._pos)).then((r) => {
+        if (r.bytesRead === 0) { this._finish(); return; }
+        this._pos += r.bytesRead;
+        this.bytesRead += r.bytesRead;
+        const chunk = buf.subarray(0, r.bytesRead);
+        this.emit('data', this._enc ? decode(chunk, this._enc) : chunk);
+        this._pump();
+      }, (e) => this._fail(e));
+    }
+
+    _finish() {
+      this.readable = false;
+      this.emit('end');
+      const fd = this.fd;
+      this.fd = null;
+      runAsync(impl.close(fd)).then(() => { this.closed = true; this.emit('close'); }, (e) => this.emit('error', e));
+    }
+
+    pipe(dest, opts) {
+      this.on('data', (c) => { if (dest.write(c) === false && typeof dest.once === 'function') { this.pause(); dest.once('drain', () => this.resume()); } });
+      if (!opts || opts.end !== false) this.on('end', () => dest.end());
+      return dest;
+    }
+
+    destroy(err) { this.readable = false; if (err) this._fail(err); return this; }
+    close(cb) { this.destroy(); if (cb) Promise.resolve().then(cb); }
+
+    [Symbol.asyncIterator]() {
+      const chunks = [];
+      let done = false;
+      let error = null;
+      let wake = null;
+      const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
+      this.on('data', (c) => { chunks.push(c); notify(); });
+      this.on('end', () => { done = true; notify(); });
+      this.on('error', (e) => { error = e; notify(); });
+      return {
+        next: () => new Promise((resolve, reject) => {
+          const poll = () => {
+            if (chunks.length) resolve({ value: chunks.shift(), done: false });
+            else if (error) reject(error);
+            else if (done) resolve({ value: undefined, done: true });
+            else wake = poll;
+          };
+          poll();
+        }),
+        return: () => { this.destroy(); return Promise.resolve({ value: undefined, done: true }); },
+        [Symbol.asyncIterator]() { return this; },
+      };
+    }
+  }
+
+  fs.WriteStream = WriteStream;
+  fs.ReadStream = ReadStream;
+  fs.createWriteStream = (path, opts) => new WriteStream(path, opts);
+  fs.createReadStream = (path, opts) => new ReadStream(path, opts);
+  FileHandle.prototype.createReadStream = function (opts) { return new ReadStream(null, Object.assign({}, opts, { fd: this.fd })); };
+  FileHandle.prototype.createWriteStream = function (opts) { return new WriteStream(null, Object.assign({}, opts, { fd: this.fd })); };
+}
+
+promises.constants = constants;
+fs.constants = constants;
+fs.promises = promises;
+fs.Stats = Stats;
+fs.Dirent = Dirent;
+fs.Dir = Dir;
+Object.assign(fs, {
+  F_OK: C.F_OK, R_OK: C.R_OK, W_OK: C.W_OK, X_OK: C.X_OK,
+});
+
+module.exports = fs;
