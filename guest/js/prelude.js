@@ -3,6 +3,9 @@
 // before the program, with the internal host bridge.
 
 const g = globalThis;
+// goja has no Symbol.asyncIterator; esbuild's helpers fall back to this
+// registered symbol, so for-await and async generators agree on it.
+if (!Symbol.asyncIterator) Object.defineProperty(Symbol, 'asyncIterator', { value: Symbol.for('Symbol.asyncIterator') });
 const define = (o, name, value) =>
   Object.defineProperty(o, name, { value, writable: true, configurable: true, enumerable: false });
 const lazy = (o, name, get) =>
@@ -45,7 +48,7 @@ const tooBig = (what, n) => host.allocLimit(what, n);
   // Arrays are counted at 8 bytes an element.
   const AP = Array.prototype;
   const fill = AP.fill, join = AP.join, from = Array.from;
-  define(AP, 'fill', function fill(value, start, end) {
+  define(AP, 'fill', function fill_(value, start, end) {
     const len = this != null ? Number(this.length) : 0;
     if (len * 8 > MAX) tooBig('array of ' + len + ' elements', len * 8);
     return Reflect.apply(fill, this, arguments);
@@ -57,6 +60,7 @@ const tooBig = (what, n) => host.allocLimit(what, n);
     return Reflect.apply(join, this, arguments);
   });
   Object.defineProperty(AP.join, 'name', { value: 'join' });
+  Object.defineProperty(AP.fill, 'name', { value: 'fill' });
   define(Array, 'from', function from_(items) {
     if (items != null && typeof items === 'object' && !(Symbol.iterator in items)) {
       const len = Number(items.length);

@@ -2,6 +2,7 @@ package js
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -78,10 +79,9 @@ func (r *run) userFrames(stack string) string {
 		if ns != nsEntry && ns != nsVFS && ns != nsConfig {
 			continue
 		}
-		loc := displayPath(m[3], r.req.Cwd) + ":" + m[4] + ":" + m[5]
-		if ns == nsConfig {
-			loc = m[3] + ":" + m[4] + ":" + m[5]
-		}
+		// goja reports source-mapped columns 0-based.
+		col, _ := strconv.Atoi(m[5])
+		loc := displayPath(m[3], r.req.Cwd) + ":" + m[4] + ":" + strconv.Itoa(col+1)
 		if m[1] != "" {
 			b.WriteString("\n    at " + m[1] + " (" + loc + ")")
 		} else {

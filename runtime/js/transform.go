@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -450,12 +451,12 @@ func formatMessages(msgs []api.Message, cwd string) string {
 			break
 		}
 		if l := m.Location; l != nil {
-			fmt.Fprintf(&b, "%s:%d:%d: %s\n", displayPath(l.File, cwd), l.Line, l.Column+1, m.Text)
+			fmt.Fprintf(&b, "%s:%d:%d: %s\n", displayPath(l.File, cwd), l.Line, l.Column+1, cleanText(m.Text, cwd))
 			if l.LineText != "" && len(l.LineText) < 300 {
 				fmt.Fprintf(&b, "    %s\n    %s^\n", l.LineText, strings.Repeat(" ", caretCol(l.LineText, l.Column)))
 			}
 		} else {
-			b.WriteString(m.Text + "\n")
+			b.WriteString(cleanText(m.Text, cwd) + "\n")
 		}
 		for _, n := range m.Notes {
 			if n.Text != "" && n.Location != nil {
@@ -464,6 +465,16 @@ func formatMessages(msgs []api.Message, cwd string) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+var quotedNS = regexp.MustCompile(`"(?:nook|entry|vfs|builtin|host|config):([^"]*)"`)
+
+// cleanText replaces esbuild's namespaced paths in a message with the
+// paths a model knows.
+func cleanText(s, cwd string) string {
+	return quotedNS.ReplaceAllStringFunc(s, func(q string) string {
+		return `"` + displayPath(q[1:len(q)-1], cwd) + `"`
+	})
 }
 
 // caretCol counts the characters before byte col, with tabs kept wide.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -389,12 +390,14 @@ func (r *run) nonPlain(obj *goja.Object) string {
 }
 
 func propPath(k string) string {
-	if isIdent(k) || k == "default" {
+	if identRE.MatchString(k) {
 		return "." + k
 	}
 	b, _ := json.Marshal(k)
 	return "[" + string(b) + "]"
 }
+
+var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
 // writeJSONString writes s as a JSON string (invalid UTF-8, such as a
 // lone surrogate, becomes U+FFFD).
