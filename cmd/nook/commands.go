@@ -22,7 +22,7 @@ type command struct {
 	run      func(a *app, fl *flag.FlagSet, args []string) error
 }
 
-var groups = []string{"Files", "Search", "Host transfer", "Model tools", "Workspace"}
+var groups = []string{"Files", "Search", "Host transfer", "Runs", "Model tools", "Workspace"}
 
 // commands lists every command in the order "nook help" shows them; the
 // command variables live in the file of their group.
@@ -150,7 +150,8 @@ positional arguments: "nook rm -r /dir", not "nook rm /dir -r".
 	fmt.Fprint(w, `
 Run "nook help COMMAND" or "nook COMMAND -h" for one command.
 Exit status: 0 ok, 1 an operation failed (the message ends with its POSIX
-code, e.g. "(ENOENT)"), 2 usage error.
+code, e.g. "(ENOENT)"), 2 usage error; exec and runs tail exit with the
+run's exit code (124 timed out, 130 cancelled).
 `)
 }
 
@@ -180,6 +181,7 @@ func init() {
 		cmdPut, cmdCat, cmdLs, cmdStat, cmdMkdir, cmdRm, cmdMv, cmdLn,
 		cmdFind, cmdGrep,
 		cmdImport, cmdExport,
+		cmdExec, cmdRuns,
 		cmdMCP, cmdServe, cmdTools, cmdTool,
 		cmdDemo, cmdChanges, cmdUsage, cmdGC, cmdVersion,
 		&command{

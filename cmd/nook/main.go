@@ -11,7 +11,7 @@
 //
 // Exit status: 0 on success, 1 when an operation fails (the message names
 // the POSIX code, e.g. "nook: no such path: /x (ENOENT)"), 2 on a usage
-// error.
+// error; "nook exec" and "nook runs tail" exit with the run's exit code.
 package main
 
 import (
@@ -27,6 +27,7 @@ import (
 	"syscall"
 
 	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -103,6 +104,11 @@ func (a *app) report(err error) int {
 	if err == nil || errors.Is(err, errHelpShown) {
 		return 0
 	}
+	var es *exitStatus
+	if errors.As(err, &es) {
+		// A run's exit code: the run printed its own output.
+		return es.code
+	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(a.stderr, "nook: %s\n", ue.msg)
@@ -120,7 +126,13 @@ func (a *app) report(err error) int {
 		doc := map[string]string{"error": err.Error()}
 		var pe *vfs.PathError
 		var en vfs.Errno
-		if errors.As(err, &pe) || errors.As(err, &en) {
+		var re *runtime.Error
+		if errors.As(err, &re) {
+			doc["code"], doc["op"] = string(re.Code), re.Op
+			if re.ID != "" {
+				doc["id"] = re.ID
+			}
+		} else if errors.As(err, &pe) || errors.As(err, &en) {
 			doc["code"] = string(vfs.Code(err))
 		}
 		if pe != nil {
@@ -137,6 +149,10 @@ func (a *app) report(err error) int {
 // errorText renders an error as "<message> (<CODE>)" when it is a vfs error,
 // and as its plain message otherwise.
 func errorText(err error) string {
+	var re *runtime.Error
+	if errors.As(err, &re) {
+		return fmt.Sprintf("%s (%s)", err.Error(), re.Code)
+	}
 	var pe *vfs.PathError
 	var en vfs.Errno
 	if errors.As(err, &pe) || errors.As(err, &en) {
@@ -148,7 +164,7 @@ func errorText(err error) string {
 // workspace opens the workspace on first use.
 func (a *app) workspace() (*vfs.FS, error) {
 	if a.ws == nil {
-		ws, err := nook.Open(a.ctx, a.dbPath)
+		ws, err := nook.Open(a.ctx, a.dbPath, workspaceOptions()...)
 		if err != nil {
 			return nil, err
 		}

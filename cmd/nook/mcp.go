@@ -185,12 +185,12 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	// The definitions do not depend on the workspace: describe a scratch
 	// one rather than create the --db file.
-	ws, err := nook.OpenMemory(a.ctx)
+	ws, err := nook.OpenMemory(a.ctx, workspaceOptions()...)
 	if err != nil {
 		return err
 	}
 	defer ws.Close()
-	set := tools.New(ws.FS(), tools.Options{ReadOnly: *readOnly})
+	set := tools.New(ws.FS(), tools.Options{ReadOnly: *readOnly, Runtime: ws.Runtime()})
 	switch sub {
 	case "list":
 		type entry struct {
@@ -344,7 +344,7 @@ func (a *app) toolSet(readOnly bool) (*tools.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tools.New(f, tools.Options{ReadOnly: readOnly}), nil
+	return tools.New(f, tools.Options{ReadOnly: readOnly, Runtime: a.ws.Runtime()}), nil
 }
 
 // logger logs warnings and errors to stderr (never stdout: it may carry

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/js"
+)
+
+// The run commands: exec and runs (runs.go).
+
+// backends are the execution backends of every workspace the command line
+// opens; the first is the default.
+func backends() []runtime.Backend {
+	return []runtime.Backend{js.New(js.Options{})}
+}
+
+// workspaceOptions are the options every workspace the command line opens
+// gets.
+func workspaceOptions() []nook.Option {
+	return []nook.Option{nook.WithBackends(backends()...)}
+}
+
+var cmdExec = &command{
+	name: "exec", group: "Runs",
+	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--id ID] [--env K=V]... [--stdin] FILE|-e SOURCE",
+	summary:  "run code in the workspace's sandbox",
+	help: `Runs the program in the host file FILE ("-" reads it from standard input), or
+the source given with -e, on a backend of the workspace's runtime (default:
+the first; "nook runs backends" lists them). The program sees the workspace
+files under its backend's root (e.g. /workspace); --cwd is relative to it.
+Its stdout and stderr are copied to nook's as they are produced, and nook
+exits with the run's exit code: 124 when it timed out, 130 when it was
+cancelled. Ctrl-C kills the run and waits for its end.
+
+With --input (a JSON value, callable backends only) the program's default
+export is called with it, and the value it returns is printed after the
+output. --env sets the run's whole environment (nothing is inherited from
+nook's); --stdin passes nook's standard input to the run. With --json nothing
+is streamed: the result is one JSON document {id, backend, status, exitCode,
+stdout, stderr, value, stdoutPath, stderrPath, stdoutBytes, stderrBytes,
+durationMs, error}, and the exit status is still the run's.
+
+Every run is recorded in the workspace: "nook runs ls" lists them, "nook runs
+tail ID" re-attaches to one from another process.`,
+	run: runExec,
+}
+
+// exitStatus ends nook with a given status and no message: the exit code
+// of a run.
+type exitStatus struct{ code int }
+
+func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// runExitCode is the process exit status for a run's exit code.
+func runExitCode(code int) int {
+	if code < 0 || code > 255 {
+		return 1
+	}
+	return code
+}
+
+func runExec(a *app, fl *flag.FlagSet, args []string) error {
+	backend := fl.String("backend", "", "run on the backend `ID` (default: the first)")
+	input := fl.String("input", "", "pass the JSON value `JSON` to the program (callable backends)")
+	timeout := fl.Duration("timeout", 0, "stop the run after `D`, e.g. 30s (default: the backend's)")
+	cwd := fl.String("cwd", "", "working directory `DIR`, relative to the backend's root")
+	id := fl.String("id", "", "name the run `ID` (default: a new ULID)")
+	source := fl.String("e", "", "run `SOURCE` instead of a file")
+	stdin := fl.Bool("stdin", false, "pass standard input to the run")
+	var env stringList
+	fl.Var(&env, "env", "set the environment variable `K=V` (repeatable)")
+	if err := a.parse(fl, args, 0, 1); err != nil {
+		return err
+	}
+	eGiven := false
+	fl.Visit(func(f *flag.Flag) { eGiven = eGiven || f.Name == "e" })
+	switch {
+	case eGiven && fl.NArg() == 1:
+		return a.usagef("exec: give a FILE or -e SOURCE, not both")
+	case !eGiven && fl.NArg() == 0:
+		return a.usagef("exec: missing FILE (or -e SOURCE)")
+	case *stdin && fl.Arg(0) == "-":
+		return a.usagef("exec: --stdin cannot be used when the program is read from standard input")
+	case *timeout < 0:
+		return a.usagef("exec: --timeout must not be negative")
+	}
+	o := runtime.ExecOptions{Backend: *backend, Cwd: *cwd, ID: *id, Timeout: *timeout}
+	if *input != "" {
+		if !json.Valid([]byte(*input)) {
+			return a.usagef("exec: --input is not valid JSON: %s", *input)
+		}
+		o.Input = json.RawMessage(*input)
+	}
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return a.usagef("exec: --env %q: want NAME=VALUE", kv)
+		}
+		if o.Env == nil {
+			o.Env = map[string]string{}
+		}
+		o.Env[k] = v
+	}
+	src := *source
+	if !eGiven {
+		var b []byte
+		var err error
+		if name := fl.Arg(0); name == "-" {
+			b, err = io.ReadAll(io.LimitReader(a.stdin, runtime.DefaultMaxSourceBytes+1))
+		} else {
+			b, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return err
+		}
+		src = string(b)
+	}
+	if *stdin {
+		b, err := io.ReadAll(io.LimitReader(a.stdin, runtime.DefaultMaxStdinBytes+1))
+		if err != nil {
+			return err
+		}
+		o.Stdin = b
+	}
+	if _, err := a.workspace(); err != nil {
+		return err
+	}
+	rt := a.ws.Runtime()
+	h, err := rt.Exec(a.ctx, src, o)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		res, err := a.waitRun(rt, h)
+		if err != nil {
+			return err
+		}
+		if err := a.writeJSON(runResultJSON(res)); err != nil {
+			return err
+		}
+		return exitFor(res.ExitCode)
+	}
+	exit, err := a.follow(rt, h, true, true)
+	if err != nil {
+		return err
+	}
+	if len(exit.Value) > 0 {
+		a.printf("%s\n", exit.Value)
+	}
+	return exitFor(exit.ExitCode)
+}
+
+func exitFor(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitStatus{runExitCode(code)}
+}
+
+// stopWait bounds how long nook waits for a run it killed to end.
+const stopWait = 10 * time.Second
+
+// stopOnInterrupt returns the context to keep following a run with after
+// ctx ended: it kills the run (when kill is set) and allows stopWait for its
+// end.
+func (a *app) stopOnInterrupt(rt *runtime.Runtime, id string) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(a.ctx), stopWait)
+	if err := rt.KillExec(ctx, id); err != nil {
+		a.warnf("cannot kill run %s: %v", id, err)
+	}
+	return ctx, cancel
+}
+
+// waitRun waits for a run's end; an interrupt kills it first.
+func (a *app) waitRun(rt *runtime.Runtime, h *runtime.Handle) (*runtime.Result, error) {
+	ctx := a.ctx
+	if err := h.Wait(ctx); err != nil {
+		if a.ctx.Err() == nil {
+			return nil, err
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = a.stopOnInterrupt(rt, h.ID)
+		defer cancel()
+		if err := h.Wait(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return h.Result(ctx)
+}
+
+// follow copies a run's output events to stdout and stderr until its exit
+// event, which it returns. With kill, an interrupt kills the run and the
+// output goes on until its end; without, an interrupt stops following. When
+// the run's output outgrew its record, the rest is copied from the files
+// that hold it in full, once the run ended (whole: the handle started at
+// the first event, so what was printed is known; otherwise the files are
+// only named).
+func (a *app) follow(rt *runtime.Runtime, h *runtime.Handle, kill, whole bool) (runtime.Event, error) {
+	ctx := a.ctx
+	var printed [3]int64
+	var paths map[string]string
+	for {
+		ev, err := h.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return runtime.Event{}, fmt.Errorf("run %s ended without an exit event", h.ID)
+		}
+		if err != nil {
+			if !kill || a.ctx.Err() == nil || ctx != a.ctx {
+				return runtime.Event{}, err
+			}
+			var cancel context.CancelFunc
+			ctx, cancel = a.stopOnInterrupt(rt, h.ID)
+			defer cancel()
+			continue
+		}
+		switch ev.Kind {
+		case runtime.EventStdout:
+			a.stdout.Write(ev.Data)
+			printed[runtime.Stdout] += int64(len(ev.Data))
+		case runtime.EventStderr:
+			a.stderr.Write(ev.Data)
+			printed[runtime.Stderr] += int64(len(ev.Data))
+		case runtime.EventTruncated:
+			paths = ev.Paths
+		case runtime.EventExit:
+			if paths != nil {
+				a.copyRest(ctx, paths, printed, whole)
+			}
+			return ev, nil
+		}
+	}
+}
+
+// copyRest prints what a run wrote past its stored output, from the files
+// that hold each stream in full. Without known offsets it only names them.
+func (a *app) copyRest(ctx context.Context, paths map[string]string, printed [3]int64, known bool) {
+	for _, st := range []runtime.Stream{runtime.Stdout, runtime.Stderr} {
+		p := paths[st.String()]
+		if p == "" {
+			continue
+		}
+		w := a.stdout
+		if st == runtime.Stderr {
+			w = a.stderr
+		}
+		if !known {
+			a.warnf("the rest of the run's %s is in the workspace file %s", st, p)
+			continue
+		}
+		r, err := a.ws.FS().NewReader(ctx, p)
+		if err != nil {
+			a.warnf("cannot read the run's full %s: %v", st, err)
+			continue
+		}
+		if _, err := r.Seek(printed[st], io.SeekStart); err == nil {
+			io.Copy(w, r)
+		}
+		r.Close()
+	}
+}
+
+// runJSON is a run's result in --json output: the exec tool's fields, with
+// whole output streams.
+type runJSON struct {
+	ID          string          `json:"id"`
+	Backend     string          `json:"backend"`
+	Status      runtime.Status  `json:"status"`
+	ExitCode    int             `json:"exitCode"`
+	Stdout      string          `json:"stdout"`
+	Stderr      string          `json:"stderr"`
+	Value       json.RawMessage `json:"value,omitempty"`
+	Truncated   bool            `json:"truncated,omitempty"`
+	StdoutPath  string          `json:"stdoutPath,omitempty"`
+	StderrPath  string          `json:"stderrPath,omitempty"`
+	StdoutBytes int64           `json:"stdoutBytes"`
+	StderrBytes int64           `json:"stderrBytes"`
+	Created     string          `json:"created"`
+	DurationMs  int64           `json:"durationMs"`
+	Error       string          `json:"error,omitempty"`
+}
+
+func runResultJSON(r *runtime.Result) runJSON {
+	return runJSON{ID: r.ID, Backend: r.Backend, Status: r.Status, ExitCode: r.ExitCode,
+		Stdout: string(r.Stdout), Stderr: string(r.Stderr), Value: r.Value, Truncated: r.Truncated,
+		StdoutPath: r.StdoutPath, StderrPath: r.StderrPath, StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes,
+		Created: r.Created.Format(time.RFC3339Nano), DurationMs: r.Finished.Sub(r.Created).Milliseconds(), Error: r.Error}
+}
