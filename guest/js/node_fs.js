@@ -450,7 +450,7 @@ function runAsync(gen, first) {
 // turns a result into the callback's arguments.
 function callbackify(name, impl, spread) {
   const f = function (...args) {
-    const cb = args.pop();
+    const cb = args.length > 1 ? args.pop() : undefined;
     if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
     let gen;
     let first;
@@ -463,7 +463,7 @@ function callbackify(name, impl, spread) {
       early = e;
     }
     const p = early !== undefined ? Promise.reject(early) : runAsync(gen, first);
-    p.then((v) => (spread ? cb(null, ...spread(v)) : cb(null, v)), (e) => cb(e));
+    p.then((v) => (spread ? cb(null, ...spread(v)) : v === undefined ? cb(null) : cb(null, v)), (e) => cb(e));
   };
   Object.defineProperty(f, 'name', { value: name });
   return f;
