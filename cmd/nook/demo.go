@@ -24,15 +24,17 @@ var cmdDemo = &command{
 	summary: "import a sample project and search it (start here)",
 	help: `Shows nook at work with no setup and no server: opens the workspace (by
 default .nook/workspace.db, created on first use, reused afterwards), copies a
-small embedded sample project into PATH (default /demo), adds a symlink, then
-runs ls, find, grep and changes on it and prints each command with its output.
+small embedded sample project into PATH (default /workspace/demo, where
+sandboxed code sees it), adds a symlink, then runs ls, find, grep, a
+JavaScript module that counts the words of every file, and changes on it,
+and prints each command with its output.
 Running it again overwrites the sample files in place. The output is text
 even with --json.`,
 	run: runDemo,
 }
 
 func runDemo(a *app, fl *flag.FlagSet, args []string) error {
-	dir := fl.String("dir", "/demo", "workspace directory `PATH` to import the sample into")
+	dir := fl.String("dir", "/workspace/demo", "workspace directory `PATH` to import the sample into")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
 	}
@@ -99,8 +101,11 @@ func runDemo(a *app, fl *flag.FlagSet, args []string) error {
 		{"find", "--path", root, "**/*.js"},
 		{"grep", "-i", "todo", root},
 		{"grep", "-c", "--include", "*.{js,py}", "retr", root},
-		{"changes", "--since", fmt.Sprint(rev0)},
 	}
+	if cwd, ok := a.codeDir(root); ok {
+		steps = append(steps, []string{"exec", "--cwd", cwd, "-e", wordCount})
+	}
+	steps = append(steps, []string{"changes", "--since", fmt.Sprint(rev0)})
 	for _, s := range steps {
 		if err := a.demoStep(s...); err != nil {
 			return err
@@ -116,6 +121,8 @@ Everything above is stored in %[1]s. Try:
   %[4]s grep -C 1 -E 'retr(y|ies)' %[2]s
   echo hello | %[4]s put -p %[2]s/new/hello.txt
   %[4]s changes --since %[3]d
+  %[4]s exec -e 'export default () => 6 * 7'
+  %[4]s runs ls
   %[4]s tool edit '{"path":"%[2]s/notes/todo.md","edits":[{"oldText":"- [ ] move prices","newText":"- [x] move prices"}]}'
   %[4]s mcp          # the same tools for an MCP client, on stdin/stdout
   %[4]s help
@@ -123,12 +130,51 @@ Everything above is stored in %[1]s. Try:
 	return nil
 }
 
+// wordCount is the module the demo runs: it counts the words of every
+// file under its working directory and returns a summary.
+const wordCount = `import { readdir, readFile, lstat } from "node:fs/promises";
+
+export default async () => {
+  const words = {};
+  for (const name of (await readdir(".", { recursive: true })).sort()) {
+    if (!(await lstat(name)).isFile()) continue;
+    words[name] = (await readFile(name, "utf8")).split(/\s+/).filter(Boolean).length;
+  }
+  const total = Object.values(words).reduce((a, b) => a + b, 0);
+  console.log("counted the words of", Object.keys(words).length, "files");
+  return { total, words };
+};`
+
+// codeDir returns dir relative to the default backend's root, when code
+// can reach it.
+func (a *app) codeDir(dir string) (string, bool) {
+	bs := a.ws.Runtime().Backends()
+	if len(bs) == 0 {
+		return "", false
+	}
+	root := bs[0].Root
+	if root == "" {
+		root = "/workspace"
+	}
+	switch {
+	case dir == root:
+		return ".", true
+	case root == "/":
+		return strings.TrimPrefix(dir, "/"), true
+	case strings.HasPrefix(dir, root+"/"):
+		return strings.TrimPrefix(dir, root+"/"), true
+	}
+	return "", false
+}
+
 // demoStep prints a command line and runs it on the open workspace.
 func (a *app) demoStep(args ...string) error {
 	quoted := make([]string, len(args))
 	for i, s := range args {
 		quoted[i] = s
-		if strings.ContainsAny(s, "*?{}[] ") {
+		if strings.Contains(s, "\n") {
+			quoted[i] = "'\n" + s + "\n'"
+		} else if strings.ContainsAny(s, "*?{}[] ") {
 			quoted[i] = "'" + s + "'"
 		}
 	}

@@ -668,9 +668,11 @@ func TestDemo(t *testing.T) {
 	out := w.ok("demo")
 	for _, want := range []string{
 		"(created, revision ",
-		"$ nook import <embedded sample> /demo\nimported 6 files,",
-		"$ nook find --path /demo '**/*.js'\n/demo/src/cart.js\n/demo/src/server.js\n",
-		"/demo/src/server.js:13:      // TODO: rate-limit checkout per user\n",
+		"$ nook import <embedded sample> /workspace/demo\nimported 6 files,",
+		"$ nook find --path /workspace/demo '**/*.js'\n/workspace/demo/src/cart.js\n/workspace/demo/src/server.js\n",
+		"/workspace/demo/src/server.js:13:      // TODO: rate-limit checkout per user\n",
+		"\n'\ncounted the words of 6 files\n" +
+			`{"total":285,"words":{"README.md":75,"docs/design.md":36,"notes/todo.md":29,"src/cart.js":42,"src/server.js":63,"src/worker.py":40}}` + "\n",
 		"$ nook changes --since ",
 	} {
 		if !strings.Contains(out, want) {
