@@ -1,0 +1,200 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/nookdev/nook/runtime"
+)
+
+// callHandler sees every simple command before the interpreter runs it
+// (functions and builtins included). It enforces the run's limits and
+// rewrites the builtins whose implementation would look at the host:
+// type, command -v/-V and pwd look up the host's PATH and symlinks, and
+// source looks a script up in the host's PATH; eval, trap and alias parse
+// code at run time, which is checked like the script itself.
+func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, error) {
+	if len(args) == 0 {
+		return args, nil
+	}
+	if err := p.checkCall(ctx, args); err != nil {
+		p.cancel(err)
+		return nil, err
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case tickCmd:
+		if n := p.ticks.Add(1); n > p.b.opts.MaxLoopIterations {
+			err := &runtime.LimitError{Limit: "MaxLoopIterations", Max: p.b.opts.MaxLoopIterations,
+				What: fmt.Sprintf("loop iteration %d", n)}
+			p.cancel(err)
+			return nil, err
+		}
+		if err := p.checkVars(ctx); err != nil {
+			p.cancel(err)
+			return nil, err
+		}
+		return []string{":"}, nil
+	case "type":
+		return append([]string{"__nook_type"}, rest...), nil
+	case "command":
+		if len(rest) > 0 && (rest[0] == "-v" || rest[0] == "-V") {
+			return append([]string{"__nook_command"}, rest...), nil
+		}
+	case "pwd":
+		return append([]string{"__nook_pwd"}, rest...), nil
+	case "source", ".":
+		return p.source(ctx, name, rest), nil
+	case "test", "[":
+		for _, a := range rest {
+			if a == "-O" || a == "-G" {
+				return fail(2, name+": "+a+": file owner tests are not supported in the sandbox"), nil
+			}
+		}
+	}
+	if msg := checkRuntimeCode(args); msg != "" {
+		return fail(1, msg), nil
+	}
+	return args, nil
+}
+
+// fail returns a command that prints msg on stderr and exits with code.
+func fail(code int, msg string) []string {
+	return []string{"__nook_fail", itoa(int64(code)), msg}
+}
+
+// checkRuntimeCode checks the code that eval, trap and alias would parse
+// at run time (also behind "builtin" and "command").
+func checkRuntimeCode(args []string) string {
+	for len(args) > 1 && (args[0] == "builtin" || args[0] == "command") {
+		args = args[1:]
+	}
+	var srcs []string
+	switch args[0] {
+	case "eval":
+		srcs = []string{strings.Join(args[1:], " ")}
+	case "trap":
+		srcs = args[1:]
+	case "alias":
+		for _, a := range args[1:] {
+			if _, v, ok := strings.Cut(a, "="); ok {
+				srcs = append(srcs, v)
+			}
+		}
+	default:
+		return ""
+	}
+	for _, s := range srcs {
+		if !strings.Contains(s, "(") {
+			continue
+		}
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+		if err != nil {
+			continue // the builtin reports it
+		}
+		if err := check(f); err != nil {
+			return args[0] + ": " + err.Error()
+		}
+	}
+	return ""
+}
+
+// source reads a script from the workspace and runs it with eval (the
+// builtin would first look for it in the host's PATH).
+func (p *runProgram) source(ctx context.Context, name string, args []string) []string {
+	if len(args) == 0 {
+		return fail(2, name+": filename argument required")
+	}
+	b, err := p.fs.ReadAll(p.ctx, abs(ctx, args[0]))
+	if err != nil {
+		return fail(1, name+": "+args[0]+": "+errText(err))
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(string(b)), args[0])
+	if err != nil {
+		return fail(1, name+": "+err.Error())
+	}
+	if err := check(f); err != nil {
+		return fail(1, name+": "+args[0]+": "+err.Error())
+	}
+	rewrite(f)
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, f)
+	return []string{"eval", sb.String()}
+}
+
+// checkCall enforces MaxArgs, MaxAllocBytes on the arguments and
+// MaxFunctionDepth.
+func (p *runProgram) checkCall(ctx context.Context, args []string) error {
+	if len(args) > p.b.opts.MaxArgs {
+		return &runtime.LimitError{Limit: "MaxArgs", Max: int64(p.b.opts.MaxArgs),
+			What: fmt.Sprintf("command %s with %d arguments (after glob and word expansion)", args[0], len(args))}
+	}
+	var n int64
+	for _, a := range args {
+		n += int64(len(a))
+	}
+	if n > p.limits.MaxAllocBytes {
+		return &runtime.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
+			What: fmt.Sprintf("arguments of %s (%d bytes)", args[0], n)}
+	}
+	return p.checkDepth()
+}
+
+// framesPerCall is a lower bound of the Go frames one shell function call
+// adds to the interpreter's stack; a stack shorter than depth×framesPerCall
+// cannot be too deep, so the frames are only counted past it.
+const framesPerCall = 6
+
+func (p *runProgram) checkDepth() error {
+	var small [512]uintptr
+	if goruntime.Callers(2, small[:]) < len(small) && len(small) < p.depth*framesPerCall {
+		return nil
+	}
+	buf := make([]uintptr, p.depth*framesPerCall*8)
+	n := goruntime.Callers(2, buf)
+	if n < p.depth*framesPerCall {
+		return nil
+	}
+	frames := goruntime.CallersFrames(buf[:n])
+	calls := 0
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, "interp.(*Runner).call") {
+			calls++
+		}
+		if !more {
+			break
+		}
+	}
+	if calls-1 > p.depth || n == len(buf) {
+		return &runtime.LimitError{Limit: "MaxFunctionDepth", Max: int64(p.depth),
+			What: fmt.Sprintf("%d nested shell function calls", calls-1)}
+	}
+	return nil
+}
+
+// checkVars bounds the memory the script's variables hold together.
+func (p *runProgram) checkVars(ctx context.Context) error {
+	var n int64
+	interp.HandlerCtx(ctx).Env.Each(func(name string, vr expand.Variable) bool {
+		n += int64(len(vr.Str))
+		for _, s := range vr.List {
+			n += int64(len(s))
+		}
+		for k, v := range vr.Map {
+			n += int64(len(k) + len(v))
+		}
+		return n <= p.limits.MaxAllocBytes
+	})
+	if n > p.limits.MaxAllocBytes {
+		return &runtime.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
+			What: fmt.Sprintf("shell variables of more than %d bytes", n)}
+	}
+	return nil
+}

@@ -1,0 +1,286 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
+	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
+)
+
+// execMiddleware replaces the interpreter's exec handler: a command that
+// is not a function or builtin runs from our table, never as a host
+// program. It never calls next.
+func (p *runProgram) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+	return func(ctx context.Context, args []string) error {
+		hc := interp.HandlerCtx(ctx)
+		if st := p.runCommand(ctx, hc, args, hc.Stdin, hc.Stdout, hc.Stderr); st != 0 {
+			return interp.ExitStatus(uint8(st))
+		}
+		return nil
+	}
+}
+
+func errText(err error) string { return hostfs.Text(err) }
+
+// runCommand runs one command of the table, or one of the commands that
+// need the interpreter (sh, bash, type, command -v, which).
+func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := p.ctx.Err(); err != nil {
+		return 1
+	}
+	name := args[0]
+	// A path to a command ("/usr/bin/ls", "./x") names it by its base
+	// name only when it is one of ours in a PATH directory.
+	if strings.Contains(name, "/") {
+		base := name[strings.LastIndex(name, "/")+1:]
+		if _, ok := coreutils.Lookup(base); ok && strings.HasPrefix(name, "/") && inPath(name[:len(name)-len(base)-1]) {
+			name = base
+		} else {
+			return p.runScriptFile(ctx, hc, name, args[1:], stdin, stdout, stderr)
+		}
+	}
+	switch name {
+	case "__nook_fail":
+		code, _ := strconv.Atoi(args[1])
+		fmt.Fprintln(stderr, args[2])
+		return code
+	case "__nook_type":
+		return p.typeCmd(args[1:], stdout, stderr)
+	case "__nook_command":
+		return p.commandV(args[1:], stdout)
+	case "which":
+		return p.which(args[1:], stdout, stderr)
+	case "__nook_pwd":
+		name = "pwd"
+	case "sh", "bash":
+		return p.shCmd(ctx, hc, args, stdin, stdout, stderr)
+	}
+	env := &coreutils.Env{
+		Ctx: p.ctx, FS: p.fs, Dir: hc.Dir,
+		Getenv:  func(k string) string { return hc.Env.Get(k).String() },
+		Environ: exported(hc.Env),
+		Stdin:   stdin, Stdout: stdout, Stderr: stderr,
+		Now: p.host.Now, Random: p.host.Random,
+		MaxBytes: p.limits.MaxAllocBytes,
+	}
+	env.Exec = func(a []string, in io.Reader, out, errw io.Writer) int {
+		if err := p.checkCall(ctx, a); err != nil {
+			p.cancel(err)
+			return 1
+		}
+		return p.runCommand(ctx, hc, a, in, out, errw)
+	}
+	return coreutils.Run(env, append([]string{name}, args[1:]...))
+}
+
+func inPath(dir string) bool {
+	for _, d := range strings.Split(defaultPath, ":") {
+		if d == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// exported lists the exported variables, without the shell's own.
+func exported(env expand.Environ) []string {
+	var out []string
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() && !strings.HasPrefix(name, "__NOOK_") {
+			out = append(out, name+"="+vr.String())
+		}
+		return true
+	})
+	return out
+}
+
+// shCmd runs "sh -c script [name args...]" or "sh file args..." in a new
+// interpreter with the same doors.
+func (p *runProgram) shCmd(ctx context.Context, hc interp.HandlerContext, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := args[1:]
+	for len(a) > 0 && (a[0] == "-e" || a[0] == "-u" || a[0] == "-x" || a[0] == "-eu" || a[0] == "-o" && len(a) > 1) {
+		if a[0] == "-o" {
+			a = a[1:]
+		}
+		a = a[1:]
+	}
+	if len(a) == 0 {
+		b, err := io.ReadAll(io.LimitReader(stdin, p.limits.MaxSourceBytes))
+		if err != nil {
+			return 1
+		}
+		return p.runSource(ctx, hc, args[0], string(b), nil, stdin, stdout, stderr)
+	}
+	if a[0] == "-c" {
+		if len(a) < 2 {
+			fmt.Fprintf(stderr, "%s: -c: option requires an argument\n", args[0])
+			return 2
+		}
+		var params []string
+		if len(a) > 3 {
+			params = a[3:]
+		}
+		return p.runSource(ctx, hc, args[0], a[1], params, stdin, stdout, stderr)
+	}
+	return p.runScriptFile(ctx, hc, a[0], a[1:], stdin, stdout, stderr)
+}
+
+// runScriptFile runs a workspace file as a shell script ("./build.sh",
+// "bash x.sh").
+func (p *runProgram) runScriptFile(ctx context.Context, hc interp.HandlerContext, file string, params []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ap := file
+	if !strings.HasPrefix(ap, "/") {
+		ap = hc.Dir + "/" + ap
+	}
+	b, err := p.fs.ReadAll(p.ctx, ap)
+	if err != nil {
+		if hostfs.Code(err) == "ENOENT" && !strings.Contains(file, "/") {
+			fmt.Fprintf(stderr, "%s: command not found\n", file)
+			return 127
+		}
+		fmt.Fprintf(stderr, "bash: %s: %s\n", file, errText(err))
+		if hostfs.Code(err) == "ENOENT" {
+			return 127
+		}
+		return 126
+	}
+	return p.runSource(ctx, hc, file, string(b), params, stdin, stdout, stderr)
+}
+
+// runSource parses, checks and runs src in a fresh interpreter that shares
+// the run's doors and limits.
+func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, name, src string, params []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 2
+	}
+	if err := check(f); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 2
+	}
+	rewrite(f)
+	r, err := interp.New(
+		interp.Env(expand.ListEnviron(append(exported(hc.Env), "PWD="+hc.Dir)...)),
+		dirOption(hc.Dir),
+		interp.StdIO(stdin, stdout, stderr),
+		interp.OpenHandler(p.openHandler),
+		interp.StatHandler(p.statHandler),
+		interp.ReadDirHandler2(p.readDirHandler),
+		interp.AccessHandler(p.accessHandler),
+		interp.CallHandler(p.callHandler),
+		interp.ExecHandlers(p.execMiddleware),
+		interp.Params(append([]string{"--"}, params...)...),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	pf, _ := syntax.NewParser().Parse(strings.NewReader(pidVar+"=1; "+ppidVar+"=1"), "")
+	r.Run(p.ctx, pf)
+	err = r.Run(p.ctx, f)
+	if err == nil {
+		return 0
+	}
+	if st, ok := interp.IsExitStatus(err); ok {
+		return int(st)
+	}
+	if !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, err)
+	}
+	return 1
+}
+
+// commandPath is where commands claim to live.
+func commandPath(name string) string { return "/usr/bin/" + name }
+
+func (p *runProgram) isCommand(name string) bool {
+	_, ok := coreutils.Lookup(name)
+	return ok || name == "sh" || name == "bash" || name == "which"
+}
+
+func (p *runProgram) typeCmd(args []string, stdout, stderr io.Writer) int {
+	mode := ""
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		mode = args[0]
+		args = args[1:]
+	}
+	st := 0
+	for _, a := range args {
+		kind, desc := "", ""
+		switch {
+		case syntax.IsKeyword(a):
+			kind, desc = "keyword", a+" is a shell keyword"
+		case p.funcs[a]:
+			kind, desc = "function", a+" is a function"
+		case interp.IsBuiltin(a) || a == "pwd":
+			kind, desc = "builtin", a+" is a shell builtin"
+		case p.isCommand(a):
+			kind, desc = "file", a+" is "+commandPath(a)
+		}
+		switch {
+		case kind == "":
+			if mode != "-t" && mode != "-p" && mode != "-P" {
+				fmt.Fprintf(stderr, "bash: type: %s: not found\n", a)
+			}
+			st = 1
+		case mode == "-t":
+			fmt.Fprintln(stdout, kind)
+		case mode == "-p" || mode == "-P":
+			if kind == "file" {
+				fmt.Fprintln(stdout, commandPath(a))
+			}
+		default:
+			fmt.Fprintln(stdout, desc)
+		}
+	}
+	return st
+}
+
+func (p *runProgram) commandV(args []string, stdout io.Writer) int {
+	verbose := args[0] == "-V"
+	st := 0
+	for _, a := range args[1:] {
+		switch {
+		case p.funcs[a] || interp.IsBuiltin(a) || syntax.IsKeyword(a) || a == "pwd":
+			if verbose {
+				p.typeCmd([]string{a}, stdout, io.Discard)
+			} else {
+				fmt.Fprintln(stdout, a)
+			}
+		case p.isCommand(a):
+			if verbose {
+				fmt.Fprintf(stdout, "%s is %s\n", a, commandPath(a))
+			} else {
+				fmt.Fprintln(stdout, commandPath(a))
+			}
+		default:
+			st = 1
+		}
+	}
+	return st
+}
+
+func (p *runProgram) which(args []string, stdout, stderr io.Writer) int {
+	st := 0
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if p.isCommand(a) {
+			fmt.Fprintln(stdout, commandPath(a))
+		} else {
+			st = 1
+		}
+	}
+	return st
+}

@@ -1,0 +1,178 @@
+package shell
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
+)
+
+// The interpreter's filesystem handlers: every open, stat, directory read
+// (globs) and access check goes to the workspace through hostfs.
+
+// abs resolves p against the interpreter's current directory.
+func abs(ctx context.Context, p string) string {
+	if !strings.HasPrefix(p, "/") {
+		p = interp.HandlerCtx(ctx).Dir + "/" + p
+	}
+	return path.Clean(p)
+}
+
+// errno maps a host call's code to the errno the interpreter's messages
+// and errors.Is checks expect.
+func errno(err error) error {
+	switch hostfs.Code(err) {
+	case "ENOENT":
+		return syscall.ENOENT
+	case "EEXIST":
+		return syscall.EEXIST
+	case "ENOTDIR":
+		return syscall.ENOTDIR
+	case "EISDIR":
+		return syscall.EISDIR
+	case "EACCES":
+		return syscall.EACCES
+	case "EROFS":
+		return syscall.EROFS
+	case "ELOOP":
+		return syscall.ELOOP
+	case "ENAMETOOLONG":
+		return syscall.ENAMETOOLONG
+	case "ENOTEMPTY":
+		return syscall.ENOTEMPTY
+	case "EINVAL":
+		return syscall.EINVAL
+	}
+	return err
+}
+
+func pathErr(op, p string, err error) error {
+	return &os.PathError{Op: op, Path: p, Err: errno(err)}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Read([]byte) (int, error) { return 0, io.EOF }
+func (nopWriteCloser) Close() error             { return nil }
+
+type nopReadCloser struct{ io.Reader }
+
+func (nopReadCloser) Write(p []byte) (int, error) { return 0, syscall.EBADF }
+func (nopReadCloser) Close() error                { return nil }
+
+// randReader reads the run's random bytes (/dev/urandom).
+type randReader struct{ host runtime.Host }
+
+func (r randReader) Read(p []byte) (int, error) {
+	if len(p) > 64<<10 {
+		p = p[:64<<10]
+	}
+	r.host.Random(p)
+	return len(p), nil
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func (p *runProgram) openHandler(ctx context.Context, name string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+	hc := interp.HandlerCtx(ctx)
+	write := flag&(os.O_WRONLY|os.O_RDWR) != 0
+	switch name {
+	case "/dev/null":
+		if write {
+			return nopWriteCloser{io.Discard}, nil
+		}
+		return nopReadCloser{strings.NewReader("")}, nil
+	case "/dev/stdout":
+		return nopWriteCloser{hc.Stdout}, nil
+	case "/dev/stderr":
+		return nopWriteCloser{hc.Stderr}, nil
+	case "/dev/stdin":
+		return nopReadCloser{hc.Stdin}, nil
+	case "/dev/zero":
+		return nopReadCloser{zeroReader{}}, nil
+	case "/dev/urandom", "/dev/random":
+		return nopReadCloser{randReader{p.host}}, nil
+	}
+	ap := abs(ctx, name)
+	if !write {
+		r, err := p.fs.Open(p.ctx, ap)
+		if err != nil {
+			return nil, pathErr("open", name, err)
+		}
+		return nopReadCloserFile{r}, nil
+	}
+	w, err := p.fs.Create(p.ctx, ap, flag&os.O_APPEND != 0, flag&os.O_EXCL != 0)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	return w, nil
+}
+
+type nopReadCloserFile struct{ *hostfs.Reader }
+
+func (nopReadCloserFile) Write([]byte) (int, error) { return 0, syscall.EBADF }
+
+func (p *runProgram) statHandler(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
+	ap := abs(ctx, name)
+	var fi *hostfs.Info
+	var err error
+	if follow {
+		fi, err = p.fs.Stat(p.ctx, ap)
+	} else {
+		fi, err = p.fs.Lstat(p.ctx, ap)
+	}
+	if err != nil {
+		return nil, pathErr("stat", name, err)
+	}
+	return fi, nil
+}
+
+type dirEntry struct{ e hostfs.Entry }
+
+func (d dirEntry) Name() string { return d.e.Name }
+func (d dirEntry) IsDir() bool  { return d.e.Kind == "dir" }
+func (d dirEntry) Type() fs.FileMode {
+	switch d.e.Kind {
+	case "dir":
+		return fs.ModeDir
+	case "symlink":
+		return fs.ModeSymlink
+	}
+	return 0
+}
+func (d dirEntry) Info() (fs.FileInfo, error) {
+	return &hostfs.Info{FName: d.e.Name, Kind: d.e.Kind, FMode: 0o644, MtimeV: time.Time{}}, nil
+}
+
+func (p *runProgram) readDirHandler(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	entries, err := p.fs.ReadDir(p.ctx, abs(ctx, name))
+	if err != nil {
+		return nil, pathErr("readdir", name, err)
+	}
+	out := make([]fs.DirEntry, len(entries))
+	for i, e := range entries {
+		out[i] = dirEntry{e}
+	}
+	return out, nil
+}
+
+func (p *runProgram) accessHandler(ctx context.Context, name string, mode interp.AccessMode) error {
+	if err := p.fs.Access(p.ctx, abs(ctx, name), int(mode)); err != nil {
+		return pathErr("access", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+// Package coreutils implements the shell's commands in Go over the run's
+// host: every file access is a hostfs call, so it is confined to the
+// workspace, journaled and replayable. Nothing here reaches the host's own
+// filesystem, processes or network.
+package coreutils
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
+)
+
+// Env is what a command runs with.
+type Env struct {
+	Ctx    context.Context
+	FS     *hostfs.FS
+	Dir    string              // working directory (absolute)
+	Getenv func(string) string // the shell's variables
+	Environ []string           // exported variables, "K=V"
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Now    func() time.Time
+	Random func([]byte)
+	// Exec runs another command of the table (xargs, find -exec) with the
+	// given standard streams and returns its exit status.
+	Exec func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// MaxBytes bounds what one command holds in memory at once (a file
+	// read whole, a sort buffer).
+	MaxBytes int64
+
+	name string
+}
+
+// Command runs with args (args[0] is its name) and returns its exit status.
+type Command struct {
+	Run  func(e *Env, args []string) int
+	Help string // usage line(s) shown by --help
+}
+
+var table = map[string]*Command{}
+
+func register(name, help string, run func(e *Env, args []string) int) {
+	table[name] = &Command{Run: run, Help: help}
+}
+
+// Lookup returns the command called name.
+func Lookup(name string) (*Command, bool) {
+	c, ok := table[name]
+	return c, ok
+}
+
+// Names returns the names of every command, sorted.
+func Names() []string {
+	out := make([]string, 0, len(table))
+	for n := range table {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Run runs the command args[0] with e; unknown commands fail with 127.
+func Run(e *Env, args []string) int {
+	c, ok := table[args[0]]
+	if !ok {
+		fmt.Fprintf(e.Stderr, "%s: command not found\n", args[0])
+		return 127
+	}
+	if len(args) == 2 && args[1] == "--help" {
+		fmt.Fprintf(e.Stdout, "Usage: %s\n", c.Help)
+		return 0
+	}
+	e2 := *e
+	e2.name = args[0]
+	return c.Run(&e2, args)
+}
+
+// Abs resolves p against the working directory.
+func (e *Env) Abs(p string) string {
+	if p == "" {
+		return e.Dir
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = e.Dir + "/" + p
+	}
+	return path.Clean(p)
+}
+
+// Errf prints "name: message" on stderr.
+func (e *Env) Errf(format string, args ...any) {
+	fmt.Fprintf(e.Stderr, "%s: %s\n", e.name, fmt.Sprintf(format, args...))
+}
+
+// FileErr prints a GNU-style error about a file: "cat: x: No such file or
+// directory".
+func (e *Env) FileErr(p string, err error) {
+	e.Errf("%s: %s", p, hostfs.Text(err))
+}
+
+// Open opens p for reading; "-" is standard input.
+func (e *Env) Open(p string) (io.ReadCloser, error) {
+	if p == "-" {
+		return io.NopCloser(e.Stdin), nil
+	}
+	return e.FS.Open(e.Ctx, e.Abs(p))
+}
+
+// ReadAll reads p whole; "-" is standard input.
+func (e *Env) ReadAll(p string) ([]byte, error) {
+	if p == "-" {
+		return e.readStdin()
+	}
+	return e.FS.ReadAll(e.Ctx, e.Abs(p))
+}
+
+func (e *Env) readStdin() ([]byte, error) {
+	if e.Stdin == nil {
+		return nil, nil
+	}
+	lim := e.MaxBytes
+	if lim <= 0 {
+		lim = 64 << 20
+	}
+	b, err := io.ReadAll(io.LimitReader(e.Stdin, lim+1))
+	if int64(len(b)) > lim {
+		return nil, fmt.Errorf("standard input is larger than the limit MaxAllocBytes (%d)", lim)
+	}
+	return b, err
+}
+
+// Inputs reads each operand (or stdin when there is none) whole, calling
+// fn for each; errors are reported GNU-style and make the status 1.
+func (e *Env) Inputs(files []string, fn func(name string, data []byte)) int {
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	status := 0
+	for _, f := range files {
+		if err := e.Ctx.Err(); err != nil {
+			return 1
+		}
+		b, err := e.ReadAll(f)
+		if err != nil {
+			e.FileErr(f, err)
+			status = 1
+			continue
+		}
+		fn(f, b)
+	}
+	return status
+}
+
+// splitLines splits data into lines without their newlines; a final line
+// without a newline is kept.
+func splitLines(data []byte) []string {
+	if len(data) == 0 {
+		return nil
+	}
+	s := string(data)
+	s = strings.TrimSuffix(s, "\n")
+	return strings.Split(s, "\n")
+}

@@ -1,0 +1,129 @@
+package hostfs
+
+import (
+	"context"
+	"io"
+	"sync"
+)
+
+// Reader streams a file in ranged reads (pread), so a file of any size is
+// read in bounded host calls.
+type Reader struct {
+	fs   *FS
+	ctx  context.Context
+	path string
+	off  int64
+	buf  []byte
+	eof  bool
+}
+
+// Open opens p for reading. The first range is read at once, so a missing
+// file or a directory fails here, as open(2) would.
+func (f *FS) Open(ctx context.Context, p string) (*Reader, error) {
+	r := &Reader{fs: f, ctx: ctx, path: p}
+	if err := r.fill(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Reader) fill() error {
+	b, err := r.fs.Pread(r.ctx, r.path, r.off, r.fs.ChunkBytes)
+	if err != nil {
+		return err
+	}
+	r.off += int64(len(b))
+	r.buf = b
+	if len(b) == 0 {
+		r.eof = true
+	}
+	return nil
+}
+
+// Read implements io.Reader.
+func (r *Reader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.eof {
+			return 0, io.EOF
+		}
+		if err := r.fill(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// Close implements io.Closer.
+func (r *Reader) Close() error { return nil }
+
+// Writer buffers what is written to a file and appends it in bounded host
+// calls: when the buffer fills and on Close.
+type Writer struct {
+	fs   *FS
+	ctx  context.Context
+	path string
+	mu   sync.Mutex
+	buf  []byte
+	err  error
+}
+
+// flushBytes is the buffer size at which a Writer appends.
+const flushBytes = 256 << 10
+
+// Create opens p for writing: truncated (or created) unless appending, in
+// which case it is created when missing. Like open(2) with O_TRUNC, the
+// file is emptied at once, before anything is written.
+func (f *FS) Create(ctx context.Context, p string, appendTo, exclusive bool) (*Writer, error) {
+	flag := "w"
+	switch {
+	case exclusive && appendTo:
+		flag = "ax"
+	case exclusive:
+		flag = "wx"
+	case appendTo:
+		flag = "a"
+	}
+	if err := f.WriteFile(ctx, p, nil, flag); err != nil {
+		return nil, err
+	}
+	return &Writer{fs: f, ctx: ctx, path: p}, nil
+}
+
+// Write implements io.Writer.
+func (w *Writer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return 0, w.err
+	}
+	w.buf = append(w.buf, p...)
+	if len(w.buf) >= flushBytes {
+		if err := w.flush(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+func (w *Writer) flush() error {
+	if len(w.buf) == 0 || w.err != nil {
+		return w.err
+	}
+	_, err := w.fs.call(w.ctx, "writeFile", map[string]any{"path": w.path, "data": w.buf, "flag": "a"})
+	w.buf = w.buf[:0]
+	w.err = err
+	return err
+}
+
+// Read implements io.Reader for handles opened read-write; it reads
+// nothing.
+func (w *Writer) Read([]byte) (int, error) { return 0, io.EOF }
+
+// Close appends what is buffered.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.flush()
+}

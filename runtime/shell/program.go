@@ -1,0 +1,178 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
+)
+
+// program is a prepared script.
+type program struct {
+	b     *Backend
+	req   *runtime.Request
+	file  *syntax.File
+	funcs map[string]bool
+}
+
+// runProgram is the state of one attempt of a run.
+type runProgram struct {
+	*program
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	host   runtime.Host
+	fs     *hostfs.FS
+	limits runtime.Limits
+	ticks  atomic.Int64
+	depth  int // MaxFunctionDepth, clamped to MaxStackDepth
+}
+
+// defaultPath is the PATH scripts see; it names no host directory the
+// shell ever looks in (commands are built in).
+const defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+// hostWriter writes a standard stream through the host; when the host
+// refuses (MaxOutputBytes), the run stops.
+type hostWriter struct {
+	p      *runProgram
+	stream runtime.Stream
+}
+
+func (w hostWriter) Write(b []byte) (int, error) {
+	if err := w.p.host.Write(w.stream, b); err != nil {
+		w.p.cancel(err)
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Run executes the script.
+func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+	lim := pr.req.Limits.WithDefaults()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim,
+		fs: hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)}
+	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)
+
+	cwd := pr.req.Cwd
+	if cwd == "" {
+		cwd = pr.b.opts.Root
+	}
+	r, err := p.newRunner(cwd, bytes.NewReader(pr.req.Stdin), hostWriter{p, runtime.Stdout}, hostWriter{p, runtime.Stderr},
+		append([]string{"--"}, pr.req.Args...))
+	if err != nil {
+		return p.exit(1, err)
+	}
+	var seed [4]byte
+	host.Random(seed[:])
+	prelude := fmt.Sprintf("%s=1; %s=0; RANDOM=%d", pidVar, ppidVar, uint32(seed[0])|uint32(seed[1])<<8|uint32(seed[2])<<16)
+	pf, _ := syntax.NewParser().Parse(strings.NewReader(prelude), "")
+	if err := r.Run(ctx, pf); err != nil {
+		return p.exit(1, err)
+	}
+	err = r.Run(ctx, pr.file)
+	code := 0
+	if err != nil {
+		if st, ok := interp.IsExitStatus(err); ok {
+			code = int(st)
+		} else {
+			code = 1
+		}
+	}
+	if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+		var le *runtime.LimitError
+		if errors.As(cause, &le) {
+			if le.Limit != "MaxOutputBytes" {
+				host.Write(runtime.Stderr, []byte("shell: "+le.Error()+"\n"))
+			}
+			return p.exitWith(1, le)
+		}
+		// cancelled or timed out: the runtime decides what it was.
+		return runtime.Exit{Code: 1, Err: cause}
+	}
+	if err != nil {
+		if _, ok := interp.IsExitStatus(err); !ok {
+			host.Write(runtime.Stderr, []byte("shell: "+err.Error()+"\n"))
+			return p.exitWith(code, err)
+		}
+	}
+	return p.exitWith(code, nil)
+}
+
+func (p *runProgram) exit(code int, err error) runtime.Exit {
+	return runtime.Exit{Code: code, Err: err}
+}
+
+// exitWith ends the run with the report of its changes as the value. The
+// report is made with a fresh context when the run's was cancelled by a
+// limit, so it is still complete.
+func (p *runProgram) exitWith(code int, err error) runtime.Exit {
+	rep := p.fs.Changes().Report(context.WithoutCancel(p.ctx))
+	v, _ := json.Marshal(map[string]any{"changes": rep})
+	return runtime.Exit{Code: code, Value: v, Err: err}
+}
+
+// dirOption sets the runner's directory without the host lookups of
+// interp.Dir (filepath.Abs and os.Stat).
+func dirOption(dir string) interp.RunnerOption {
+	return func(r *interp.Runner) error {
+		r.Dir = dir
+		return nil
+	}
+}
+
+// environ is exactly the request's environment, plus HOME, PWD, PATH and
+// the identity variables when the request does not set them.
+func (p *runProgram) environ(cwd string) expand.Environ {
+	env := map[string]string{
+		"HOME": p.b.opts.Root, "PATH": defaultPath, "SHELL": "/bin/bash", "USER": "nook", "LOGNAME": "nook",
+		"UID": "1000", "EUID": "1000", "GID": "1000", "HOSTNAME": "nook", "TMPDIR": p.b.opts.Root + "/.tmp",
+		"LANG": "C.UTF-8",
+	}
+	for k, v := range p.req.Env {
+		env[k] = v
+	}
+	env["PWD"] = cwd
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	list := make([]string, 0, len(keys))
+	for _, k := range keys {
+		list = append(list, k+"="+env[k])
+	}
+	return expand.ListEnviron(list...)
+}
+
+// newRunner builds an interpreter whose every door is one of ours.
+func (p *runProgram) newRunner(cwd string, stdin io.Reader, stdout, stderr io.Writer, params []string) (*interp.Runner, error) {
+	return interp.New(
+		interp.Env(p.environ(cwd)),
+		dirOption(cwd),
+		interp.StdIO(stdin, stdout, stderr),
+		interp.OpenHandler(p.openHandler),
+		interp.StatHandler(p.statHandler),
+		interp.ReadDirHandler2(p.readDirHandler),
+		interp.AccessHandler(p.accessHandler),
+		interp.CallHandler(p.callHandler),
+		interp.ExecHandlers(p.execMiddleware),
+		interp.Params(params...),
+	)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,112 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
+	"github.com/nookdev/nook/vfs"
+)
+
+// ID is the backend's id.
+const ID = "shell"
+
+// Options configure the backend. Zero values take the defaults.
+type Options struct {
+	// Root is the directory scripts may reach (default "/workspace").
+	Root string
+	// ReadOnly makes every change fail with "Read-only file system".
+	ReadOnly bool
+	// DefaultTimeout (default 60s) and MaxTimeout (default 30 min) bound a
+	// run's time.
+	DefaultTimeout time.Duration
+	MaxTimeout     time.Duration
+	// MaxLoopIterations bounds the iterations of all loops of one run
+	// together (default 1,000,000).
+	MaxLoopIterations int64
+	// MaxFunctionDepth bounds nested shell function calls (default 1,000,
+	// and at most the run's MaxStackDepth).
+	MaxFunctionDepth int
+	// MaxArgs bounds the words of one command after expansion, globs
+	// included (default 100,000).
+	MaxArgs int
+}
+
+// The defaults of Options.
+const (
+	DefaultMaxLoopIterations = 1_000_000
+	DefaultMaxFunctionDepth  = 1_000
+	DefaultMaxArgs           = 100_000
+)
+
+// Backend runs shell scripts. Create it with New.
+type Backend struct {
+	opts Options
+	info runtime.BackendInfo
+}
+
+// New returns the shell backend.
+func New(o Options) *Backend {
+	if o.Root == "" {
+		o.Root = "/workspace"
+	}
+	if o.DefaultTimeout <= 0 {
+		o.DefaultTimeout = runtime.DefaultTimeout
+	}
+	if o.MaxTimeout <= 0 {
+		o.MaxTimeout = runtime.DefaultMaxTimeout
+	}
+	if o.MaxLoopIterations <= 0 {
+		o.MaxLoopIterations = DefaultMaxLoopIterations
+	}
+	if o.MaxFunctionDepth <= 0 {
+		o.MaxFunctionDepth = DefaultMaxFunctionDepth
+	}
+	if o.MaxArgs <= 0 {
+		o.MaxArgs = DefaultMaxArgs
+	}
+	access := runtime.ReadWrite
+	if o.ReadOnly {
+		access = runtime.ReadOnly
+	}
+	return &Backend{opts: o, info: runtime.BackendInfo{
+		ID:             ID,
+		Description:    description(o.Root),
+		Callable:       false,
+		Root:           o.Root,
+		Access:         access,
+		DefaultTimeout: o.DefaultTimeout,
+		MaxTimeout:     o.MaxTimeout,
+	}}
+}
+
+func description(root string) string {
+	return "A bash-compatible shell over the workspace files under " + root +
+		" (the working directory and $HOME). Pipes, redirections, here-docs, functions, arrays, " +
+		"arithmetic, [[ ]], globs and loops work as in bash. Commands are built in and act only on workspace files: " +
+		strings.Join(coreutils.Names(), " ") +
+		". There are no other programs, no network, no process substitution <(...). " +
+		"The exit code is the script's status; stdout and stderr are returned, with the list of files the script changed."
+}
+
+// Info describes the backend.
+func (b *Backend) Info() runtime.BackendInfo { return b.info }
+
+// Prepare parses the script and refuses what cannot run in the sandbox
+// (process substitution, coprocesses). It does not touch fsys.
+func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Source), "")
+	if err != nil {
+		return nil, fmt.Errorf("shell syntax error: %v", err)
+	}
+	if err := check(file); err != nil {
+		return nil, err
+	}
+	funcs := rewrite(file)
+	return &program{b: b, req: req, file: file, funcs: funcs}, nil
+}
