@@ -169,4 +169,4 @@ func mustContain(t *testing.T, what, got string, wants ...string) {
 }
 
 func after(d time.Duration) <-chan time.Time { return time.After(d) }
-func time_ms(n int) time.Duration        { return time.Duration(n) * time.Millisecond }
+func msec(n int) time.Duration               { return time.Duration(n) * time.Millisecond }

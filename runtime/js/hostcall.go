@@ -29,6 +29,14 @@ func (r *run) callSync(kind runtime.CallKind, op string, args goja.Value) goja.V
 	if err != nil {
 		panic(r.rt.NewTypeError(err.Error()))
 	}
+	if kind == runtime.KindFS && r.lastFS != nil {
+		// Filesystem effects happen in issue order: wait for the
+		// asynchronous calls issued before this one.
+		select {
+		case <-r.lastFS:
+		case <-r.ctx.Done():
+		}
+	}
 	res, err := r.hostCall(c)
 	if err != nil {
 		panic(r.throwable(err))
@@ -47,9 +55,33 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 	seq := r.nextSeq
 	r.nextSeq++
 	r.pending++
+	// Filesystem calls are performed one at a time in issue order, so
+	// their effects (two appends to one file) happen in the order the
+	// program asked for them; other calls run concurrently.
+	var prev <-chan struct{}
+	var executed chan struct{}
+	isFS := kind == runtime.KindFS
+	if isFS {
+		prev = r.lastFS
+		executed = make(chan struct{})
+		r.lastFS = executed
+		r.fsIssued++
+	}
 	go func() {
+		if prev != nil {
+			select {
+			case <-prev:
+			case <-r.stopped:
+			}
+		}
 		res, err := r.hostCall(c)
+		if executed != nil {
+			close(executed)
+		}
 		apply := func() error {
+			if isFS {
+				r.fsApplied++
+			}
 			return r.enter(func() error {
 				if err != nil {
 					if le, ok := errors.AsType[*runtime.LimitError](err); ok {

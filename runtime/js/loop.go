@@ -41,6 +41,11 @@ type timer struct {
 	fn       goja.Callable
 	ref      bool
 	index    int // in the heap; -1 when not scheduled
+	// fsBarrier is the number of async filesystem calls issued before the
+	// timer was set: it fires only after their completions, which are
+	// quick, so "fs.readFile(cb); setTimeout(f, 0)" runs cb first on
+	// every run.
+	fsBarrier int
 }
 
 type timerHeap []*timer
@@ -70,6 +75,9 @@ type loop struct {
 	nextSeq   uint64                  // number of the next issued call
 	nextApply uint64                  // number of the next completion to apply
 	pending   int                     // async host calls issued and not yet applied
+	lastFS    chan struct{}           // closed when the last issued async fs call has executed
+	fsIssued  int                     // async fs calls issued
+	fsApplied int                     // async fs calls whose completion was applied
 
 	timers    timerHeap
 	byID      map[int64]*timer
@@ -92,7 +100,7 @@ func (r *run) addTimer(fn goja.Callable, delay time.Duration, repeat bool) int64
 		delay = 0
 	}
 	r.lastTimer++
-	t := &timer{id: r.lastTimer, due: time.Now().Add(delay), fn: fn, repeat: repeat, interval: delay, ref: true}
+	t := &timer{id: r.lastTimer, due: time.Now().Add(delay), fn: fn, repeat: repeat, interval: delay, ref: true, fsBarrier: r.fsIssued}
 	if repeat && t.interval < time.Millisecond {
 		t.interval = time.Millisecond
 	}
@@ -141,6 +149,7 @@ func (r *run) fireTimer() error {
 	}
 	if t.repeat {
 		t.due = time.Now().Add(t.interval)
+		t.fsBarrier = r.fsIssued
 		heap.Push(&r.timers, t)
 		if t.ref {
 			r.refTimers++
@@ -184,7 +193,8 @@ func (r *run) runLoop(settled func() bool) error {
 		if settled != nil && settled() {
 			return nil
 		}
-		if len(r.timers) > 0 && !r.timers[0].due.After(time.Now()) {
+		blocked := len(r.timers) > 0 && r.timers[0].fsBarrier > r.fsApplied
+		if len(r.timers) > 0 && !blocked && !r.timers[0].due.After(time.Now()) {
 			if err := r.fireTimer(); err != nil {
 				return r.check(err)
 			}
@@ -200,7 +210,7 @@ func (r *run) runLoop(settled func() bool) error {
 			return errNeverSettles
 		}
 		var timerC <-chan time.Time
-		if len(r.timers) > 0 && r.refTimers+r.pending > 0 {
+		if len(r.timers) > 0 && !blocked && r.refTimers+r.pending > 0 {
 			d := time.Until(r.timers[0].due)
 			if r.clock == nil {
 				r.clock = time.NewTimer(d)

@@ -147,7 +147,7 @@ func TestHostCallOrderIsDeterministic(t *testing.T) {
 			// Later calls finish first.
 			select {
 			case <-ctx.Done():
-			case <-after(time_ms(10 - n)):
+			case <-after(msec(10 - n)):
 			}
 			return n, nil
 		},

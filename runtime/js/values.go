@@ -402,6 +402,8 @@ var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 // writeJSONString writes s as a JSON string (invalid UTF-8, such as a
 // lone surrogate, becomes U+FFFD).
 func writeJSONString(buf *bytes.Buffer, s string) {
-	b, _ := json.Marshal(s)
-	buf.Write(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	buf.Truncate(buf.Len() - 1) // Encode's newline
 }
