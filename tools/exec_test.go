@@ -17,6 +17,7 @@ import (
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -477,4 +478,26 @@ func TestExecComposition(t *testing.T) {
 	if names[len(names)-1] != "exec" {
 		t.Errorf("tools = %v", names)
 	}
+}
+
+func TestExecJavaScript(t *testing.T) {
+	ws, err := nook.OpenMemory(bg, nook.WithClock(fixedClock), nook.WithBackends(js.New(js.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	s := New(ws.FS(), Options{Runtime: ws.Runtime()})
+	mustWrite(t, s.fs, "/workspace/n.txt", "41")
+	r := ok(t, s, "exec", execArgs(t, `import { readFile } from "node:fs/promises";
+export default async ({ file }) => {
+  const n = Number(await readFile(file, "utf8"));
+  console.log("read", n);
+  return { answer: n + 1 };
+};`, "input", map[string]string{"file": "n.txt"}))
+	equal(t, "js run", text(r), "exit 0 (completed) in 0 ms\n--- stdout ---\nread 41\nvalue: {\"answer\":42}")
+	r = call(t, s, "exec", execArgs(t, `throw new Error("boom")`))
+	if !r.IsError || !strings.HasPrefix(text(r), "exit 1 (failed) in 0 ms\n--- stderr ---\n") || !strings.Contains(text(r), "boom") {
+		t.Errorf("js throw: %q", text(r))
+	}
+	fails(t, s, "exec", execArgs(t, `export default (`), "")
 }
