@@ -501,3 +501,35 @@ export default async ({ file }) => {
 	}
 	fails(t, s, "exec", execArgs(t, `export default (`), "")
 }
+
+// BenchmarkExec compares a call of the exec tool with a direct
+// Runtime.Exec and Result of the same one-line program.
+func BenchmarkExec(b *testing.B) {
+	s, ws := newExecSet(b, Options{})
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			h, err := ws.Runtime().Exec(bg, "out hello", runtime.ExecOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := h.Result(bg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, progress := range []bool{false, true} {
+		b.Run(fmt.Sprintf("tool/progress=%v", progress), func(b *testing.B) {
+			ctx := bg
+			if progress {
+				ctx = WithProgress(ctx, func(Progress) {})
+			}
+			args := json.RawMessage(`{"command":"out hello"}`)
+			for b.Loop() {
+				r, err := s.Call(ctx, "exec", args)
+				if err != nil || r.IsError {
+					b.Fatal(err, text(r))
+				}
+			}
+		})
+	}
+}
