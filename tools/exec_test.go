@@ -201,8 +201,10 @@ func TestExecInput(t *testing.T) {
 	s, _ := newExecSet(t, Options{})
 	fails(t, s, "exec", execArgs(t, "input", "input", map[string]int{"a": 1}),
 		`backend "sh" is not callable; it does not accept structured input`)
-	// null is no input.
+	// null is no input, and null optional fields (as OpenAI strict mode
+	// sends them) are left out.
 	ok(t, s, "exec", `{"command":"out x","input":null}`)
+	ok(t, s, "exec", `{"command":"out x","backend":null,"input":null,"cwd":null,"env":null,"timeoutMs":null}`)
 	r := ok(t, s, "exec", execArgs(t, "input\nvalue {\"n\": 2}", "backend", "fn", "input", map[string]int{"a": 1}))
 	equal(t, "callable run", text(r), "exit 0 (completed) in 0 ms\n--- stdout ---\n{\"a\":1}\nvalue: {\"n\": 2}")
 	m := structured(t, r)
