@@ -348,7 +348,12 @@ func (s *Set) execResult(ctx context.Context, res *runtime.Result) *Result {
 	if len(res.Value) > 0 {
 		fmt.Fprintf(&b, "value: %s\n", res.Value)
 	}
-	if out.Stdout == "" && out.Stderr == "" && len(res.Value) == 0 {
+	// Why the run failed, unless its stderr already says it.
+	errLine := res.Error != "" && !strings.Contains(out.Stderr, res.Error)
+	if errLine {
+		fmt.Fprintf(&b, "error: %s\n", res.Error)
+	}
+	if out.Stdout == "" && out.Stderr == "" && len(res.Value) == 0 && !errLine {
 		b.WriteString("(no output)\n")
 	}
 	r := Text(strings.TrimSuffix(b.String(), "\n"), out)

@@ -35,6 +35,7 @@ import (
 //	env K        print the value of K
 //	value JSON   the run's value
 //	exit N       end with exit code N
+//	fail MSG     end with exit code 1 and the error MSG, printing nothing
 //
 // A line starting with "bad" is refused by Prepare.
 type lineBackend struct {
@@ -103,6 +104,8 @@ func (p *lineProgram) Run(ctx context.Context, h runtime.Host) runtime.Exit {
 		case "exit":
 			n, _ := strconv.Atoi(arg)
 			return runtime.Exit{Code: n}
+		case "fail":
+			return runtime.Exit{Code: 1, Err: errors.New(arg)}
 		}
 		if err != nil {
 			return runtime.Exit{Code: 1, Err: err}
@@ -188,6 +191,9 @@ func TestExecFailure(t *testing.T) {
 	if m["status"] != "failed" || m["exitCode"] != 3.0 {
 		t.Errorf("structured = %v", m)
 	}
+	// The run's error, when its stderr does not say it already.
+	r = call(t, s, "exec", execArgs(t, "fail the program called process.exit(1)"))
+	equal(t, "error line", text(r), "exit 1 (failed) in 0 ms\nerror: the program called process.exit(1)")
 	// Errors before the run: the message of the runtime or the backend.
 	fails(t, s, "exec", execArgs(t, "out x\nbad thing"), `line 2: unknown command "bad thing"`)
 	fails(t, s, "exec", execArgs(t, "out x", "backend", "nope"), `no backend with id "nope"; configured backends: "sh", "fn"`)
