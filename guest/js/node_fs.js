@@ -405,6 +405,9 @@ function callSync(req) {
   }
 }
 
+// The engine performs filesystem calls one at a time in the order the code
+// issued them (a synchronous call waits for the asynchronous ones before it),
+// so two appends raced with Promise.all land in program order every time.
 function callAsync(req) {
   let p;
   try {
@@ -1021,22 +1024,33 @@ impl.opendir = function* opendir(path, opts) {
 
 // ---- FileHandle (fs.promises.open) ----
 
+// A FileHandle's methods after close reject with EBADF "file closed", as
+// Node's do.
 class FileHandle {
   constructor(fd) { this.fd = fd; }
   getAsyncId() { return this.fd; }
-  read(buffer, offset, length, position) { return runAsync(impl.read(this.fd, buffer, offset, length, position)); }
-  write(data, a, b, c) { return runAsync(impl.write(this.fd, data, a, b, c)); }
-  writev(buffers, position) { return runAsync(impl.writev(this.fd, buffers, position)); }
-  readv(buffers, position) { return runAsync(impl.readv(this.fd, buffers, position)); }
-  readFile(opts) { return runAsync(impl.readFile(this.fd, opts)); }
-  writeFile(data, opts) { return runAsync(impl.writeFile(this.fd, data, opts)); }
-  appendFile(data, opts) { return runAsync(impl.writeFile(this.fd, data, opts)); }
-  stat(opts) { return runAsync(impl.fstat(this.fd, opts)); }
-  truncate(len) { return runAsync(impl.ftruncate(this.fd, len)); }
-  chmod(mode) { return runAsync(impl.fchmod(this.fd, mode)); }
-  utimes(atime, mtime) { return runAsync(impl.futimes(this.fd, atime, mtime)); }
-  sync() { return runAsync(impl.fsync(this.fd)); }
-  datasync() { return runAsync(impl.fsync(this.fd)); }
+  _run(syscall, make) {
+    if (this.fd === -1) {
+      const e = new Error('file closed');
+      e.code = 'EBADF';
+      e.syscall = syscall;
+      return Promise.reject(e);
+    }
+    return runAsync(make(this.fd));
+  }
+  read(buffer, offset, length, position) { return this._run('read', (fd) => impl.read(fd, buffer, offset, length, position)); }
+  write(data, a, b, c) { return this._run('write', (fd) => impl.write(fd, data, a, b, c)); }
+  writev(buffers, position) { return this._run('writev', (fd) => impl.writev(fd, buffers, position)); }
+  readv(buffers, position) { return this._run('readv', (fd) => impl.readv(fd, buffers, position)); }
+  readFile(opts) { return this._run('read', (fd) => impl.readFile(fd, opts)); }
+  writeFile(data, opts) { return this._run('write', (fd) => impl.writeFile(fd, data, opts)); }
+  appendFile(data, opts) { return this._run('write', (fd) => impl.writeFile(fd, data, opts)); }
+  stat(opts) { return this._run('fstat', (fd) => impl.fstat(fd, opts)); }
+  truncate(len) { return this._run('ftruncate', (fd) => impl.ftruncate(fd, len)); }
+  chmod(mode) { return this._run('fchmod', (fd) => impl.fchmod(fd, mode)); }
+  utimes(atime, mtime) { return this._run('futime', (fd) => impl.futimes(fd, atime, mtime)); }
+  sync() { return this._run('fsync', (fd) => impl.fsync(fd)); }
+  datasync() { return this._run('fdatasync', (fd) => impl.fsync(fd)); }
   close() {
     if (this.fd === -1) return Promise.resolve();
     const fd = this.fd;

@@ -425,3 +425,280 @@ export default async function () {
  "badPathThrows": ["ERR_INVALID_ARG_TYPE", "The \"path\" argument must be of type string or an instance of Buffer or URL. Received an instance of Object", null, null, null, null]
 }`)
 }
+
+func TestFSPathsAndErrors(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.write("/workspace/sub/a.txt", "A")
+	r := e.runFS(errOf+`
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+export default async function () {
+  const out = {};
+  out.url = fs.readFileSync(new URL("file:///workspace/sub/a.txt"), "utf8");
+  out.urlHttp = errOf(() => fs.readFileSync(new URL("http://x/y")));
+  out.buffer = fs.readFileSync(Buffer.from("sub/a.txt"), "utf8");
+  out.dotdot = fs.readFileSync("sub/../sub/./a.txt", "utf8");
+  out.number = errOf(() => fs.statSync(5));
+  out.undef = errOf(() => fs.readdirSync());
+  out.nul = errOf(() => fs.statSync("a\u0000b"));
+  out.empty = errOf(() => fs.statSync(""));
+  out.badEncoding = errOf(() => fs.readFileSync("sub/a.txt", "klingon"));
+  out.badFlag = errOf(() => fs.writeFileSync("x", "y", { flag: "q" }));
+  out.badData = errOf(() => fs.writeFileSync("x", 42));
+  out.promiseRejects = await errOfP(fsp.readFile(42n === 42n ? {} : ""));
+  out.isDir = errOf(() => fs.readFileSync("sub"));
+  out.notDir = errOf(() => fs.readdirSync("sub/a.txt"));
+  out.rename = errOf(() => fs.renameSync("nope", "sub/b"));
+  out.symlinkExists = errOf(() => { fs.symlinkSync("a.txt", "sub/l"); fs.symlinkSync("a.txt", "sub/l"); });
+  out.errInstance = (() => { try { fs.statSync("nope"); } catch (e) { return [e instanceof Error, e.name, Object.keys(e).sort()]; } })();
+  out.absolute = errOf(() => fs.statSync("/workspace/nope"));
+  return out;
+}`, runtime.ReadWrite)
+	wantJSON(t, r, `{
+ "url": "A",
+ "urlHttp": ["ERR_INVALID_URL_SCHEME", "The URL must be of scheme file", null, null, null, null],
+ "buffer": "A", "dotdot": "A",
+ "number": ["ERR_INVALID_ARG_TYPE", "The \"path\" argument must be of type string or an instance of Buffer or URL. Received type number (5)", null, null, null, null],
+ "undef": ["ERR_INVALID_ARG_TYPE", "The \"path\" argument must be of type string or an instance of Buffer or URL. Received undefined", null, null, null, null],
+ "nul": ["ERR_INVALID_ARG_VALUE", "The argument 'path' must be a string, Uint8Array, or URL without null bytes. Received 'a\u0000b'", null, null, null, null],
+ "empty": ["ENOENT", "ENOENT: no such file or directory, stat ''", "stat", "", null, -2],
+ "badEncoding": ["ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received 'klingon'", null, null, null, null],
+ "badFlag": ["ERR_INVALID_ARG_VALUE", "The argument 'flags' is invalid. Received 'q'", null, null, null, null],
+ "badData": ["ERR_INVALID_ARG_TYPE", "The \"data\" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received type number (42)", null, null, null, null],
+ "promiseRejects": ["ERR_INVALID_ARG_TYPE", "The \"path\" argument must be of type string or an instance of Buffer or URL. Received an instance of Object", null, null, null, null],
+ "isDir": ["EISDIR", "EISDIR: illegal operation on a directory, read", "read", null, null, -21],
+ "notDir": ["ENOTDIR", "ENOTDIR: not a directory, scandir 'sub/a.txt'", "scandir", "sub/a.txt", null, -20],
+ "rename": ["ENOENT", "ENOENT: no such file or directory, rename 'nope' -> 'sub/b'", "rename", "nope", "sub/b", -2],
+ "symlinkExists": ["EEXIST", "EEXIST: file already exists, symlink 'a.txt' -> 'sub/l'", "symlink", "a.txt", "sub/l", -17],
+ "errInstance": [true, "Error", ["code", "errno", "path", "syscall"]],
+ "absolute": ["ENOENT", "ENOENT: no such file or directory, stat '/workspace/nope'", "stat", "/workspace/nope", null, -2]
+}`)
+}
+
+func TestFSConfinementFromJS(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.write("/workspace/sub/in.txt", "in")
+	ctx := context.Background()
+	if err := e.ws.FS().Symlink(ctx, "/secret", "/workspace/out"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.ws.FS().Symlink(ctx, "out/key", "/workspace/chain"); err != nil {
+		t.Fatal(err)
+	}
+	r := e.runFS(errOf+`
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+export default async function () {
+  const out = {};
+  out.dotdot = errOf(() => fs.readFileSync("../../etc/passwd"));
+  out.abs = errOf(() => fs.readFileSync("/etc/passwd"));
+  out.secret = errOf(() => fs.readFileSync("../secret/key"));
+  out.linkOut = errOf(() => fs.readFileSync("out/key"));
+  out.chain = await errOfP(fsp.readFile("chain"));
+  out.statOut = errOf(() => fs.statSync("out"));
+  out.lstatOut = fs.lstatSync("out").isSymbolicLink();
+  out.readlinkOut = fs.readlinkSync("out");
+  out.writeOut = errOf(() => fs.writeFileSync("out/new", "x"));
+  out.mkdirOut = errOf(() => fs.mkdirSync("out/d", { recursive: true }));
+  out.symlinkOut = errOf(() => fs.symlinkSync("/secret/key", "mine"));
+  out.symlinkUp = errOf(() => fs.symlinkSync("../../secret", "sub/up"));
+  fs.symlinkSync("../secret", "sub/fine");
+  out.fine = fs.readlinkSync("sub/fine");
+  out.renameOut = errOf(() => fs.renameSync("sub/in.txt", "/secret/stolen"));
+  out.copyIn = errOf(() => fs.copyFileSync("/secret/key", "stolen"));
+  out.openOut = errOf(() => fs.openSync("out/key", "r"));
+  out.existsOut = fs.existsSync("out/key");
+  out.readdirRoot = errOf(() => fs.readdirSync("/"));
+  out.inside = fs.readFileSync("./sub/../sub/in.txt", "utf8");
+  fs.unlinkSync("out");
+  out.gone = fs.existsSync("out");
+  return out;
+}`, runtime.ReadWrite)
+	wantJSON(t, r, `{
+ "dotdot": ["EACCES", "EACCES: permission denied, open '../../etc/passwd'", "open", "../../etc/passwd", null, -13],
+ "abs": ["EACCES", "EACCES: permission denied, open '/etc/passwd'", "open", "/etc/passwd", null, -13],
+ "secret": ["EACCES", "EACCES: permission denied, open '../secret/key'", "open", "../secret/key", null, -13],
+ "linkOut": ["EACCES", "EACCES: permission denied, open 'out/key'", "open", "out/key", null, -13],
+ "chain": ["EACCES", "EACCES: permission denied, open 'chain'", "open", "chain", null, -13],
+ "statOut": ["EACCES", "EACCES: permission denied, stat 'out'", "stat", "out", null, -13],
+ "lstatOut": true, "readlinkOut": "/secret",
+ "writeOut": ["EACCES", "EACCES: permission denied, open 'out/new'", "open", "out/new", null, -13],
+ "mkdirOut": ["EACCES", "EACCES: permission denied, mkdir 'out/d'", "mkdir", "out/d", null, -13],
+ "symlinkOut": ["EACCES", "EACCES: permission denied, symlink '/secret/key' -> 'mine'", "symlink", "/secret/key", "mine", -13],
+ "symlinkUp": ["EACCES", "EACCES: permission denied, symlink '../../secret' -> 'sub/up'", "symlink", "../../secret", "sub/up", -13],
+ "fine": "../secret",
+ "renameOut": ["EACCES", "EACCES: permission denied, rename 'sub/in.txt' -> '/secret/stolen'", "rename", "sub/in.txt", "/secret/stolen", -13],
+ "copyIn": ["EACCES", "EACCES: permission denied, copyfile '/secret/key' -> 'stolen'", "copyfile", "/secret/key", "stolen", -13],
+ "openOut": ["EACCES", "EACCES: permission denied, open 'out/key'", "open", "out/key", null, -13],
+ "existsOut": false,
+ "readdirRoot": ["EACCES", "EACCES: permission denied, scandir '/'", "scandir", "/", null, -13],
+ "inside": "in", "gone": false
+}`)
+	if e.read("/secret/key") != "s3cret" {
+		t.Fatal("secret changed")
+	}
+	if _, err := e.ws.FS().Lstat(ctx, "/secret/stolen"); err == nil {
+		t.Fatal("rename reached outside")
+	}
+}
+
+func TestFSReadOnlyFromJS(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadOnly)
+	e.write("/workspace/a.txt", "A")
+	r := e.runFS(errOf+`
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+export default async function () {
+  const out = {};
+  out.read = fs.readFileSync("a.txt", "utf8");
+  out.write = errOf(() => fs.writeFileSync("a.txt", "x"));
+  out.append = await errOfP(fsp.appendFile("a.txt", "x"));
+  out.mkdir = errOf(() => fs.mkdirSync("d"));
+  out.rm = errOf(() => fs.rmSync("a.txt"));
+  out.rename = errOf(() => fs.renameSync("a.txt", "b.txt"));
+  out.openW = errOf(() => fs.openSync("a.txt", "w"));
+  out.accessW = errOf(() => fs.accessSync("a.txt", fs.constants.W_OK));
+  const fd = fs.openSync("a.txt", "r");
+  out.fdRead = fs.readFileSync(fd, "utf8");
+  fs.closeSync(fd);
+  return out;
+}`, runtime.ReadOnly)
+	wantJSON(t, r, `{
+ "read": "A",
+ "write": ["EROFS", "EROFS: read-only file system, open 'a.txt'", "open", "a.txt", null, -30],
+ "append": ["EROFS", "EROFS: read-only file system, open 'a.txt'", "open", "a.txt", null, -30],
+ "mkdir": ["EROFS", "EROFS: read-only file system, mkdir 'd'", "mkdir", "d", null, -30],
+ "rm": ["EROFS", "EROFS: read-only file system, rm 'a.txt'", "rm", "a.txt", null, -30],
+ "rename": ["EROFS", "EROFS: read-only file system, rename 'a.txt' -> 'b.txt'", "rename", "a.txt", "b.txt", -30],
+ "openW": ["EROFS", "EROFS: read-only file system, open 'a.txt'", "open", "a.txt", null, -30],
+ "accessW": ["EROFS", "EROFS: read-only file system, access 'a.txt'", "access", "a.txt", null, -30],
+ "fdRead": "A"
+}`)
+	if e.read("/workspace/a.txt") != "A" {
+		t.Fatal("read-only file changed")
+	}
+}
+
+func TestFSFileHandleDirStreams(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	for _, n := range []string{"c", "a", "b", "e", "d"} {
+		e.write("/workspace/dir/"+n, n)
+	}
+	r := e.runFS(errOf+`
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+export default async function () {
+  const out = {};
+  const fh = await fsp.open("h.txt", "w+");
+  out.fd = typeof fh.fd;
+  out.write = (await fh.write("hello ")).bytesWritten;
+  out.write2 = (await fh.write(Buffer.from("world"))).bytesWritten;
+  await fh.appendFile("!");
+  const rr = await fh.read(Buffer.alloc(5), 0, 5, 0);
+  out.read = [rr.bytesRead, rr.buffer.toString()];
+  out.readDefault = (await fh.read({ buffer: Buffer.alloc(4), position: 6 })).buffer.toString();
+  out.stat = (await fh.stat()).size;
+  await fh.truncate(5);
+  out.readFile = await fh.readFile("utf8");
+  await fh.close();
+  out.closedRead = await errOfP(fh.read(Buffer.alloc(1), 0, 1, 0));
+  const h2 = await fsp.open("h.txt");
+  out.whole = await h2.readFile({ encoding: "utf8" });
+  await h2.close();
+  const lines = await fsp.open("lines.txt", "w");
+  await lines.writeFile("x\ny\nz\n");
+  await lines.close();
+  const lr = await fsp.open("lines.txt");
+  out.lines = [];
+  for await (const l of lr.readLines()) out.lines.push(l);
+  await lr.close();
+
+  const dir = await fsp.opendir("dir", { bufferSize: 2 });
+  out.dir = [];
+  for await (const d of dir) out.dir.push(d.name + ":" + d.isFile());
+  const ds = fs.opendirSync("dir");
+  out.dirSync = [];
+  for (let d; (d = ds.readSync()) !== null;) out.dirSync.push(d.name);
+  ds.closeSync();
+  out.opendirFile = await errOfP(fsp.opendir("dir/a"));
+
+  await new Promise((resolve, reject) => {
+    const ws = fs.createWriteStream("s.txt");
+    ws.on("error", reject);
+    ws.write("one,");
+    ws.write(Buffer.from("two,"));
+    ws.end("three", () => resolve());
+  });
+  out.stream = fs.readFileSync("s.txt", "utf8");
+  out.chunks = await new Promise((resolve, reject) => {
+    const chunks = [];
+    fs.createReadStream("s.txt", { highWaterMark: 4, encoding: "utf8" })
+      .on("data", (c) => chunks.push(c)).on("error", reject).on("end", () => resolve(chunks));
+  });
+  out.iter = [];
+  for await (const c of fs.createReadStream("s.txt", { start: 4, end: 6 })) out.iter.push(c.toString());
+  out.streamErr = await new Promise((resolve) => fs.createReadStream("nope").on("error", (e) => resolve(e.code)));
+  await new Promise((resolve) => fs.createReadStream("s.txt").pipe(fs.createWriteStream("copy.txt")).on("finish", resolve));
+  out.piped = fs.readFileSync("copy.txt", "utf8");
+  return out;
+}`, runtime.ReadWrite)
+	wantJSON(t, r, `{
+ "fd": "number", "write": 6, "write2": 5,
+ "read": [5, "hello"], "readDefault": "worl", "stat": 12, "readFile": "",
+ "closedRead": ["EBADF", "file closed", "read", null, null, null],
+ "whole": "hello",
+ "lines": ["x", "y", "z"],
+ "dir": ["a:true", "b:true", "c:true", "d:true", "e:true"],
+ "dirSync": ["a", "b", "c", "d", "e"],
+ "opendirFile": ["ENOTDIR", "ENOTDIR: not a directory, opendir 'dir/a'", "opendir", "dir/a", null, -20],
+ "stream": "one,two,three",
+ "chunks": ["one,", "two,", "thre", "e"],
+ "iter": ["two"],
+ "streamErr": "ENOENT",
+ "piped": "one,two,three"
+}`)
+}
+
+// TestFSDeterministic runs a module that races several fs calls with
+// Promise.all: every run gives the same result.
+func TestFSDeterministic(t *testing.T) {
+	var first string
+	for i := range 10 {
+		e := newFSEnv(t, runtime.ReadWrite)
+		e.write("/workspace/in/a", "1")
+		e.write("/workspace/in/b", "22")
+		e.write("/workspace/in/c", "333")
+		r := e.runFS(`
+import fsp from "node:fs/promises";
+import fs from "node:fs";
+export default async function () {
+  const log = [];
+  const names = await fsp.readdir("in");
+  const sizes = await Promise.all(names.map(async (n) => {
+    const d = await fsp.readFile("in/" + n, "utf8");
+    log.push("read " + n);
+    await fsp.writeFile("out-" + n, d + d);
+    log.push("wrote " + n);
+    return (await fsp.stat("out-" + n)).size;
+  }));
+  const pending = Promise.allSettled([fsp.readFile("nope"), fsp.mkdir("m"), fsp.appendFile("log", "x"), fsp.appendFile("log", "y")]);
+  fs.appendFileSync("log", "z"); // after the appends issued before it
+  const settled = await pending;
+  await Promise.all([
+    new Promise((r) => fs.readFile("in/a", () => r(log.push("cb a")))),
+    new Promise((r) => fs.stat("in/b", () => r(log.push("cb b"))))]);
+  return { sizes, log, settled: settled.map((s) => s.status), logFile: fs.readFileSync("log", "utf8"), all: fs.readdirSync(".") };
+}`, runtime.ReadWrite)
+		if i == 0 {
+			first = string(r.exit.Value)
+			continue
+		}
+		if string(r.exit.Value) != first {
+			t.Fatalf("run %d differs:\n%s\n%s", i, r.exit.Value, first)
+		}
+	}
+	want := `{"sizes":[2,4,6],"log":["read a","read b","read c","wrote a","wrote b","wrote c","cb a","cb b"],"settled":["rejected","fulfilled","fulfilled","fulfilled"],"logFile":"xyz","all":["in","log","m","out-a","out-b","out-c"]}`
+	if first != want {
+		t.Fatalf("value %s\nwant  %s", first, want)
+	}
+}
