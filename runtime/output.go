@@ -209,7 +209,13 @@ func (o *output) take() ([]journal.Event, [3][]byte, journal.Progress) {
 func (o *output) flusher() {
 	defer close(o.stopped)
 	for range o.wake {
-		time.Sleep(flushDelay)
+		o.mu.Lock()
+		closing := o.closed
+		o.mu.Unlock()
+		if !closing {
+			// Let more writes coalesce; at close, store at once.
+			time.Sleep(flushDelay)
+		}
 		o.mu.Lock()
 		closed := o.closed
 		evs, sp, p := o.take()

@@ -154,6 +154,11 @@ func (r *Runtime) Backends() []BackendInfo {
 	return append([]BackendInfo(nil), r.infos...)
 }
 
+// OutputDir is the workspace directory that holds, per run, the files of
+// output that outgrew the run's record (OutputDir/<id>/stdout and
+// .../stderr). DisposeExec and retention delete a run's directory.
+func (r *Runtime) OutputDir() string { return r.opts.OutputDir }
+
 // Close cancels the runs of this runtime (they finish as cancelled, with
 // "Execution cancelled because its workspace closed."), waits for their
 // records to be written, and ends the runtime's lease. Closing twice is
