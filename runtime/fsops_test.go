@@ -18,13 +18,13 @@ import (
 // fsEnv is a workspace with /workspace (the root code may reach) and
 // /secret/key outside it.
 type fsEnv struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	fs  *vfs.FS
 	ops *runtime.FSOps
 }
 
-func newFSEnv(t *testing.T, access runtime.Access) *fsEnv {
+func newFSEnv(t testing.TB, access runtime.Access) *fsEnv {
 	t.Helper()
 	ctx := context.Background()
 	ws, err := nook.OpenMemory(ctx)
