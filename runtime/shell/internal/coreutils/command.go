@@ -18,16 +18,16 @@ import (
 
 // Env is what a command runs with.
 type Env struct {
-	Ctx    context.Context
-	FS     *hostfs.FS
-	Dir    string              // working directory (absolute)
-	Getenv func(string) string // the shell's variables
-	Environ []string           // exported variables, "K=V"
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Now    func() time.Time
-	Random func([]byte)
+	Ctx     context.Context
+	FS      *hostfs.FS
+	Dir     string              // working directory (absolute)
+	Getenv  func(string) string // the shell's variables
+	Environ []string            // exported variables, "K=V"
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Now     func() time.Time
+	Random  func([]byte)
 	// Exec runs another command of the table (xargs, find -exec) with the
 	// given standard streams and returns its exit status.
 	Exec func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
