@@ -42,13 +42,14 @@ type output struct {
 	closed   bool
 
 	wake    chan struct{}
+	closing chan struct{} // closed when the run ends
 	stopped chan struct{}
 	files   [3]*vfs.File // owned by the flusher
 	fileErr error
 }
 
 func newOutput(x *run) *output {
-	o := &output{x: x, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
+	o := &output{x: x, wake: make(chan struct{}, 1), closing: make(chan struct{}), stopped: make(chan struct{})}
 	go o.flusher()
 	return o
 }
@@ -208,13 +209,16 @@ func (o *output) take() ([]journal.Event, [3][]byte, journal.Progress) {
 // flusher stores pending output until the output is closed.
 func (o *output) flusher() {
 	defer close(o.stopped)
+	t := time.NewTimer(flushDelay)
+	t.Stop()
 	for range o.wake {
-		o.mu.Lock()
-		closing := o.closed
-		o.mu.Unlock()
-		if !closing {
-			// Let more writes coalesce; at close, store at once.
-			time.Sleep(flushDelay)
+		// Let more writes coalesce, unless the run is ending: then
+		// store at once.
+		t.Reset(flushDelay)
+		select {
+		case <-t.C:
+		case <-o.closing:
+			t.Stop()
 		}
 		o.mu.Lock()
 		closed := o.closed
@@ -287,6 +291,7 @@ func (o *output) close() ([]journal.Event, journal.Progress) {
 		}
 	}
 	o.mu.Unlock()
+	close(o.closing)
 	close(o.wake)
 	<-o.stopped
 	o.mu.Lock()
