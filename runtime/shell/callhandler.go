@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
 )
 
 // callHandler sees every simple command before the interpreter runs it
@@ -49,6 +50,17 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		}
 	case "pwd":
 		return append([]string{"__nook_pwd"}, rest...), nil
+	case "printf":
+		// The interpreter's printf lacks precision and %q; ours has them.
+		// printf -v assigns a variable, which only the builtin can do.
+		if len(rest) == 0 || rest[0] != "-v" {
+			return append([]string{"__nook_printf"}, rest...), nil
+		}
+		if len(rest) < 3 || !syntax.ValidName(strings.SplitN(rest[1], "[", 2)[0]) {
+			return fail(2, "printf: -v: invalid variable name or missing format"), nil
+		}
+		out := coreutils.Sprintf(rest[2], rest[3:])
+		return []string{"eval", rest[1] + "=" + singleQuote(out)}, nil
 	case "source", ".":
 		return p.source(ctx, name, rest), nil
 	case "test", "[":
@@ -62,6 +74,11 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return fail(1, msg), nil
 	}
 	return args, nil
+}
+
+// singleQuote quotes s for the shell's parser.
+func singleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // fail returns a command that prints msg on stderr and exits with code.

@@ -61,6 +61,8 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		return p.which(args[1:], stdout, stderr)
 	case "__nook_pwd":
 		name = "pwd"
+	case "__nook_printf":
+		name = "printf"
 	case "sh", "bash":
 		return p.shCmd(ctx, hc, args, stdin, stdout, stderr)
 	}

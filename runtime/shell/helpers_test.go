@@ -73,3 +73,7 @@ func changesOf(t testing.TB, r *runtime.Result) changes {
 	}
 	return c
 }
+
+func execOpts(cwd string) runtime.ExecOptions {
+	return runtime.ExecOptions{Cwd: cwd, Env: map[string]string{"LC_ALL": "C", "TZ": "UTC"}}
+}

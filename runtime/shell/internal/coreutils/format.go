@@ -131,3 +131,124 @@ func fmtNum(v float64, f string) string {
 	s, _, _ := formatC(f, []any{v})
 	return s
 }
+
+// formatShell is bash's printf: C formats plus %b (escapes in the
+// argument) and %q (shell-quoted); "\c" in a %b argument stops output.
+func formatShell(format string, args []any) (string, int, bool) {
+	var b strings.Builder
+	used := 0
+	rest := format
+	for rest != "" {
+		i := strings.IndexByte(rest, '%')
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:i])
+		rest = rest[i:]
+		j := 1
+		for j < len(rest) && strings.IndexByte("-+ #0123456789.*", rest[j]) >= 0 {
+			j++
+		}
+		if j >= len(rest) {
+			b.WriteString(rest)
+			break
+		}
+		spec, verb := rest[:j], rest[j]
+		rest = rest[j+1:]
+		arg := func() any {
+			if used < len(args) {
+				used++
+				return args[used-1]
+			}
+			return nil
+		}
+		switch verb {
+		case '%':
+			b.WriteByte('%')
+		case 'b':
+			s := toStr(arg())
+			stop := false
+			if k := strings.Index(s, `\c`); k >= 0 {
+				s, stop = s[:k], true
+			}
+			fmt.Fprintf(&b, spec+"s", unescapeTr(s))
+			if stop {
+				return b.String(), used, true
+			}
+		case 'q':
+			fmt.Fprintf(&b, spec+"s", shellQuote(toStr(arg())))
+		case 'd', 'i', 'o', 'x', 'X', 'u', 'c', 'e', 'E', 'f', 'F', 'g', 'G', 's':
+			var list []any
+			nStar := strings.Count(spec, "*")
+			for k := 0; k < nStar; k++ {
+				list = append(list, toNumArg(arg()))
+			}
+			a := arg()
+			if a == nil {
+				if verb == 's' || verb == 'c' {
+					a = ""
+				} else {
+					a = "0"
+				}
+			}
+			if verb != 's' && verb != 'c' {
+				a = toNumArg(a)
+			}
+			list = append(list, a)
+			s, _, _ := formatC(spec+string(verb), list)
+			b.WriteString(s)
+		default:
+			b.WriteString(spec + string(verb))
+		}
+	}
+	return b.String(), used, false
+}
+
+func toNumArg(a any) any {
+	s, ok := a.(string)
+	if !ok {
+		return a
+	}
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') {
+		return float64([]rune(s[1:])[0])
+	}
+	if v, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return float64(v)
+	}
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// shellQuote quotes s as printf %q does.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(" \t\n'\"\\$`!&|;()<>*?[]{}#~=%", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Sprintf formats args with bash printf's rules (printf -v).
+func Sprintf(format string, args []string) string {
+	format = unescapeTr(format)
+	var b strings.Builder
+	for {
+		vals := make([]any, len(args))
+		for i, r := range args {
+			vals[i] = r
+		}
+		s, n, stop := formatShell(format, vals)
+		b.WriteString(s)
+		if stop || n <= 0 || n >= len(args) {
+			return b.String()
+		}
+		args = args[n:]
+	}
+}

@@ -17,16 +17,16 @@ func init() {
 }
 
 type grepRun struct {
-	e                          *Env
-	o                          opts
-	res                        []*regexp.Regexp
-	invert, count, listFiles   bool
-	listMissing, only, quiet   bool
-	lineNum, withName, noMsg   bool
-	after, before              int
-	maxCount                   int
-	matched, bare              bool
-	w                          *bufio.Writer
+	e                        *Env
+	o                        opts
+	res                      []*regexp.Regexp
+	invert, count, listFiles bool
+	listMissing, only, quiet bool
+	lineNum, withName, noMsg bool
+	after, before            int
+	maxCount                 int
+	matched, bare            bool
+	w                        *bufio.Writer
 }
 
 func grep(e *Env, args []string) int {

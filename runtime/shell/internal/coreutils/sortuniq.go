@@ -580,6 +580,12 @@ func unescapeTr(s string) string {
 			b.WriteByte('\t')
 		case 'r':
 			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'e':
+			b.WriteByte(27)
+		case '"':
+			b.WriteByte('"')
 		case '\\':
 			b.WriteByte('\\')
 		case '0', '1', '2', '3', '4', '5', '6', '7':

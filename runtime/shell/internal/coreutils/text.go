@@ -72,16 +72,24 @@ func printf(e *Env, args []string) int {
 		e.Errf("usage: printf format [arguments]")
 		return 2
 	}
-	format, rest := args[1], args[2:]
+	a := args[1:]
+	if len(a) > 0 && a[0] == "--" {
+		a = a[1:]
+	}
+	if len(a) == 0 {
+		e.Errf("usage: printf format [arguments]")
+		return 2
+	}
+	format, rest := unescapeTr(a[0]), a[1:]
 	var b strings.Builder
 	for {
-		s, n, err := expand.Format(nil, format, rest)
-		if err != nil {
-			e.Errf("%v", err)
-			return 1
+		vals := make([]any, len(rest))
+		for i, r := range rest {
+			vals[i] = r
 		}
+		s, n, stop := formatShell(format, vals)
 		b.WriteString(s)
-		if n <= 0 || n >= len(rest) {
+		if stop || n <= 0 || n >= len(rest) {
 			break
 		}
 		rest = rest[n:]
@@ -465,4 +473,71 @@ func yes(e *Env, args []string) int {
 		}
 	}
 	return 1
+}
+
+func init() {
+	register("paste", "paste [-s] [-d LIST] FILE...", paste)
+}
+
+func paste(e *Env, args []string) int {
+	o, files, ok := e.parse(&flagSpec{bools: "sz", vals: "d", long: map[string]bool{"serial": false, "delimiters": true},
+		alias: map[string]string{"serial": "s", "delimiters": "d"}}, args)
+	if !ok {
+		return 1
+	}
+	delims := []rune(unescapeTr(o.last("d", "\t")))
+	if len(delims) == 0 {
+		delims = []rune{0}
+	}
+	d := func(i int) string {
+		r := delims[i%len(delims)]
+		if r == 0 {
+			return ""
+		}
+		return string(r)
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var cols [][]string
+	st := 0
+	for _, f := range files {
+		b, err := e.ReadAll(f)
+		if err != nil {
+			e.FileErr(f, err)
+			st = 1
+			continue
+		}
+		cols = append(cols, splitLines(b))
+	}
+	w := bufio.NewWriter(e.Stdout)
+	defer w.Flush()
+	if o.has("s") {
+		for _, c := range cols {
+			for i, l := range c {
+				if i > 0 {
+					w.WriteString(d(i - 1))
+				}
+				w.WriteString(l)
+			}
+			w.WriteString("\n")
+		}
+		return st
+	}
+	rows := 0
+	for _, c := range cols {
+		rows = max(rows, len(c))
+	}
+	for r := 0; r < rows; r++ {
+		for i, c := range cols {
+			if i > 0 {
+				w.WriteString(d(i - 1))
+			}
+			if r < len(c) {
+				w.WriteString(c[r])
+			}
+		}
+		w.WriteString("\n")
+	}
+	return st
 }

@@ -1,0 +1,209 @@
+package shell_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/vfs"
+)
+
+// The differential suite: every testdata/diff/*.sh script runs under GNU
+// bash with coreutils in a temporary host directory and under the shell
+// backend over a workspace holding the same files. Standard output, the
+// exit code and the resulting files must be the same. Scripts listed in
+// knownDiff are run but their differences are only logged; each has its
+// reason (also in RATIONALE.md).
+
+// seedFiles is the tree every script starts from.
+var seedFiles = map[string]string{
+	"README.md":            "# Demo\n\nA small project.\nTODO: write docs\n",
+	"src/main.go":          "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n\t// TODO: flags\n}\n",
+	"src/util.go":          "package main\n\nfunc add(a, b int) int { return a + b }\n\nfunc sub(a, b int) int { return a - b }\n",
+	"src/util_test.go":     "package main\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif add(1, 2) != 3 {\n\t\tt.Fatal(\"bad\")\n\t}\n}\n",
+	"src/lib/strings.ts":   "export function upper(s: string): string {\n  return s.toUpperCase();\n}\n// TODO: lower\n",
+	"src/lib/math.ts":      "export const pi = 3.14159;\nexport function sq(x: number) { return x * x; }\n",
+	"data/users.csv":       "id,name,age,city\n1,alice,30,Paris\n2,bob,25,Berlin\n3,carol,35,Paris\n4,dave,25,Rome\n5,eve,41,Berlin\n",
+	"data/numbers.txt":     "10\n2\n33\n4\n100\n2\n7\n",
+	"data/words.txt":       "apple\nbanana\napple\ncherry\nbanana\napple\ndate\n",
+	"data/config.json":     "{\"name\": \"demo\", \"version\": \"1.2.3\", \"deps\": {\"a\": \"^1.0\", \"b\": \"~2.1\"}, \"tags\": [\"x\", \"y\"]}\n",
+	"data/log.txt":         "2024-01-01 INFO start\n2024-01-01 WARN disk low\n2024-01-02 ERROR failed to open\n2024-01-02 INFO retry\n2024-01-03 ERROR timeout\n",
+	"notes/empty.txt":      "",
+	"notes/no-newline.txt": "last line without newline",
+	".hidden":              "secret\n",
+}
+
+// knownDiff lists the scripts whose output differs by design, with why.
+var knownDiff = map[string]string{
+	"107-type-command": "type of a function prints only \"f is a function\", not bash's reformatted body",
+}
+
+func TestDifferential(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("GNU bash is not installed")
+	}
+	scripts, _ := filepath.Glob("testdata/diff/*.sh")
+	if len(scripts) == 0 {
+		t.Fatal("no scripts")
+	}
+	ws := openWS(t, nil)
+	same := 0
+	for _, s := range scripts {
+		name := strings.TrimSuffix(filepath.Base(s), ".sh")
+		src, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := t.Run(name, func(t *testing.T) {
+			want := runBash(t, bash, string(src))
+			got := runNook(t, ws, name, string(src))
+			if diff := compare(want, got); diff != "" {
+				if why, ok := knownDiff[name]; ok {
+					t.Logf("known difference (%s):\n%s", why, diff)
+					return
+				}
+				t.Errorf("differs from bash:\n%s\nnook stderr:\n%s", diff, got.stderr)
+			}
+		})
+		if ok {
+			same++
+		}
+	}
+	t.Logf("%d scripts, %d identical or known, %d known differences", len(scripts), same, len(knownDiff))
+}
+
+type outcome struct {
+	stdout, stderr string
+	code           int
+	files          map[string]string // path → content ("<dir>" for directories)
+}
+
+func compare(want, got outcome) string {
+	var b strings.Builder
+	if want.stdout != got.stdout {
+		fmt.Fprintf(&b, "stdout:\n--- bash\n%s\n--- nook\n%s\n", want.stdout, got.stdout)
+	}
+	if want.code != got.code {
+		fmt.Fprintf(&b, "exit code: bash %d, nook %d\n", want.code, got.code)
+	}
+	keys := map[string]bool{}
+	for k := range want.files {
+		keys[k] = true
+	}
+	for k := range got.files {
+		keys[k] = true
+	}
+	var names []string
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		w, wok := want.files[k]
+		g, gok := got.files[k]
+		switch {
+		case !wok:
+			fmt.Fprintf(&b, "file %s: only in nook\n", k)
+		case !gok:
+			fmt.Fprintf(&b, "file %s: only in bash\n", k)
+		case w != g:
+			fmt.Fprintf(&b, "file %s: bash %q, nook %q\n", k, w, g)
+		}
+	}
+	return b.String()
+}
+
+func runBash(t *testing.T, bash, src string) outcome {
+	dir := t.TempDir()
+	for p, data := range seedFiles {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", src)
+	cmd.Dir = dir
+	cmd.Env = []string{"LC_ALL=C", "HOME=" + dir, "PATH=/usr/bin:/bin", "TZ=UTC"}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	code := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			tgt, _ := os.Readlink(p)
+			files[rel] = "<link " + tgt + ">"
+		case d.IsDir():
+			files[rel] = "<dir>"
+		default:
+			b, _ := os.ReadFile(p)
+			files[rel] = strings.ReplaceAll(string(b), dir, "/workspace")
+		}
+		return nil
+	})
+	return outcome{stdout: strings.ReplaceAll(out.String(), dir, "/workspace"), stderr: errb.String(), code: code, files: files}
+}
+
+func runNook(t *testing.T, ws *nook.Workspace, name, src string) outcome {
+	ctx := context.Background()
+	root := "/workspace/" + name
+	fsys := ws.FS()
+	fsys.MkdirAll(ctx, root, 0o755)
+	for p, data := range seedFiles {
+		if err := fsys.WriteFile(ctx, root+"/"+p, []byte(data), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each script gets its own directory; it is $HOME and the cwd, and
+	// paths printed under it are shown as /workspace.
+	script := "HOME=" + root + "\n" + src
+	r := run(t, ws, script, execOpts(root))
+	files := map[string]string{}
+	var walk func(dir, rel string)
+	walk = func(dir, rel string) {
+		l, err := fsys.ReadDir(ctx, dir, vfs.Page{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range l.Entries {
+			r := e.Name
+			if rel != "" {
+				r = rel + "/" + e.Name
+			}
+			switch e.Kind {
+			case vfs.TypeDir:
+				files[r] = "<dir>"
+				walk(dir+"/"+e.Name, r)
+			case vfs.TypeSymlink:
+				fi, _ := fsys.Lstat(ctx, dir+"/"+e.Name)
+				files[r] = "<link " + fi.Target + ">"
+			default:
+				b, _ := fsys.ReadFile(ctx, dir+"/"+e.Name)
+				files[r] = strings.ReplaceAll(string(b), root, "/workspace")
+			}
+		}
+	}
+	walk(root, "")
+	return outcome{stdout: strings.ReplaceAll(string(r.Stdout), root, "/workspace"), stderr: string(r.Stderr), code: r.ExitCode, files: files}
+}

@@ -1,0 +1,2 @@
+cat README.md data/words.txt
+cat -n data/words.txt

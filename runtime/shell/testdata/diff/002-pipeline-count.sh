@@ -1,0 +1,1 @@
+cat data/words.txt | sort | uniq -c | sort -rn | head -3

@@ -1,0 +1,2 @@
+find src -name '*.go' -exec wc -l {} \; | sort
+find src -name '*.ts' -exec cat {} + | wc -l

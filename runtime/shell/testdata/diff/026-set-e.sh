@@ -1,0 +1,4 @@
+set -e
+echo one
+false
+echo two

@@ -1,0 +1,5 @@
+echo src/*.go
+echo data/*.{txt,csv}
+echo nomatch*
+ls src/*_test.go
+echo .h*

@@ -1,0 +1,3 @@
+nl data/words.txt
+echo abc | rev
+rev data/words.txt | head -2

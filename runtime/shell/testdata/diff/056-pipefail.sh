@@ -1,0 +1,6 @@
+set -o pipefail
+false | true
+echo "rc=$?"
+set +o pipefail
+false | true
+echo "rc=$?"

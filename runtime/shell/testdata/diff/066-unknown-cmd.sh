@@ -1,0 +1,2 @@
+nosuchcommand arg
+echo "rc=$?"

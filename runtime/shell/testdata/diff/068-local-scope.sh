@@ -1,0 +1,7 @@
+x=global
+f() { local x=local; echo "in: $x"; }
+f
+echo "out: $x"
+g() { x=changed; }
+g
+echo "after: $x"

@@ -1,0 +1,3 @@
+mkdir archive
+mv data/*.txt archive/
+ls archive data

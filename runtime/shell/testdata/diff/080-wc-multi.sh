@@ -1,0 +1,2 @@
+wc -l src/*.go
+wc -c data/numbers.txt data/words.txt

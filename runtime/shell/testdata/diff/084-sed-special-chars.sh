@@ -1,0 +1,5 @@
+echo "path/to/file" | sed 's|/|\\|g'
+echo "a.b.c" | sed 's/\./-/g'
+echo "x*y" | sed 's/\*/+/'
+echo "[tag]" | sed 's/\[\(.*\)\]/<\1>/'
+echo "aaa" | sed 's/a*/X/'

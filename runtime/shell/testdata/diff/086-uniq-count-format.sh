@@ -1,0 +1,2 @@
+printf 'a\na\nb\n' | uniq -c
+printf 'x\n' | uniq -c

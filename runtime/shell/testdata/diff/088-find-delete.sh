@@ -1,0 +1,2 @@
+find . -name '*_test.go' -delete
+find . -name '*.go' | sort

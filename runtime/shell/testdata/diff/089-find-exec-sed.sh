@@ -1,0 +1,2 @@
+find src -name '*.ts' -exec sed -i 's/export /pub /' {} \;
+grep -rh '^pub' src | sort

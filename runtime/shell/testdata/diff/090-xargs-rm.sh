@@ -1,0 +1,2 @@
+find data -name '*.txt' | xargs rm
+ls data

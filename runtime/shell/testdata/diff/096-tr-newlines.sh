@@ -1,0 +1,2 @@
+tr ',' '\n' < data/users.csv | head -5
+echo "a:b:c" | tr ':' '\n' | sort -r

@@ -1,0 +1,2 @@
+grep -c TODO README.md src/main.go src/util.go
+grep -rc TODO src | sort

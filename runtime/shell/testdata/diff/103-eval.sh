@@ -1,0 +1,5 @@
+cmd="echo evaluated"
+eval "$cmd"
+v=name
+eval "$v=value"
+echo $name

@@ -1,0 +1,3 @@
+cat /dev/null
+echo hidden > /dev/null
+wc -c < /dev/null

@@ -1,0 +1,1 @@
+printf 'a bb ccc\ndddd e f\n' | column -t
