@@ -61,54 +61,14 @@ func (o *FSOps) lexical(syscall, p string) (string, error) {
 }
 
 // walk expands the symlinks of clean (a lexically clean path under Root),
-// refusing any expansion that leaves Root.
+// refusing any expansion that leaves Root. The vfs does the walk in one read
+// snapshot with one lookup per component (vfs.FS.ResolveBeneath).
 func (o *FSOps) walk(ctx context.Context, syscall, p, clean string, follow bool) (string, error) {
-	root := o.root()
-	segs := splitUnder(clean, root)
-	cur, hops := root, 0
-	for i := 0; i < len(segs); i++ {
-		next := joinPath(cur, segs[i])
-		last := i == len(segs)-1
-		if last && !follow {
-			return next, nil
-		}
-		fi, err := o.FS.Lstat(ctx, next)
-		if err != nil {
-			if vfs.Code(err) == vfs.ENOENT {
-				// Nothing exists below a missing component, so no link
-				// can redirect the rest: the operation reports ENOENT (or
-				// creates the path) itself.
-				return joinPath(next, segs[i+1:]...), nil
-			}
-			return "", o.vfsErr(err, syscall, p, "")
-		}
-		switch fi.Kind {
-		case vfs.TypeSymlink:
-			if hops++; hops > vfs.MaxSymlinkHops {
-				return "", fsErr("ELOOP", syscall, p, "")
-			}
-			base := cur
-			if strings.HasPrefix(fi.Target, "/") {
-				base = "/"
-			}
-			expanded := cleanPath(base + "/" + fi.Target + "/" + strings.Join(segs[i+1:], "/"))
-			if !within(expanded, root) {
-				return "", fsErr("EACCES", syscall, p, "")
-			}
-			if len(expanded) > vfs.MaxPathLength {
-				return "", fsErr("ENAMETOOLONG", syscall, p, "")
-			}
-			segs, cur, i = splitUnder(expanded, root), root, -1
-		case vfs.TypeDir:
-			cur = next
-		default:
-			if !last {
-				return "", fsErr("ENOTDIR", syscall, p, "")
-			}
-			return next, nil
-		}
+	out, err := o.FS.ResolveBeneath(ctx, o.root(), clean, follow)
+	if err != nil {
+		return "", o.vfsErr(err, syscall, p, "")
 	}
-	return cur, nil
+	return out, nil
 }
 
 // root returns Root, cleaned ("/workspace" when empty).

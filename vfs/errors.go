@@ -27,6 +27,7 @@ const (
 	EFBIG        Errno = "EFBIG"
 	EBADF        Errno = "EBADF"
 	EXDEV        Errno = "EXDEV"
+	EACCES       Errno = "EACCES"
 )
 
 var sysErrno = map[Errno]syscall.Errno{
@@ -35,6 +36,7 @@ var sysErrno = map[Errno]syscall.Errno{
 	EPERM: syscall.EPERM, EROFS: syscall.EROFS, ELOOP: syscall.ELOOP,
 	ENAMETOOLONG: syscall.ENAMETOOLONG, EIO: syscall.EIO, ENOSPC: syscall.ENOSPC,
 	EFBIG: syscall.EFBIG, EBADF: syscall.EBADF, EXDEV: syscall.EXDEV,
+	EACCES: syscall.EACCES,
 }
 
 // Error returns the code itself, e.g. "ENOENT".
@@ -52,7 +54,7 @@ func (e Errno) Is(target error) bool {
 	case fs.ErrExist:
 		return e == EEXIST || e == ENOTEMPTY
 	case fs.ErrPermission:
-		return e == EPERM || e == EROFS
+		return e == EPERM || e == EROFS || e == EACCES
 	case fs.ErrInvalid:
 		return e == EINVAL || e == EBADF
 	case fs.ErrClosed:

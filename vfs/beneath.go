@@ -1,0 +1,127 @@
+package vfs
+
+import (
+	"context"
+	"strings"
+
+	"github.com/nookdev/nook/internal/sqldb"
+)
+
+// ResolveBeneath expands the symlinks of name as a path lookup would and
+// returns the canonical path it reaches, refusing with EACCES any path that
+// leaves root: name itself must lie under root, and so must every
+// expansion of a symlink met on the way (a link's target joined to the
+// directory holding it, or to "/" when absolute, plus the rest of the
+// path), even when a later link would lead back inside. The final component
+// is expanded only when follow is set. A missing component ends the walk:
+// the rest of the path is joined unexpanded, since nothing below a missing
+// directory can redirect it. More than MaxSymlinkHops links fail with
+// ELOOP; a non-directory in the middle with ENOTDIR.
+//
+// The walk reads one snapshot, in one transaction, with one lookup per
+// component. Sandboxes use it to confine the paths code gives them; it is
+// not atomic with the operation that follows (see the callers).
+func (f *FS) ResolveBeneath(ctx context.Context, root, name string, follow bool) (string, error) {
+	const op = "resolve"
+	p, err := f.clean(op, name)
+	if err != nil {
+		return "", err
+	}
+	root, err = Clean(root)
+	if err != nil {
+		return "", err
+	}
+	denied := func() error { return perr(op, p, EACCES, "path leaves "+root) }
+	if !within(p, root) {
+		return "", denied()
+	}
+	var out string
+	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
+		out, err = f.beneath(c, root, p, follow, denied)
+		return err
+	})
+	return out, err
+}
+
+func (f *FS) beneath(c *sqldb.Conn, root, p string, follow bool, denied func() error) (string, error) {
+	mounts := *f.mounts.Load()
+	segs := splitBelow(p, root)
+	// Find the inode of root itself, through its own components (root is
+	// the embedder's choice: a link on the way to it is followed freely).
+	res, err := f.resolve(c, root, true)
+	if err != nil {
+		return "", resolveErr("resolve", root, err, "no such path")
+	}
+	if res.n == nil {
+		// The root does not exist: neither does anything below it.
+		return p, nil
+	}
+	if res.mnt != nil {
+		return p, nil
+	}
+	if res.n.typ != TypeDir {
+		return "", perr("resolve", p, ENOTDIR, "not a directory")
+	}
+	cur, curPath, hops := res.n.inode, root, 0
+	for i := 0; i < len(segs); i++ {
+		if len(mounts) > 0 && mountAt(mounts, curPath) != nil {
+			return joinAll(curPath, segs[i:]), nil
+		}
+		name := segs[i]
+		last := i == len(segs)-1
+		next := join(curPath, name)
+		if last && !follow {
+			return next, nil
+		}
+		n, err := lookup(c, cur, name)
+		if err != nil {
+			return "", err
+		}
+		if n == nil {
+			return joinAll(next, segs[i+1:]), nil
+		}
+		switch n.typ {
+		case TypeSymlink:
+			if hops++; hops > MaxSymlinkHops {
+				return "", perr("resolve", p, ELOOP, "too many symlinks resolving path")
+			}
+			base := curPath
+			if strings.HasPrefix(n.target, "/") {
+				base = "/"
+			}
+			expanded := clampJoin(base, n.target, segs[i+1:])
+			if !within(expanded, root) {
+				return "", denied()
+			}
+			if len(expanded) > MaxPathLength {
+				return "", perr("resolve", p, ENAMETOOLONG, "path too long")
+			}
+			segs, cur, curPath, i = splitBelow(expanded, root), res.n.inode, root, -1
+		case TypeDir:
+			cur, curPath = n.inode, next
+		default:
+			if !last {
+				return "", perr("resolve", p, ENOTDIR, "not a directory")
+			}
+			return next, nil
+		}
+	}
+	return curPath, nil
+}
+
+// splitBelow returns the segments of p below dir (p within dir).
+func splitBelow(p, dir string) []string {
+	rest := strings.TrimPrefix(p, dir)
+	rest = strings.TrimPrefix(rest, "/")
+	if rest == "" {
+		return nil
+	}
+	return strings.Split(rest, "/")
+}
+
+func joinAll(dir string, segs []string) string {
+	for _, s := range segs {
+		dir = join(dir, s)
+	}
+	return dir
+}
