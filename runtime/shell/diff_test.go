@@ -47,6 +47,9 @@ var knownDiff = map[string]string{
 }
 
 func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the differential suite runs without -short")
+	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("GNU bash is not installed")
