@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -141,8 +142,8 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 			What: fmt.Sprintf("source of %d bytes", n)}
 	}
 	key := b.cacheKey(&r)
-	if code, ok := b.cache.get(ctx, fsys, key); ok {
-		return &program{b: b, code: code, req: &r}, nil
+	if e, ok := b.cache.get(ctx, fsys, key); ok {
+		return &program{b: b, code: e.code, features: e.features, req: &r}, nil
 	}
 	src, deps, err := b.transform(ctx, fsys, &r)
 	if err != nil {
@@ -152,9 +153,61 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	if err != nil {
 		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
 	}
-	b.cache.put(key, code, deps)
-	return &program{b: b, code: code, req: &r}, nil
+	feats := features(src)
+	b.cache.put(key, &cacheEntry{code: code, deps: deps, features: feats})
+	return &program{b: b, code: code, features: feats, req: &r}, nil
 }
+
+// typedNames are the constructors that allocate their whole size at once.
+var typedNames = []string{"ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
+	"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"}
+
+// polyfilled names the built-ins the prelude adds when the program
+// mentions one of them.
+var polyfilled = []string{"groupBy", "withResolvers", "fromAsync", "union", "intersection", "difference",
+	"isSubsetOf", "isSupersetOf", "isDisjointFrom"}
+
+// features lists what the prelude installs before a run of the bundle
+// src: size guards on the typed-array constructors it names, and the
+// polyfills when it names one of them. Installing them costs time on
+// every run, so only programs that mention them pay (a program reaching
+// them by a computed name is left to the memory watchdog).
+func features(src string) []string {
+	var out []string
+	for _, n := range typedNames {
+		if strings.Contains(src, n) {
+			out = append(out, "typed:"+n)
+		}
+	}
+	any := func(names ...string) bool {
+		for _, n := range names {
+			if strings.Contains(src, n) {
+				return true
+			}
+		}
+		return false
+	}
+	if any(polyfilled...) {
+		out = append(out, "polyfills")
+	}
+	if any("repeat", "padStart", "padEnd") {
+		out = append(out, "guard:String")
+	}
+	if any("fill", "join", "from") {
+		out = append(out, "guard:Array")
+	}
+	if any("asyncIterator") {
+		out = append(out, "asyncIterator")
+	}
+	// Patterns goja hands to its backtracking engine (backreferences,
+	// lookaround) or builds at run time get the match-timeout guard.
+	if any("RegExp", "(?=", "(?!", "(?<", `\k<`) || backref.MatchString(src) {
+		out = append(out, "regexp")
+	}
+	return out
+}
+
+var backref = regexp.MustCompile(`\\[1-9]`)
 
 // cacheKey identifies what a compiled program depends on besides the
 // workspace files it read: the source, the cwd, the backend's options,

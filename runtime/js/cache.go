@@ -25,9 +25,10 @@ type programCache struct {
 }
 
 type cacheEntry struct {
-	key  string
-	code *goja.Program
-	deps []dep
+	key      string
+	code     *goja.Program
+	deps     []dep
+	features []string
 }
 
 func newProgramCache(max int) *programCache {
@@ -35,7 +36,7 @@ func newProgramCache(max int) *programCache {
 }
 
 // get returns the program cached under key if its files are unchanged.
-func (c *programCache) get(ctx context.Context, fsys *vfs.FS, key string) (*goja.Program, bool) {
+func (c *programCache) get(ctx context.Context, fsys *vfs.FS, key string) (*cacheEntry, bool) {
 	c.mu.Lock()
 	el, ok := c.byKey[key]
 	if ok {
@@ -52,7 +53,7 @@ func (c *programCache) get(ctx context.Context, fsys *vfs.FS, key string) (*goja
 			return nil, false
 		}
 	}
-	return e.code, true
+	return e, true
 }
 
 func depValid(ctx context.Context, fsys *vfs.FS, d dep) bool {
@@ -75,15 +76,16 @@ func (c *programCache) remove(el *list.Element) {
 }
 
 // put stores a program, evicting the least recently used beyond max.
-func (c *programCache) put(key string, code *goja.Program, deps []dep) {
+func (c *programCache) put(key string, e *cacheEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	e.key = key
 	if el, ok := c.byKey[key]; ok {
-		el.Value = &cacheEntry{key: key, code: code, deps: deps}
+		el.Value = e
 		c.order.MoveToFront(el)
 		return
 	}
-	c.byKey[key] = c.order.PushFront(&cacheEntry{key: key, code: code, deps: deps})
+	c.byKey[key] = c.order.PushFront(e)
 	for c.order.Len() > c.max {
 		last := c.order.Back()
 		delete(c.byKey, last.Value.(*cacheEntry).key)

@@ -55,12 +55,7 @@ func (r *run) describe(v goja.Value) (msg, stack string) {
 }
 
 func (r *run) isError(obj *goja.Object) bool {
-	for p := obj; p != nil; p = p.Prototype() {
-		if p == r.errCtors["Error"].Get("prototype") {
-			return true
-		}
-	}
-	return false
+	return obj.ClassName() == "Error"
 }
 
 var frameRE = regexp.MustCompile(`^\s*at (?:(.*) \()?([a-z]+):(.*?):(\d+):(\d+)(?:\(\d+\))?\)?$`)

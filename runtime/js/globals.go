@@ -35,23 +35,12 @@ func (r *run) setup() error {
 
 	g := rt.GlobalObject()
 	r.objectProto = g.Get("Object").(*goja.Object).Get("prototype").(*goja.Object)
-	r.ctorUint8Array = g.Get("Uint8Array").(*goja.Object)
-	r.errCtors = map[string]*goja.Object{}
-	for _, n := range []string{"Error", "TypeError", "RangeError"} {
-		r.errCtors[n] = g.Get(n).(*goja.Object)
+	r.builtins = map[string]goja.Value{}
+	for _, f := range r.p.features {
+		if f == "regexp" {
+			r.guardRegexp()
+		}
 	}
-	r.fnIsView, _ = goja.AssertFunction(g.Get("ArrayBuffer").(*goja.Object).Get("isView"))
-	r.fnIsArray, _ = goja.AssertFunction(g.Get("Array").(*goja.Object).Get("isArray"))
-
-	// goja_nodejs modules come through their own registry, whose loader
-	// never reads a file; its global require is removed at once.
-	reg := require.NewRegistry(require.WithLoader(func(string) ([]byte, error) {
-		return nil, require.ModuleFileDoesNotExistError
-	}))
-	r.nodeRequire = reg.Enable(rt)
-	g.Delete("require")
-
-	r.guardRegexp()
 	r.shimHost = r.newShimHost()
 
 	prg, err := shim("prelude.js")
@@ -66,17 +55,106 @@ func (r *run) setup() error {
 		fn, _ := goja.AssertFunction(fnv)
 		module := rt.NewObject()
 		module.Set("exports", rt.NewObject())
-		if _, err := fn(goja.Undefined(), module, module.Get("exports"), rt.ToValue(r.require), r.shimHost); err != nil {
+		if _, err := fn(goja.Undefined(), module, module.Get("exports"), r.shimRequireFn(), r.shimHost); err != nil {
 			return err
 		}
-		r.process, _ = g.Get("process").(*goja.Object)
-		return nil
+		make, ok := goja.AssertFunction(module.Get("exports"))
+		if !ok {
+			return errors.New("js: the prelude exports no factory")
+		}
+		r.makeGlobal = make
+		for _, f := range r.p.features {
+			if f == "regexp" {
+				continue
+			}
+			if _, err := make(goja.Undefined(), rt.ToValue(f)); err != nil {
+				return err
+			}
+		}
+		// Globals are built on first use: the global object's prototype
+		// resolves their names (see lazyGlobals).
+		proto := rt.NewDynamicObject(&lazyGlobals{r: r})
+		proto.SetPrototype(r.objectProto)
+		return g.SetPrototype(proto)
 	}))
 }
 
-// native returns a goja_nodejs core module's exports ("buffer", "url",
-// "util").
+// lazyNames are the globals the prelude builds on first use.
+var lazyNames = map[string]bool{
+	"setTimeout": true, "setInterval": true, "setImmediate": true, "clearTimeout": true, "clearInterval": true,
+	"clearImmediate": true, "queueMicrotask": true, "console": true, "process": true, "TextEncoder": true,
+	"TextDecoder": true, "btoa": true, "atob": true, "structuredClone": true, "crypto": true, "performance": true,
+	"Buffer": true, "URL": true, "URLSearchParams": true, "EventTarget": true, "Event": true,
+	"AbortController": true, "AbortSignal": true, "fetch": true, "Headers": true, "Response": true, "Request": true,
+}
+
+// lazyGlobals is the prototype of the global object: a name in lazyNames
+// that code reads (and the global object does not have yet) is built by
+// the prelude's factory and defined on the global object, so the next
+// read finds it there. A run pays only for the globals it touches.
+type lazyGlobals struct{ r *run }
+
+func (l *lazyGlobals) Get(key string) goja.Value {
+	if !lazyNames[key] {
+		return nil
+	}
+	r := l.r
+	v, err := r.makeGlobal(goja.Undefined(), r.rt.ToValue(key))
+	if err != nil {
+		panic(err)
+	}
+	g := r.rt.GlobalObject()
+	if err := g.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		panic(err)
+	}
+	if key == "process" {
+		r.process, _ = v.(*goja.Object)
+	}
+	return v
+}
+
+func (l *lazyGlobals) Has(key string) bool { return lazyNames[key] }
+
+// Set defines an assigned lazy name on the global object itself.
+func (l *lazyGlobals) Set(key string, v goja.Value) bool {
+	return l.r.rt.GlobalObject().DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE) == nil
+}
+
+func (l *lazyGlobals) Delete(string) bool { return true }
+func (l *lazyGlobals) Keys() []string     { return nil }
+
+// builtin returns a global built-in as it was before the program ran
+// ("Error", "Uint8Array", "ArrayBuffer.isView"), looked up on first use.
+func (r *run) builtin(name string) goja.Value {
+	if v, ok := r.builtins[name]; ok {
+		return v
+	}
+	obj, prop, _ := strings.Cut(name, ".")
+	v := r.rt.GlobalObject().Get(obj)
+	if prop != "" {
+		v = v.(*goja.Object).Get(prop)
+	}
+	r.builtins[name] = v
+	return v
+}
+
+// native returns a goja_nodejs core module's exports ("buffer", "url").
+// goja_nodejs modules come through a registry of their own whose loader
+// never reads a file; the global require it installs is removed at once.
 func (r *run) native(name string) goja.Value {
+	if r.nodeRequire == nil {
+		reg := require.NewRegistry(require.WithLoader(func(string) ([]byte, error) {
+			return nil, require.ModuleFileDoesNotExistError
+		}))
+		g := r.rt.GlobalObject()
+		old := g.Get("require")
+		r.nodeRequire = reg.Enable(r.rt)
+		if old != nil {
+			g.Set("require", old)
+		} else {
+			g.Delete("require")
+		}
+	}
 	v, err := r.nodeRequire.Require(name)
 	if err != nil {
 		panic(err)
@@ -111,9 +189,41 @@ func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation)
 // built-in shims (node:fs among them) use. Everything on it takes and
 // returns plain values.
 func (r *run) newShimHost() *goja.Object {
+	sh := &shimHost{r: r, vals: map[string]goja.Value{}, make: map[string]func() any{}}
+	r.shimHostFuncs(sh)
+	return r.rt.NewDynamicObject(sh)
+}
+
+// shimHost is the internal bridge as a dynamic object: each member is
+// made the first time a shim reads it, so a run pays only for those it
+// uses.
+type shimHost struct {
+	r    *run
+	vals map[string]goja.Value
+	make map[string]func() any
+}
+
+func (h *shimHost) Get(key string) goja.Value {
+	if v, ok := h.vals[key]; ok {
+		return v
+	}
+	f := h.make[key]
+	if f == nil {
+		return nil
+	}
+	v := h.r.rt.ToValue(f())
+	h.vals[key] = v
+	return v
+}
+func (h *shimHost) Set(string, goja.Value) bool { return false }
+func (h *shimHost) Has(key string) bool         { return h.make[key] != nil }
+func (h *shimHost) Delete(string) bool          { return false }
+func (h *shimHost) Keys() []string              { return nil }
+
+func (r *run) shimHostFuncs(h *shimHost) {
 	rt := r.rt
-	h := rt.NewObject()
-	set := func(name string, v any) { h.Set(name, v) }
+	set := func(name string, v any) { h.make[name] = func() any { return v } }
+	setf := func(name string, f func() any) { h.make[name] = f }
 	kindOf := func(v goja.Value) runtime.CallKind { return runtime.CallKind(v.String()) }
 
 	set("callSync", func(kind, op, args goja.Value) goja.Value { return r.callSync(kindOf(kind), op.String(), args) })
@@ -125,16 +235,20 @@ func (r *run) newShimHost() *goja.Object {
 	set("fetchAllowed", r.req.Fetch)
 	set("maxAlloc", float64(r.req.Limits.MaxAllocBytes))
 
-	env := rt.NewObject()
-	for k, v := range r.req.Env {
-		env.Set(k, v)
-	}
-	set("env", env)
-	argv := []any{"nook", r.entryPath()}
-	for _, a := range r.req.Args {
-		argv = append(argv, a)
-	}
-	set("argv", rt.NewArray(argv...))
+	setf("env", func() any {
+		env := rt.NewObject()
+		for k, v := range r.req.Env {
+			env.Set(k, v)
+		}
+		return env
+	})
+	setf("argv", func() any {
+		argv := []any{"nook", r.entryPath()}
+		for _, a := range r.req.Args {
+			argv = append(argv, a)
+		}
+		return rt.NewArray(argv...)
+	})
 	set("stdin", func() goja.Value { return r.newUint8Array(r.req.Stdin) })
 
 	set("write", func(stream int, data goja.Value) {
@@ -232,7 +346,6 @@ func (r *run) newShimHost() *goja.Object {
 	set("bufferFrom", func(data goja.Value) goja.Value {
 		return buffer.WrapBytes(rt, append([]byte(nil), r.dataBytes(data)...))
 	})
-	return h
 }
 
 // dataBytes returns the bytes of a string (UTF-8) or of binary data.

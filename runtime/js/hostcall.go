@@ -165,9 +165,9 @@ func (r *run) jsError(err error) *goja.Object {
 // newError creates an error of the named constructor (Error, TypeError,
 // RangeError) with a message.
 func (r *run) newError(ctor, msg string) *goja.Object {
-	c, _ := r.rt.Get(ctor).(*goja.Object)
+	c, _ := r.builtin(ctor).(*goja.Object)
 	if c == nil {
-		c = r.rt.Get("Error").(*goja.Object)
+		c = r.builtin("Error").(*goja.Object)
 	}
 	o, err := r.rt.New(c, r.rt.ToValue(msg))
 	if err != nil {

@@ -167,13 +167,41 @@ func (r *run) evalShim(name, file string) (goja.Value, error) {
 		return nil, err
 	}
 	fn, _ := goja.AssertFunction(fnv)
-	if _, err := fn(goja.Undefined(), module, exports, r.rt.ToValue(r.require), r.shimHost); err != nil {
+	if _, err := fn(goja.Undefined(), module, exports, r.shimRequireFn(), r.shimHost); err != nil {
 		if isUncatchable(err) {
 			panic(err)
 		}
 		return nil, fmt.Errorf("module %q failed to load: %v", name, err)
 	}
 	return module.Get("exports"), nil
+}
+
+// shimRequireFn is the require of the internal shims: the program's,
+// plus the internal files ("nook:console.js"), which the program cannot
+// load.
+func (r *run) shimRequireFn() goja.Value {
+	if r.shimRequire == nil {
+		r.shimRequire = r.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			spec := call.Argument(0).String()
+			file, ok := strings.CutPrefix(spec, "nook:")
+			if !ok {
+				return r.require(call)
+			}
+			if v, ok := r.modules[spec]; ok {
+				return v
+			}
+			v, err := r.evalShim(spec, file)
+			if err != nil {
+				if isUncatchable(err) {
+					panic(err)
+				}
+				panic(r.newError("Error", err.Error()))
+			}
+			r.modules[spec] = v
+			return v
+		})
+	}
+	return r.shimRequire
 }
 
 // hostModule builds the object of a ws: module: one async function per

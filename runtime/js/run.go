@@ -17,9 +17,10 @@ import (
 
 // program is a prepared run: the compiled bundle and the request.
 type program struct {
-	b    *Backend
-	code *goja.Program
-	req  *runtime.Request
+	b        *Backend
+	code     *goja.Program
+	features []string // what the prelude installs up front (see features)
+	req      *runtime.Request
 }
 
 // run is the state of one execution of a program. Fields below the
@@ -51,15 +52,14 @@ type run struct {
 	exited   bool
 
 	nodeRequire *require.RequireModule
+	makeGlobal  goja.Callable // the prelude's factory of lazy globals
+	shimRequire goja.Value    // see shimRequireFn
 	fnInspect   goja.Callable
 	reported    bool // a run-ending error is on stderr already
 
-	objectProto    *goja.Object
-	ctorUint8Array *goja.Object
-	errCtors       map[string]*goja.Object
-	fnIsView       goja.Callable
-	fnIsArray      goja.Callable
-	process        *goja.Object
+	objectProto *goja.Object
+	builtins    map[string]goja.Value // see builtin
+	process     *goja.Object
 }
 
 // exitRequest is the fatal "error" of process.exit.

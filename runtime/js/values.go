@@ -141,13 +141,16 @@ func (r *run) bytesOf(obj *goja.Object) ([]byte, bool) {
 }
 
 func (r *run) isView(obj *goja.Object) bool {
-	res, err := r.fnIsView(goja.Undefined(), obj)
+	f, _ := goja.AssertFunction(r.builtin("ArrayBuffer.isView"))
+	if f == nil {
+		return false
+	}
+	res, err := f(goja.Undefined(), obj)
 	return err == nil && res.ToBoolean()
 }
 
 func (r *run) isArray(obj *goja.Object) bool {
-	res, err := r.fnIsArray(goja.Undefined(), obj)
-	return err == nil && res.ToBoolean()
+	return obj.ClassName() == "Array"
 }
 
 // toJS converts plain Go data (a host call's result) to a JavaScript value.
@@ -216,7 +219,7 @@ func (r *run) toJS(x any) goja.Value {
 // newUint8Array copies b into a fresh Uint8Array.
 func (r *run) newUint8Array(b []byte) goja.Value {
 	ab := r.rt.NewArrayBuffer(bytes.Clone(b))
-	o, err := r.rt.New(r.ctorUint8Array, r.rt.ToValue(ab))
+	o, err := r.rt.New(r.builtin("Uint8Array").(*goja.Object), r.rt.ToValue(ab))
 	if err != nil {
 		panic(err)
 	}

@@ -1,0 +1,90 @@
+'use strict';
+// structuredClone, crypto (randomUUID, getRandomValues, subtle.digest) and
+// performance, from the run's host clock and randomness.
+
+const g = globalThis;
+
+function makeStructuredClone() {
+    return (function structuredClone(value) {
+    const seen = new Map();
+    const clone = (v) => {
+      if (typeof v === 'function' || typeof v === 'symbol') {
+        const e = new Error((typeof v === 'function' ? 'function' : 'symbol') + ' could not be cloned.');
+        e.name = 'DataCloneError';
+        throw e;
+      }
+      if (v === null || typeof v !== 'object') return v;
+      if (seen.has(v)) return seen.get(v);
+      let out;
+      if (v instanceof Date) out = new Date(v.getTime());
+      else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
+      else if (v instanceof ArrayBuffer) out = v.slice(0);
+      else if (ArrayBuffer.isView(v)) {
+        const C = v.constructor === DataView ? DataView : Object.getPrototypeOf(Object.getPrototypeOf(v)).constructor === Object ? Uint8Array : v.constructor;
+        out = C === DataView ? new DataView(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength))
+          : new (Object.getPrototypeOf(v).constructor)(v);
+      } else if (v instanceof Map) { out = new Map(); seen.set(v, out); for (const [k, x] of v) out.set(clone(k), clone(x)); return out; }
+      else if (v instanceof Set) { out = new Set(); seen.set(v, out); for (const x of v) out.add(clone(x)); return out; }
+      else if (v instanceof Error) { out = new (g[v.name] || Error)(v.message); if (v.stack) out.stack = v.stack; }
+      else if (Array.isArray(v)) { out = new Array(v.length); seen.set(v, out); for (let i = 0; i < v.length; i++) out[i] = clone(v[i]); return out; }
+      else { out = {}; seen.set(v, out); for (const k of Object.keys(v)) out[k] = clone(v[k]); return out; }
+      seen.set(v, out);
+      return out;
+    };
+    return clone(value);
+  });
+}
+
+function makeCrypto() {
+  const cryptoObj = {
+    randomUUID() {
+      const b = host.random(16);
+      b[6] = (b[6] & 0x0f) | 0x40;
+      b[8] = (b[8] & 0x3f) | 0x80;
+      let h = '';
+      for (let i = 0; i < 16; i++) h += (b[i] < 16 ? '0' : '') + b[i].toString(16);
+      return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
+    },
+    getRandomValues(ta) {
+      if (!ArrayBuffer.isView(ta) || ta instanceof Float32Array || ta instanceof Float64Array || ta instanceof DataView) {
+        throw new TypeError('The data argument must be an integer-type TypedArray');
+      }
+      if (ta.byteLength > 65536) {
+        const e = new Error("The ArrayBufferView's byte length (" + ta.byteLength + ') exceeds the number of bytes of entropy available via this API (65536)');
+        e.name = 'QuotaExceededError';
+        throw e;
+      }
+      new Uint8Array(ta.buffer, ta.byteOffset, ta.byteLength).set(host.random(ta.byteLength));
+      return ta;
+    },
+    subtle: {
+      digest(alg, data) {
+        try {
+          const name = typeof alg === 'string' ? alg : alg && alg.name;
+          if (!/^SHA-(1|256|384|512)$/i.test(String(name))) throw new Error('Unrecognized algorithm name: ' + name);
+          const d = host.digest(String(name), data);
+          return Promise.resolve(d.buffer);
+        } catch (e) {
+          return Promise.reject(e);
+        }
+      },
+    },
+  };
+  return cryptoObj;
+}
+
+function makePerformance() {
+
+  const timeOrigin = host.now();
+  return {
+    timeOrigin,
+    now: () => host.hrnow() / 1e6,
+    mark: () => undefined, measure: () => undefined, clearMarks: () => undefined, clearMeasures: () => undefined,
+    getEntries: () => [], getEntriesByName: () => [], getEntriesByType: () => [],
+    toJSON() { return { timeOrigin }; },
+  };
+
+
+}
+
+module.exports = { structuredClone: makeStructuredClone(), crypto: makeCrypto(), performance: makePerformance() };
