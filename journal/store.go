@@ -263,6 +263,39 @@ func (st *Store) Get(ctx context.Context, id string) (*Run, error) {
 	return r, err
 }
 
+// Load returns a run's record and all its events, read in one
+// transaction, or ErrNotFound.
+func (st *Store) Load(ctx context.Context, id string) (*Run, []Event, error) {
+	var r *Run
+	var evs []Event
+	err := st.db.Read(ctx, func(c *sqldb.Conn) error {
+		r, evs = nil, nil
+		s, err := c.Query(`SELECT `+runColumns+` FROM journal_runs WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if s.Step() {
+			r = scanRun(s)
+		}
+		if err := sqldb.Done(s, nil); err != nil || r == nil {
+			return err
+		}
+		s, err = c.Query(`SELECT seq, kind, data FROM journal_events WHERE run = ? ORDER BY seq`, id)
+		if err != nil {
+			return err
+		}
+		for s.Step() {
+			evs = append(evs, Event{Seq: s.ColumnInt64(0), Kind: EventKind(s.ColumnInt(1)),
+				Data: append([]byte{}, s.ColumnRawBlob(2)...)})
+		}
+		return sqldb.Done(s, nil)
+	})
+	if err == nil && r == nil {
+		err = ErrNotFound
+	}
+	return r, evs, err
+}
+
 // Events returns up to max events of a run with sequence numbers above
 // after, in order.
 func (st *Store) Events(ctx context.Context, id string, after int64, max int) ([]Event, error) {
@@ -366,20 +399,33 @@ func (st *Store) Prune(ctx context.Context, before time.Time, keep int) ([]*Run,
 }
 
 func pruneTx(c *sqldb.Conn, ret Retain) ([]*Run, error) {
-	var gone []*Run
-	{
-		s, err := c.Query(`SELECT `+runColumns+` FROM journal_runs WHERE finished IS NOT NULL
-			AND (finished < ? OR id NOT IN (SELECT id FROM journal_runs WHERE finished IS NOT NULL
-				ORDER BY finished DESC, created DESC LIMIT ?))`, ret.Before.UnixNano(), ret.Keep)
+	// The cutoff is the finish time of the newest run past Keep, found by
+	// walking the finished-runs index; then one range scan of that index
+	// selects what to delete (usually nothing).
+	cutoff := ret.Before.UnixNano()
+	if ret.Keep > 0 {
+		s, err := c.Query(`SELECT finished FROM journal_runs WHERE finished IS NOT NULL
+			ORDER BY finished DESC LIMIT 1 OFFSET ?`, ret.Keep)
 		if err != nil {
 			return nil, err
 		}
-		for s.Step() {
-			gone = append(gone, scanRun(s))
+		if s.Step() {
+			cutoff = max(cutoff, s.ColumnInt64(0)+1)
 		}
 		if err := sqldb.Done(s, nil); err != nil {
 			return nil, err
 		}
+	}
+	var gone []*Run
+	s, err := c.Query(`SELECT `+runColumns+` FROM journal_runs WHERE finished IS NOT NULL AND finished < ?`, cutoff)
+	if err != nil {
+		return nil, err
+	}
+	for s.Step() {
+		gone = append(gone, scanRun(s))
+	}
+	if err := sqldb.Done(s, nil); err != nil {
+		return nil, err
 	}
 	for _, r := range gone {
 		if err := deleteTx(c, r.ID); err != nil {

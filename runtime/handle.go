@@ -175,82 +175,99 @@ func decodeEvent(e journal.Event) Event {
 
 // Wait waits for the run to finish, without reading its events.
 func (h *Handle) Wait(ctx context.Context) error {
+	_, err := h.wait(ctx, false)
+	return err
+}
+
+// wait waits for the run to finish. A run of this process is waited for
+// in memory; any other is polled. With load, it returns the finished
+// record and its events, read in one transaction.
+func (h *Handle) wait(ctx context.Context, load bool) (*loaded, error) {
 	for {
 		wait, local := h.rt.waitFor(h.ID)
-		rec, err := h.rt.store.Get(ctx, h.ID)
-		if err != nil {
-			return h.rt.notFound("getexec", h.ID, err)
-		}
-		if !rec.Finished.IsZero() {
-			return nil
-		}
-		if !local {
-			if err := h.rt.checkOwner(ctx, rec); err != nil {
-				return err
+		if local {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-wait:
 			}
+			continue
+		}
+		var l *loaded
+		var err error
+		if load {
+			l, err = h.rt.load(ctx, h.ID)
+		} else {
+			var rec *journal.Run
+			rec, err = h.rt.store.Get(ctx, h.ID)
+			l = &loaded{rec: rec}
+		}
+		if err != nil {
+			return nil, h.rt.notFound("getexec", h.ID, err)
+		}
+		if !l.rec.Finished.IsZero() {
+			return l, nil
+		}
+		if err := h.rt.checkOwner(ctx, l.rec); err != nil {
+			return nil, err
 		}
 		t := time.NewTimer(pollInterval)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return ctx.Err()
-		case <-wait:
+			return nil, ctx.Err()
 		case <-t.C:
 		}
-		t.Stop()
 	}
 }
 
 // Result waits for the run to finish and returns its outcome, with all
 // its stored output (whatever this handle has streamed so far).
 func (h *Handle) Result(ctx context.Context) (*Result, error) {
-	if err := h.Wait(ctx); err != nil {
+	l, err := h.wait(ctx, true)
+	if err != nil {
 		return nil, err
 	}
-	return h.rt.result(ctx, h.ID)
+	return l.result(), nil
 }
 
 // Kill stops the run (see Runtime.KillExec).
 func (h *Handle) Kill(ctx context.Context) error { return h.rt.KillExec(ctx, h.ID) }
 
-// result reads a finished run's record and output.
-func (r *Runtime) result(ctx context.Context, id string) (*Result, error) {
-	rec, err := r.store.Get(ctx, id)
+// loaded is a run's record with its events.
+type loaded struct {
+	rec *journal.Run
+	evs []journal.Event
+}
+
+// load reads a run's record and all its events in one transaction.
+func (r *Runtime) load(ctx context.Context, id string) (*loaded, error) {
+	rec, evs, err := r.store.Load(ctx, id)
 	if err != nil {
-		return nil, r.notFound("getexec", id, err)
+		return nil, err
 	}
+	return &loaded{rec: rec, evs: evs}, nil
+}
+
+// result builds the Result of a finished run.
+func (l *loaded) result() *Result {
+	rec := l.rec
 	res := &Result{ID: rec.ID, Backend: rec.Backend, Status: Status(rec.Status), ExitCode: rec.ExitCode,
 		Value: rec.Value, Error: rec.Error, Created: rec.Created, Finished: rec.Finished,
 		StdoutBytes: rec.StdoutBytes, StderrBytes: rec.StderrBytes,
-		StdoutPath: rec.StdoutPath, StderrPath: rec.StderrPath}
-	var after int64
-	for {
-		evs, err := r.store.Events(ctx, id, after, 1024)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range evs {
-			switch e.Kind {
-			case journal.Stdout:
-				res.Stdout = append(res.Stdout, e.Data...)
-			case journal.Stderr:
-				res.Stderr = append(res.Stderr, e.Data...)
-			case journal.Truncated:
-				res.Truncated = true
-			}
-			after = e.Seq
-		}
-		if len(evs) < 1024 {
-			break
+		StdoutPath: rec.StdoutPath, StderrPath: rec.StderrPath,
+		Stdout: []byte{}, Stderr: []byte{}}
+	for _, e := range l.evs {
+		switch e.Kind {
+		case journal.Stdout:
+			res.Stdout = append(res.Stdout, e.Data...)
+		case journal.Stderr:
+			res.Stderr = append(res.Stderr, e.Data...)
+		case journal.Truncated:
+			res.Truncated = true
 		}
 	}
-	if res.Stdout == nil {
-		res.Stdout = []byte{}
-	}
-	if res.Stderr == nil {
-		res.Stderr = []byte{}
-	}
-	return res, nil
+	return res
 }
 
 // waitFor returns a channel closed when a run of this process stores

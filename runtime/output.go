@@ -212,22 +212,20 @@ func (o *output) flusher() {
 	t := time.NewTimer(flushDelay)
 	t.Stop()
 	for range o.wake {
-		// Let more writes coalesce, unless the run is ending: then
-		// store at once.
+		// Let more writes coalesce. When the run ends meanwhile, leave
+		// what is pending to close, which stores it in the run's final
+		// transaction.
 		t.Reset(flushDelay)
 		select {
 		case <-t.C:
 		case <-o.closing:
 			t.Stop()
+			return
 		}
 		o.mu.Lock()
-		closed := o.closed
 		evs, sp, p := o.take()
 		o.mu.Unlock()
 		o.flush(evs, sp, p)
-		if closed {
-			return
-		}
 	}
 }
 
