@@ -34,6 +34,7 @@ CREATE TABLE journal_runs(
 	exit_code INTEGER,
 	value BLOB,
 	error TEXT,
+	changes BLOB,
 	request BLOB NOT NULL,
 	owner TEXT NOT NULL,
 	created INTEGER NOT NULL,

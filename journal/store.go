@@ -52,6 +52,9 @@ type Run struct {
 	ExitCode int
 	Value    json.RawMessage
 	Error    string
+	// Changes is the JSON of the files the run changed, when its backend
+	// reports them.
+	Changes json.RawMessage
 	// Request is the JSON of what was asked (source, input, env, ...).
 	Request json.RawMessage
 	// Owner is the process (runtime instance) running or that ran it.
@@ -96,7 +99,7 @@ type Progress struct {
 }
 
 const runColumns = `id, backend, status, exit_code, value, error, request, owner, created, finished,
-	last_seq, stdout_bytes, stderr_bytes, stdout_path, stderr_path, kill`
+	last_seq, stdout_bytes, stderr_bytes, stdout_path, stderr_path, kill, changes`
 
 func scanRun(s *sqlite3.Stmt) *Run {
 	r := &Run{
@@ -121,6 +124,9 @@ func scanRun(s *sqlite3.Stmt) *Run {
 	r.StdoutPath = s.ColumnText(13)
 	r.StderrPath = s.ColumnText(14)
 	r.KillRequested = s.ColumnBool(15)
+	if b := s.ColumnRawBlob(16); len(b) > 0 {
+		r.Changes = append(json.RawMessage(nil), b...)
+	}
 	return r
 }
 
@@ -188,6 +194,7 @@ type Final struct {
 	ExitCode int
 	Value    json.RawMessage
 	Error    string
+	Changes  json.RawMessage
 	Finished time.Time
 }
 
@@ -227,12 +234,16 @@ func (st *Store) Finish(ctx context.Context, id string, evs []Event, p Progress,
 				return err
 			}
 		}
-		var value any
+		var value, changes any
 		if len(f.Value) > 0 {
 			value = []byte(f.Value)
 		}
-		if err := c.Exec(`UPDATE journal_runs SET status = ?, exit_code = ?, value = ?, error = ?, finished = ?
-			WHERE id = ?`, f.Status, f.ExitCode, value, nullable(f.Error), f.Finished.UnixNano(), id); err != nil {
+		if len(f.Changes) > 0 {
+			changes = []byte(f.Changes)
+		}
+		if err := c.Exec(`UPDATE journal_runs SET status = ?, exit_code = ?, value = ?, error = ?, changes = ?,
+			finished = ? WHERE id = ?`, f.Status, f.ExitCode, value, nullable(f.Error), changes,
+			f.Finished.UnixNano(), id); err != nil {
 			return err
 		}
 		if ret.Keep <= 0 {
@@ -523,7 +534,8 @@ func (st *Store) Orphans(ctx context.Context, now time.Time) ([]*Run, error) {
 		}
 		for s.Step() {
 			run := scanRun(s)
-			if s.ColumnType(16) == sqlite3.NULL || !live(s.ColumnInt64(16), s.ColumnText(17), s.ColumnInt64(18), now) {
+			n := strings.Count(runColumns, ",") + 1 // the owner's columns follow the run's
+			if s.ColumnType(n) == sqlite3.NULL || !live(s.ColumnInt64(n), s.ColumnText(n+1), s.ColumnInt64(n+2), now) {
 				runs = append(runs, run)
 			}
 		}

@@ -113,4 +113,17 @@ type Exit struct {
 	// already written a readable message to stderr; Err keeps the cause for
 	// callers (a *LimitError when a limit stopped the run).
 	Err error
+	// Changes reports the files the program changed, for backends that
+	// track them (the shell does); nil otherwise. It is kept whatever the
+	// exit status.
+	Changes *Changes
+}
+
+// Changes lists the paths a run changed, by kind, each list sorted.
+type Changes struct {
+	Created     []string `json:"created"`
+	Updated     []string `json:"updated"`
+	Deleted     []string `json:"deleted"`
+	DirsCreated []string `json:"dirsCreated"`
+	DirsDeleted []string `json:"dirsDeleted"`
 }

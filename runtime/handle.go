@@ -73,6 +73,9 @@ type Result struct {
 	StdoutBytes, StderrBytes int64
 	// Value is the JSON of a callable program's result.
 	Value json.RawMessage
+	// Changes lists the files the run changed, when its backend reports
+	// them (the shell does), whatever its status.
+	Changes *Changes
 	// Error says why the run did not complete (empty when it did).
 	Error    string
 	Created  time.Time
@@ -257,6 +260,10 @@ func (l *loaded) result() *Result {
 		StdoutBytes: rec.StdoutBytes, StderrBytes: rec.StderrBytes,
 		StdoutPath: rec.StdoutPath, StderrPath: rec.StderrPath,
 		Stdout: []byte{}, Stderr: []byte{}}
+	if len(rec.Changes) > 0 {
+		res.Changes = new(Changes)
+		json.Unmarshal(rec.Changes, res.Changes)
+	}
 	for _, e := range l.evs {
 		switch e.Kind {
 		case journal.Stdout:

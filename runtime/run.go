@@ -140,6 +140,9 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	evs = append(evs, journal.Event{Seq: x.out.nextSeq(), Kind: journal.Exit, Data: ed.json()})
 	final := journal.Final{Status: string(status), ExitCode: code, Value: exit.Value, Error: errText,
 		Finished: r.opts.Now()}
+	if exit.Changes != nil {
+		final.Changes, _ = json.Marshal(exit.Changes)
+	}
 	// The record must be written even if the caller went away: use a
 	// fresh context, bounded.
 	wctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -21,3 +21,17 @@ func TestBasics(t *testing.T) {
 		t.Fatalf("changes %+v", c)
 	}
 }
+
+// A failed script still reports what it changed.
+func TestChangesOfAFailedRun(t *testing.T) {
+	ws := openWS(t, map[string]string{"old.txt": "x\n"})
+	r := run(t, ws, `echo new > new.txt; rm old.txt; mkdir d; exit 3`)
+	if r.ExitCode != 3 || r.Changes == nil {
+		t.Fatalf("code %d changes %v", r.ExitCode, r.Changes)
+	}
+	c := r.Changes
+	if strings.Join(c.Created, ",") != "/workspace/new.txt" || strings.Join(c.Deleted, ",") != "/workspace/old.txt" ||
+		strings.Join(c.DirsCreated, ",") != "/workspace/d" {
+		t.Errorf("changes %+v", c)
+	}
+}

@@ -2,7 +2,6 @@ package shell_test
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
@@ -58,20 +57,19 @@ func run(t testing.TB, ws *nook.Workspace, script string, o ...runtime.ExecOptio
 }
 
 type changes struct {
-	Changes struct {
-		Created, Updated, Deleted, DirsCreated, DirsDeleted []string
-	}
+	Changes runtime.Changes
 }
 
+// changesOf returns the run's report of changed files.
 func changesOf(t testing.TB, r *runtime.Result) changes {
 	t.Helper()
-	var c changes
 	if len(r.Value) > 0 {
-		if err := json.Unmarshal(r.Value, &c); err != nil {
-			t.Fatal(err)
-		}
+		t.Fatalf("a shell run has a value: %s", r.Value)
 	}
-	return c
+	if r.Changes == nil {
+		t.Fatal("the run reported no changes")
+	}
+	return changes{Changes: *r.Changes}
 }
 
 func execOpts(cwd string) runtime.ExecOptions {

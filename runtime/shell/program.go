@@ -3,7 +3,6 @@ package shell
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -117,13 +116,13 @@ func (p *runProgram) exit(code int, err error) runtime.Exit {
 	return runtime.Exit{Code: code, Err: err}
 }
 
-// exitWith ends the run with the report of its changes as the value. The
-// report is made with a fresh context when the run's was cancelled by a
-// limit, so it is still complete.
+// exitWith ends the run with the report of its changes. The report is
+// made with a fresh context when the run's was cancelled by a limit, so it
+// is still complete.
 func (p *runProgram) exitWith(code int, err error) runtime.Exit {
 	rep := p.fs.Changes().Report(context.WithoutCancel(p.ctx))
-	v, _ := json.Marshal(map[string]any{"changes": rep})
-	return runtime.Exit{Code: code, Value: v, Err: err}
+	return runtime.Exit{Code: code, Err: err, Changes: &runtime.Changes{Created: rep.Created,
+		Updated: rep.Updated, Deleted: rep.Deleted, DirsCreated: rep.DirsCreated, DirsDeleted: rep.DirsDeleted}}
 }
 
 // dirOption sets the runner's directory without the host lookups of
