@@ -80,11 +80,9 @@ func TestExec(t *testing.T) {
 func TestExecPlainScript(t *testing.T) {
 	// A script without import or export is a module too, and has no value.
 	w := newWS(t)
-	out := w.ok("exec", "-e", `console.log("hi")`)
-	if out == "hi\n{}\n" {
-		t.Skip("known runtime/js bug: esbuild takes an entry without import/export for CommonJS, whose namespace default is module.exports ({})")
-	}
-	equal(t, "plain script", out, "hi\n")
+	equal(t, "plain script", w.ok("exec", "-e", `console.log("hi")`), "hi\n")
+	equal(t, "require only", w.ok("exec", "-e", `const p = require("node:path"); console.log(p.join("a", "b"))`), "a/b\n")
+	equal(t, "CommonJS export", w.ok("exec", "-e", `module.exports = () => 7`), "7\n")
 }
 
 func TestExecLongOutput(t *testing.T) {

@@ -143,9 +143,9 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	}
 	key := b.cacheKey(&r)
 	if e, ok := b.cache.get(ctx, fsys, key); ok {
-		return &program{b: b, code: e.code, features: e.features, req: &r}, nil
+		return &program{b: b, code: e.code, features: e.features, format: e.format, req: &r}, nil
 	}
-	src, deps, err := b.transform(ctx, fsys, &r)
+	src, deps, format, err := b.transform(ctx, fsys, &r)
 	if err != nil {
 		return nil, err
 	}
@@ -154,8 +154,8 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
 	}
 	feats := features(src)
-	b.cache.put(key, &cacheEntry{code: code, deps: deps, features: feats})
-	return &program{b: b, code: code, features: feats, req: &r}, nil
+	b.cache.put(key, &cacheEntry{code: code, deps: deps, features: feats, format: format})
+	return &program{b: b, code: code, features: feats, format: format, req: &r}, nil
 }
 
 // typedNames are the constructors that allocate their whole size at once.

@@ -29,6 +29,7 @@ type cacheEntry struct {
 	code     *goja.Program
 	deps     []dep
 	features []string
+	format   string // the entry's module format (see transform)
 }
 
 func newProgramCache(max int) *programCache {

@@ -20,6 +20,7 @@ type program struct {
 	b        *Backend
 	code     *goja.Program
 	features []string // what the prelude installs up front (see features)
+	format   string   // the entry's module format: "esm", "cjs" or "" (a plain script)
 	req      *runtime.Request
 }
 
@@ -228,10 +229,12 @@ func (r *run) main() runtime.Exit {
 
 // callDefault calls the entry's default export with the input and awaits
 // its result; a default export that is not a function is the value. A
-// module without one has no value (nil).
+// module without one has no value (nil). A CommonJS entry's default is its
+// module.exports; a plain script (no import, export, module or require)
+// has no value.
 func (r *run) callDefault() (goja.Value, error) {
 	ns, _ := r.ns.(*goja.Object)
-	if ns == nil {
+	if ns == nil || r.p.format == "" {
 		return nil, nil
 	}
 	def := ns.Get("default")

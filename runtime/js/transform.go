@@ -2,6 +2,7 @@ package js
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -92,7 +93,9 @@ type graph struct {
 
 // transform bundles req's source and everything it imports into one
 // script. It returns the script and the workspace files it read.
-func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (string, []dep, error) {
+// The entry's module format as esbuild detected it: "esm" (import/export
+// syntax), "cjs" (module.exports/require) or "" (a plain script).
+func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (string, []dep, string, error) {
 	g := &graph{
 		ctx: ctx, fsys: fsys, b: b, req: req,
 		entry:    path.Join(req.Cwd, entryName),
@@ -117,20 +120,28 @@ func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *runtime.Requ
 		Footer:         map[string]string{"js": bundleFooter},
 		Define:         map[string]string{"import.meta": "__nook_import_meta"},
 		Outfile:        "bundle.js",
+		Metafile:       true,
 		Plugins:        []api.Plugin{{Name: "nook", Setup: g.setup}},
 	})
 	if g.limitErr != nil {
-		return "", nil, g.limitErr
+		return "", nil, "", g.limitErr
 	}
 	if len(res.Errors) > 0 {
-		return "", nil, errors.New(formatMessages(res.Errors, req.Cwd))
+		return "", nil, "", errors.New(formatMessages(res.Errors, req.Cwd))
 	}
+	var meta struct {
+		Inputs map[string]struct {
+			Format string `json:"format"`
+		} `json:"inputs"`
+	}
+	json.Unmarshal([]byte(res.Metafile), &meta)
+	format := meta.Inputs["entry:"+g.entry].Format
 	for _, f := range res.OutputFiles {
 		if strings.HasSuffix(f.Path, ".js") {
-			return string(f.Contents), g.deps, nil
+			return string(f.Contents), g.deps, format, nil
 		}
 	}
-	return "", nil, errors.New("js: esbuild produced no output")
+	return "", nil, "", errors.New("js: esbuild produced no output")
 }
 
 // supported lists the syntax goja lacks, so esbuild lowers it.
