@@ -65,6 +65,7 @@ type spec struct {
 	stdin    string
 	modules  map[string]runtime.Module
 	fetch    bool
+	outbound *runtime.Outbound // the policy fetch goes through (implies fetch)
 	limits   runtime.Limits
 	timeout  time.Duration
 	now      func() time.Time
@@ -95,7 +96,7 @@ func (e *env) request(s spec) *runtime.Request {
 		cwd = "/workspace"
 	}
 	req := &runtime.Request{ID: "t1", Source: s.src, Cwd: cwd, Env: s.env, Args: s.args,
-		Stdin: []byte(s.stdin), Modules: mods, Fetch: s.fetch, Limits: s.limits.WithDefaults()}
+		Stdin: []byte(s.stdin), Modules: mods, Fetch: s.fetch || s.outbound != nil, Limits: s.limits.WithDefaults()}
 	if s.input != "" {
 		req.Input = json.RawMessage(s.input)
 	}
@@ -118,7 +119,7 @@ func (e *env) runProgram(p runtime.Program, s spec) result {
 	var out, errb, all bytes.Buffer
 	total := 0
 	host := runtime.NewHost(runtime.HostConfig{
-		FS: e.ws.FS(), Root: "/workspace", RunID: "t1", Modules: s.modules, Limits: s.limits,
+		FS: e.ws.FS(), Root: "/workspace", RunID: "t1", Modules: s.modules, Limits: s.limits, Outbound: s.outbound,
 		Now: s.now, Random: s.random,
 		Output: func(stream runtime.Stream, p []byte) error {
 			mu.Lock()

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -176,6 +180,29 @@ export default async function () {
 }`})
 	if got := r.value(); got != `"TypeError: fetch is not available: the workspace has no outbound network policy"` {
 		t.Errorf("value = %s", got)
+	}
+}
+
+func TestFetchAllowed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		fmt.Fprintf(w, `{"method":%q,"auth":%q,"body":%q}`, r.Method, r.Header.Get("Authorization"), body)
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	e := newEnv(t)
+	r := e.ok(spec{outbound: &runtime.Outbound{AllowHosts: []string{u.Host}}, input: fmt.Sprintf(`{"url":%q}`, srv.URL), src: `
+export default async function ({ url }) {
+  const res = await fetch(url + "/x", { method: "POST", headers: { Authorization: "Bearer t" }, body: "hello" });
+  const denied = await fetch("https://example.com/").then(() => "fetched", (e) => e.message);
+  return { status: res.status, ok: res.ok, type: res.headers.get("content-type"), json: await res.json(), denied };
+}`})
+	want := `{"status":201,"ok":true,"type":"application/json","json":{"method":"POST","auth":"Bearer t","body":"hello"},` +
+		`"denied":"fetch: example.com is not in the workspace's allowed hosts"}`
+	if r.value() != want {
+		t.Errorf("value = %s\nwant    %s", r.value(), want)
 	}
 }
 
