@@ -27,10 +27,14 @@ type ExecOptions struct {
 	// a run (default 100 ms); see WithProgress.
 	ProgressInterval time.Duration
 	// OutputDir is where the tool saves a stream that is longer than
-	// MaxOutputBytes when the runtime has not already saved it (default
-	// runtime.DefaultOutputDir). It must be the runtime's OutputDir, so
-	// that DisposeExec and retention delete what the tool writes.
+	// MaxOutputBytes when the runtime has not already saved it (default:
+	// the runtime's OutputDir, so that DisposeExec and retention delete
+	// what the tool writes).
 	OutputDir string
+	// DefaultBackend is the backend used when a call names none (default:
+	// the runtime's first backend). A shell makes a good default for
+	// models; the description lists it first.
+	DefaultBackend string
 }
 
 // Defaults of ExecOptions.
@@ -48,7 +52,7 @@ func execTool(s *Set) *Tool {
 	if rt == nil {
 		return nil
 	}
-	infos := rt.Backends()
+	infos := orderBackends(rt.Backends(), s.opts.Exec.DefaultBackend)
 	if len(infos) == 0 {
 		return nil
 	}
@@ -78,11 +82,28 @@ func execTool(s *Set) *Tool {
 			"stdoutBytes":{"type":"integer"},
 			"stderrBytes":{"type":"integer"},
 			"durationMs":{"type":"integer"},
-			"error":{"type":"string"}},
+			"error":{"type":"string"},
+			"changes":{"type":"object","description":"Files the run changed (backends that track them, e.g. the shell)","properties":{
+				"created":{"type":"array","items":{"type":"string"}},
+				"updated":{"type":"array","items":{"type":"string"}},
+				"deleted":{"type":"array","items":{"type":"string"}},
+				"dirsCreated":{"type":"array","items":{"type":"string"}},
+				"dirsDeleted":{"type":"array","items":{"type":"string"}}}}},
 			"required":["id","backend","status","exitCode","stdout","stderr","stdoutBytes","stderrBytes","durationMs"]}`),
 		Annotations: Annotations{Destructive: true},
 		run:         s.exec,
 	}
+}
+
+// orderBackends puts the default backend first.
+func orderBackends(infos []runtime.BackendInfo, def string) []runtime.BackendInfo {
+	for i, in := range infos {
+		if in.ID == def && i > 0 {
+			out := append([]runtime.BackendInfo{in}, infos[:i]...)
+			return append(out, infos[i+1:]...)
+		}
+	}
+	return infos
 }
 
 func backendIDs(infos []runtime.BackendInfo) []string {
@@ -129,6 +150,32 @@ func execDescription(infos []runtime.BackendInfo) string {
 	return b.String()
 }
 
+// maxChangesListed bounds the paths the text of a result lists per kind.
+const maxChangesListed = 50
+
+// writeChanges lists the files a run changed, when its backend reports
+// them.
+func writeChanges(b *strings.Builder, c *runtime.Changes) {
+	if c == nil {
+		return
+	}
+	for _, k := range []struct {
+		name  string
+		paths []string
+	}{{"created", c.Created}, {"updated", c.Updated}, {"deleted", c.Deleted},
+		{"dirs created", c.DirsCreated}, {"dirs deleted", c.DirsDeleted}} {
+		if len(k.paths) == 0 {
+			continue
+		}
+		shown := k.paths[:min(len(k.paths), maxChangesListed)]
+		fmt.Fprintf(b, "%s: %s", k.name, strings.Join(shown, " "))
+		if n := len(k.paths) - len(shown); n > 0 {
+			fmt.Fprintf(b, " (and %d more)", n)
+		}
+		b.WriteByte('\n')
+	}
+}
+
 func rootOf(in runtime.BackendInfo) string {
 	if in.Root == "" {
 		return "/workspace"
@@ -146,19 +193,20 @@ type execIn struct {
 }
 
 type execOut struct {
-	ID          string          `json:"id"`
-	Backend     string          `json:"backend"`
-	Status      runtime.Status  `json:"status"`
-	ExitCode    int             `json:"exitCode"`
-	Stdout      string          `json:"stdout"`
-	Stderr      string          `json:"stderr"`
-	Value       json.RawMessage `json:"value,omitempty"`
-	StdoutPath  string          `json:"stdoutPath,omitempty"`
-	StderrPath  string          `json:"stderrPath,omitempty"`
-	StdoutBytes int64           `json:"stdoutBytes"`
-	StderrBytes int64           `json:"stderrBytes"`
-	DurationMs  int64           `json:"durationMs"`
-	Error       string          `json:"error,omitempty"`
+	ID          string           `json:"id"`
+	Backend     string           `json:"backend"`
+	Status      runtime.Status   `json:"status"`
+	ExitCode    int              `json:"exitCode"`
+	Stdout      string           `json:"stdout"`
+	Stderr      string           `json:"stderr"`
+	Value       json.RawMessage  `json:"value,omitempty"`
+	StdoutPath  string           `json:"stdoutPath,omitempty"`
+	StderrPath  string           `json:"stderrPath,omitempty"`
+	StdoutBytes int64            `json:"stdoutBytes"`
+	StderrBytes int64            `json:"stderrBytes"`
+	DurationMs  int64            `json:"durationMs"`
+	Error       string           `json:"error,omitempty"`
+	Changes     *runtime.Changes `json:"changes,omitempty"`
 }
 
 func (s *Set) exec(ctx context.Context, raw json.RawMessage) (*Result, error) {
@@ -168,6 +216,10 @@ func (s *Set) exec(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	}
 	if in.Command == nil {
 		return Errorf("invalid arguments for exec: command is required (the source to run)"), nil
+	}
+	rt := s.opts.Runtime
+	if in.Backend == "" {
+		in.Backend = orderBackends(rt.Backends(), s.opts.Exec.DefaultBackend)[0].ID
 	}
 	o := runtime.ExecOptions{Backend: in.Backend, Cwd: in.Cwd, Env: in.Env}
 	if len(in.Input) > 0 && string(in.Input) != "null" {
@@ -179,7 +231,6 @@ func (s *Set) exec(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		}
 		o.Timeout = time.Duration(min(*in.TimeoutMs, int64(time.Duration(1<<62)/time.Millisecond))) * time.Millisecond
 	}
-	rt := s.opts.Runtime
 	h, err := rt.Exec(ctx, *in.Command, o)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -326,7 +377,7 @@ func sizeText(n int64) string {
 func (s *Set) execResult(ctx context.Context, res *runtime.Result) *Result {
 	out := execOut{ID: res.ID, Backend: res.Backend, Status: res.Status, ExitCode: res.ExitCode,
 		Value: res.Value, StdoutBytes: res.StdoutBytes, StderrBytes: res.StderrBytes,
-		DurationMs: max(0, res.Finished.Sub(res.Created).Milliseconds()), Error: res.Error}
+		DurationMs: max(0, res.Finished.Sub(res.Created).Milliseconds()), Error: res.Error, Changes: res.Changes}
 	var b strings.Builder
 	b.WriteString(statusLine(res.Status, res.ExitCode, out.DurationMs))
 	b.WriteByte('\n')
@@ -348,6 +399,7 @@ func (s *Set) execResult(ctx context.Context, res *runtime.Result) *Result {
 	if len(res.Value) > 0 {
 		fmt.Fprintf(&b, "value: %s\n", res.Value)
 	}
+	writeChanges(&b, res.Changes)
 	// Why the run failed, unless its stderr already says it.
 	errLine := res.Error != "" && !strings.Contains(out.Stderr, res.Error)
 	if errLine {

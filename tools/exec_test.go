@@ -18,6 +18,7 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -510,6 +511,24 @@ export default async ({ file }) => {
 	fails(t, s, "exec", execArgs(t, `export default (`), "")
 }
 
+func TestExecShellChanges(t *testing.T) {
+	ws, err := nook.OpenMemory(bg, nook.WithClock(fixedClock), nook.WithBackends(shell.New(shell.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	s := New(ws.FS(), Options{Runtime: ws.Runtime()})
+	mustWrite(t, s.fs, "/workspace/old.txt", "x\n")
+	r := call(t, s, "exec", execArgs(t, `mkdir -p out && echo hi > out/a.txt && rm old.txt && echo done && exit 2`))
+	equal(t, "shell run", text(r), "exit 2 (failed) in 0 ms\n--- stdout ---\ndone\n"+
+		"created: /workspace/out/a.txt\ndeleted: /workspace/old.txt\ndirs created: /workspace/out")
+	m := structured(t, r)
+	ch, _ := m["changes"].(map[string]any)
+	if fmt.Sprint(ch["created"]) != "[/workspace/out/a.txt]" {
+		t.Errorf("structured changes %v", m["changes"])
+	}
+}
+
 // BenchmarkExec compares a call of the exec tool with a direct
 // Runtime.Exec and Result of the same one-line program.
 func BenchmarkExec(b *testing.B) {
@@ -539,5 +558,21 @@ func BenchmarkExec(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestExecDefaultBackend(t *testing.T) {
+	s, _ := newExecSet(t, Options{Exec: ExecOptions{DefaultBackend: "fn"}})
+	desc := s.Tool("exec").Description
+	if !strings.Contains(desc, "Backends:\n- \"fn\" (callable): line scripts (fn)\n- \"sh\": line scripts (sh)\nDefault backend: \"fn\".") {
+		t.Errorf("description:\n%s", desc)
+	}
+	r := ok(t, s, "exec", execArgs(t, "out x"))
+	if m := structured(t, r); m["backend"] != "fn" {
+		t.Errorf("ran on %v", m["backend"])
+	}
+	r = ok(t, s, "exec", execArgs(t, "out x", "backend", "sh"))
+	if m := structured(t, r); m["backend"] != "sh" {
+		t.Errorf("ran on %v", m["backend"])
 	}
 }

@@ -101,6 +101,9 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	}
 	if o.Exec.OutputDir == "" {
 		o.Exec.OutputDir = runtime.DefaultOutputDir
+		if o.Runtime != nil {
+			o.Exec.OutputDir = o.Runtime.OutputDir()
+		}
 	}
 	if o.Locks == nil {
 		o.Locks = locksFor(f)

@@ -14,14 +14,25 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/tools"
 )
 
 // The run commands: exec and runs (runs.go).
 
 // backends are the execution backends of every workspace the command line
 // opens; the first is the default.
+//
+// JavaScript comes first, so `nook exec FILE` runs a module by default (a
+// FILE ending in .sh runs on the shell); the exec tool offers models the
+// shell first (see toolOptions).
 func backends() []runtime.Backend {
-	return []runtime.Backend{js.New(js.Options{})}
+	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{})}
+}
+
+// toolOptions are the options of every tool set the command line serves.
+func toolOptions(rt *runtime.Runtime, readOnly bool) tools.Options {
+	return tools.Options{ReadOnly: readOnly, Runtime: rt, Exec: tools.ExecOptions{DefaultBackend: "shell"}}
 }
 
 // workspaceOptions are the options every workspace the command line opens
@@ -36,7 +47,8 @@ var cmdExec = &command{
 	summary:  "run code in the workspace's sandbox",
 	help: `Runs the program in the host file FILE ("-" reads it from standard input), or
 the source given with -e, on a backend of the workspace's runtime (default:
-the first; "nook runs backends" lists them). The program sees the workspace
+JavaScript, or the shell for a FILE ending in .sh; "nook runs backends"
+lists them). The program sees the workspace
 files under its backend's root (e.g. /workspace); --cwd is relative to it.
 Its stdout and stderr are copied to nook's as they are produced, and nook
 exits with the run's exit code: 124 when it timed out, 130 when it was
@@ -53,6 +65,25 @@ durationMs, error}, and the exit status is still the run's.
 Every run is recorded in the workspace: "nook runs ls" lists them, "nook runs
 tail ID" re-attaches to one from another process.`,
 	run: runExec,
+}
+
+// backendFor picks the backend of a program file by its extension when the
+// runtime has one of that kind: .sh runs on "shell", .wasm on "wasm";
+// anything else on the default backend ("").
+func backendFor(rt *runtime.Runtime, name string) string {
+	want := ""
+	switch {
+	case strings.HasSuffix(name, ".sh"), strings.HasSuffix(name, ".bash"):
+		want = "shell"
+	case strings.HasSuffix(name, ".wasm"):
+		want = "wasm"
+	}
+	for _, in := range rt.Backends() {
+		if want != "" && in.ID == want {
+			return want
+		}
+	}
+	return ""
 }
 
 // exitStatus ends nook with a given status and no message: the exit code
@@ -136,6 +167,9 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	rt := a.ws.Runtime()
+	if o.Backend == "" && !eGiven {
+		o.Backend = backendFor(rt, fl.Arg(0))
+	}
 	h, err := rt.Exec(a.ctx, src, o)
 	if err != nil {
 		return err

@@ -190,7 +190,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer ws.Close()
-	set := tools.New(ws.FS(), tools.Options{ReadOnly: *readOnly, Runtime: ws.Runtime()})
+	set := tools.New(ws.FS(), toolOptions(ws.Runtime(), *readOnly))
 	switch sub {
 	case "list":
 		type entry struct {
@@ -344,7 +344,7 @@ func (a *app) toolSet(readOnly bool) (*tools.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tools.New(f, tools.Options{ReadOnly: readOnly, Runtime: a.ws.Runtime()}), nil
+	return tools.New(f, toolOptions(a.ws.Runtime(), readOnly)), nil
 }
 
 // logger logs warnings and errors to stderr (never stdout: it may carry
