@@ -54,7 +54,10 @@ func MCP(set *tools.Set) []byte {
 //	[{"type":"function","function":{"name","description","parameters"[,"strict":true]}}]
 //
 // Without strict, parameters is the tool's InputSchema unchanged. With
-// strict, parameters is Strict(InputSchema) and "strict":true is set.
+// strict, parameters is Strict(InputSchema) and "strict":true is set, for
+// every tool whose schema strict mode can express (see Strictable); a
+// tool whose schema it cannot (exec's free-form input and env map) keeps
+// its schema unchanged and goes without "strict".
 func OpenAI(set *tools.Set, strict bool) []byte {
 	var b jsonBuf
 	b.raw("[")
@@ -67,7 +70,7 @@ func OpenAI(set *tools.Set, strict bool) []byte {
 		b.raw(`,"description":`)
 		b.str(t.Description)
 		b.raw(`,"parameters":`)
-		if strict {
+		if strict && Strictable(t.InputSchema) {
 			s, err := Strict(t.InputSchema)
 			if err != nil {
 				panic(fmt.Sprintf("export: input schema of %s: %v", t.Name, err))

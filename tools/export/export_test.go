@@ -411,3 +411,20 @@ func TestStrictNulls(t *testing.T) {
 		}
 	}
 }
+
+func TestStrictable(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		want   bool
+	}{
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, true},
+		{`{"type":"object","properties":{"env":{"type":"object","additionalProperties":{"type":"string"}}}}`, false},
+		{`{"type":"object","properties":{"input":{"description":"any JSON value"}}}`, false},
+		{`{"type":"object","properties":{"u":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`, true},
+		{`{"type":"object","properties":{"l":{"type":"array","items":{}}}}`, false},
+	} {
+		if got := Strictable(json.RawMessage(c.schema)); got != c.want {
+			t.Errorf("Strictable(%s) = %v", c.schema, got)
+		}
+	}
+}

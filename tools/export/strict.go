@@ -39,6 +39,63 @@ func Strict(schema json.RawMessage) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Strictable reports whether strict mode can express schema: every
+// subschema has a "type" (or is built of anyOf/oneOf/allOf, $ref, enum or
+// const), and no object takes extra properties by a schema (a map such as
+// {"additionalProperties":{"type":"string"}}), since strict mode requires
+// closed objects and typed values.
+func Strictable(schema json.RawMessage) bool {
+	v, err := parseOrdered(schema)
+	return err == nil && strictable(v)
+}
+
+func strictable(v any) bool {
+	o, ok := v.(*object)
+	if !ok {
+		return true
+	}
+	typed := false
+	for _, k := range []string{"type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"} {
+		if _, ok := o.get(k); ok {
+			typed = true
+		}
+	}
+	if !typed {
+		return false
+	}
+	if ap, ok := o.get("additionalProperties"); ok {
+		if _, isSchema := ap.(*object); isSchema {
+			return false
+		}
+	}
+	var subs []any
+	if s, ok := o.get("items"); ok {
+		subs = append(subs, s)
+	}
+	for _, k := range []string{"prefixItems", "anyOf", "oneOf", "allOf"} {
+		if arr, ok := o.get(k); ok {
+			if a, ok := arr.([]any); ok {
+				subs = append(subs, a...)
+			}
+		}
+	}
+	for _, k := range []string{"properties", "$defs", "definitions"} {
+		if m, ok := o.get(k); ok {
+			if d, ok := m.(*object); ok {
+				for _, name := range d.keys {
+					subs = append(subs, d.vals[name])
+				}
+			}
+		}
+	}
+	for _, s := range subs {
+		if !strictable(s) {
+			return false
+		}
+	}
+	return true
+}
+
 func strictSchema(v any) any {
 	o, ok := v.(*object)
 	if !ok {
