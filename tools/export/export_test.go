@@ -423,7 +423,7 @@ func TestStrictable(t *testing.T) {
 		{`{"type":"object","properties":{"u":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`, true},
 		{`{"type":"object","properties":{"l":{"type":"array","items":{}}}}`, false},
 	} {
-		if got := Strictable(json.RawMessage(c.schema)); got != c.want {
+		if got := export.Strictable(json.RawMessage(c.schema)); got != c.want {
 			t.Errorf("Strictable(%s) = %v", c.schema, got)
 		}
 	}
