@@ -154,6 +154,10 @@ func (r *Runtime) Backends() []BackendInfo {
 	return append([]BackendInfo(nil), r.infos...)
 }
 
+// Networked reports whether code may reach the network (the runtime has
+// an outbound policy, so fetch works).
+func (r *Runtime) Networked() bool { return r.opts.Outbound != nil }
+
 // OutputDir is the workspace directory that holds, per run, the files of
 // output that outgrew the run's record (OutputDir/<id>/stdout and
 // .../stderr). DisposeExec and retention delete a run's directory.

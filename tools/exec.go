@@ -90,7 +90,7 @@ func execTool(s *Set) *Tool {
 				"dirsCreated":{"type":"array","items":{"type":"string"}},
 				"dirsDeleted":{"type":"array","items":{"type":"string"}}}}},
 			"required":["id","backend","status","exitCode","stdout","stderr","stdoutBytes","stderrBytes","durationMs"]}`),
-		Annotations: Annotations{Destructive: true},
+		Annotations: Annotations{Destructive: true, OpenWorld: rt.Networked()},
 		run:         s.exec,
 	}
 }

@@ -33,6 +33,7 @@ type Annotations struct {
 	ReadOnly    bool // does not change the workspace
 	Destructive bool // may delete or overwrite data
 	Idempotent  bool // repeating a call with the same input changes nothing more
+	OpenWorld   bool // may reach beyond the workspace (the network)
 }
 
 // Call runs the tool on the model's JSON arguments. A failure the model can

@@ -71,8 +71,9 @@ func NewServer(set *tools.Set, opts *Options) *sdk.Server {
 }
 
 // Tool returns the MCP definition of t: its name, description, schemas
-// (passed through as raw JSON) and annotations. openWorldHint is always
-// false: a tool touches only its workspace.
+// (passed through as raw JSON) and annotations. openWorldHint is false
+// unless the tool can reach beyond its workspace (exec, when the runtime
+// has an outbound network policy).
 func Tool(t *tools.Tool) *sdk.Tool {
 	mt := &sdk.Tool{
 		Name:        t.Name,
@@ -82,7 +83,7 @@ func Tool(t *tools.Tool) *sdk.Tool {
 			ReadOnlyHint:    t.Annotations.ReadOnly,
 			DestructiveHint: ptr(t.Annotations.Destructive),
 			IdempotentHint:  t.Annotations.Idempotent,
-			OpenWorldHint:   ptr(false),
+			OpenWorldHint:   ptr(t.Annotations.OpenWorld),
 		},
 	}
 	// An unset OutputSchema must stay a nil interface, not a nil
