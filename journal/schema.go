@@ -11,7 +11,8 @@ const SchemaVersion = 1
 
 // schemaV1 creates the journal tables.
 //
-//   - journal_state: the schema version.
+//   - journal_state: the schema version, and the number of finished runs
+//     (so that retention knows without counting when there are too many).
 //   - journal_runs: one row per run. Times are Unix nanoseconds; status is
 //     running until the run finishes. request holds the JSON of what was
 //     asked (source, input, env, ...), so the run can be shown and, later,
@@ -25,7 +26,8 @@ const SchemaVersion = 1
 const schemaV1 = `
 CREATE TABLE journal_state(
 	id INTEGER PRIMARY KEY CHECK (id = 1),
-	schema_version INTEGER NOT NULL
+	schema_version INTEGER NOT NULL,
+	finished INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE journal_runs(
 	id TEXT PRIMARY KEY,

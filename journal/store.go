@@ -246,6 +246,9 @@ func (st *Store) Finish(ctx context.Context, id string, evs []Event, p Progress,
 			f.Finished.UnixNano(), id); err != nil {
 			return err
 		}
+		if err := c.Exec(`UPDATE journal_state SET finished = finished + 1 WHERE id = ?`, 1); err != nil {
+			return err
+		}
 		if ret.Keep <= 0 {
 			return nil
 		}
@@ -390,11 +393,15 @@ func (st *Store) Delete(ctx context.Context, id string) (*Run, error) {
 // ErrRunning: the run has not finished.
 var ErrRunning = errors.New("journal: run is still running")
 
+// deleteTx deletes a finished run and its events.
 func deleteTx(c *sqldb.Conn, id string) error {
 	if err := c.Exec(`DELETE FROM journal_events WHERE run = ?`, id); err != nil {
 		return err
 	}
-	return c.Exec(`DELETE FROM journal_runs WHERE id = ?`, id)
+	if err := c.Exec(`DELETE FROM journal_runs WHERE id = ?`, id); err != nil {
+		return err
+	}
+	return c.Exec(`UPDATE journal_state SET finished = finished - ? WHERE id = 1`, c.Changes())
 }
 
 // Prune deletes finished runs that finished before before, then all but
@@ -414,7 +421,20 @@ func pruneTx(c *sqldb.Conn, ret Retain) ([]*Run, error) {
 	// walking the finished-runs index; then one range scan of that index
 	// selects what to delete (usually nothing).
 	cutoff := ret.Before.UnixNano()
+	count := 0
 	if ret.Keep > 0 {
+		s, err := c.Query(`SELECT finished FROM journal_state WHERE id = ?`, 1)
+		if err != nil {
+			return nil, err
+		}
+		if s.Step() {
+			count = s.ColumnInt(0)
+		}
+		if err := sqldb.Done(s, nil); err != nil {
+			return nil, err
+		}
+	}
+	if ret.Keep > 0 && count > ret.Keep {
 		s, err := c.Query(`SELECT finished FROM journal_runs WHERE finished IS NOT NULL
 			ORDER BY finished DESC LIMIT 1 OFFSET ?`, ret.Keep)
 		if err != nil {
