@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -68,46 +67,30 @@ func (o *FSOps) opWriteFile(ctx context.Context, a fsArgs) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = o.writeHandle(real, p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm, data, 0)
+		_, err = o.appendTo(ctx, real, p, perm, data)
 		return nil, err
 	}
 	return nil, argErr(a.op, "flag", `as "w", "wx", "a" or "ax"`)
 }
 
-// writeHandle writes data through a handle opened with flag: at the end of
-// the file with O_APPEND, else at off. It returns the file's size after the
-// write.
-//
-// Appends go through an O_APPEND handle: within this process all handles on
-// a file share one buffer under one lock, so an append lands whole at the
-// end, after every other write of this process; a append no larger than one
-// vfs chunk that does not cross a chunk boundary also commits in one
-// transaction. (A Batch read-modify-write would be atomic across processes
-// too, but costs the whole file per append.)
-func (o *FSOps) writeHandle(real, p string, flag int, perm uint32, data []byte, off int64) (int64, error) {
-	h, err := o.FS.OpenFile(context.Background(), real, flag, perm)
-	if err != nil {
-		return 0, o.vfsErr(err, "open", p, "")
-	}
-	if flag&os.O_APPEND != 0 {
-		_, err = h.Write(data)
-	} else {
-		_, err = h.WriteAt(data, off)
-	}
-	var size int64
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = h.Stat(); err == nil {
-			size = fi.Size()
+// appendTo appends data to the file real, creating it with perm when it
+// does not exist, and returns its new size. The append is one transaction
+// at the end of the file as it is then (vfs.FS.WriteAt with a negative
+// offset), so concurrent appends, from this process or another, never
+// overwrite each other.
+func (o *FSOps) appendTo(ctx context.Context, real, p string, perm uint32, data []byte) (int64, error) {
+	for range 2 {
+		size, err := o.FS.WriteAt(ctx, real, data, -1)
+		if vfs.Code(err) != vfs.ENOENT {
+			return size, o.vfsErr(err, "open", p, "")
 		}
+		err = o.FS.WriteFile(ctx, real, data, &vfs.WriteOptions{Mode: perm, Exclusive: true})
+		if vfs.Code(err) != vfs.EEXIST {
+			return int64(len(data)), o.vfsErr(err, "open", p, "")
+		}
+		// Created meanwhile by someone else: append to it.
 	}
-	if cerr := h.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return 0, o.vfsErr(err, "write", p, "")
-	}
-	return size, nil
+	return 0, fsErr("EIO", "open", p, "")
 }
 
 func (o *FSOps) opPwrite(ctx context.Context, a fsArgs) (any, error) {
@@ -140,16 +123,12 @@ func (o *FSOps) opPwrite(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	flag := os.O_WRONLY
 	if app {
-		flag |= os.O_APPEND
+		off = -1
 	}
-	size, err := o.writeHandle(real, p, flag, 0, data, off)
+	size, err := o.FS.WriteAt(ctx, real, data, int64(off))
 	if err != nil {
-		if ce, ok := err.(*CallError); ok && ce.Syscall == "open" {
-			err = fsErr(ce.Code, "write", p, "")
-		}
-		return nil, err
+		return nil, o.vfsErr(err, "write", p, "")
 	}
 	return map[string]any{"bytesWritten": float64(len(data)), "size": float64(size)}, nil
 }
@@ -173,13 +152,11 @@ func (o *FSOps) opTruncate(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := o.FS.OpenFile(ctx, real, os.O_WRONLY, 0)
-	if err != nil {
+	err = o.FS.Truncate(ctx, real, int64(n))
+	switch vfs.Code(err) {
+	case vfs.ENOENT, vfs.ENOTDIR, vfs.EISDIR, vfs.ELOOP:
+		// Node's truncate opens the file first: that is what fails.
 		return nil, o.vfsErr(err, "open", p, "")
-	}
-	err = h.Truncate(n)
-	if cerr := h.Close(); err == nil {
-		err = cerr
 	}
 	return nil, o.vfsErr(err, "ftruncate", p, "")
 }
@@ -213,33 +190,27 @@ func (o *FSOps) opOpen(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	flag := os.O_RDONLY
-	switch acc {
-	case oWRONLY:
-		flag = os.O_WRONLY
-	case oRDWR:
-		flag = os.O_RDWR
-	}
-	if creat {
-		flag |= os.O_CREATE
-	}
-	if excl && creat {
-		flag |= os.O_EXCL
-	}
-	if flags&oTRUNC != 0 {
-		flag |= os.O_TRUNC
-	}
-	if flags&oAPPEND != 0 {
-		flag |= os.O_APPEND
-	}
-	h, err := o.FS.OpenFile(ctx, real, flag, uint32(mode)&0o7777&^umask)
-	if err != nil {
-		return nil, o.vfsErr(err, "open", p, "")
-	}
-	if err := h.Close(); err != nil {
-		return nil, o.vfsErr(err, "open", p, "")
-	}
+	// What open(2) does to the filesystem, without a handle: the shim
+	// keeps the descriptor, and the journal needs plain calls.
 	fi, err := o.FS.Stat(ctx, real)
+	switch {
+	case err == nil && creat && excl:
+		return nil, fsErr("EEXIST", "open", p, "")
+	case err == nil && fi.IsDir() && (writable || flags&oTRUNC != 0):
+		return nil, fsErr("EISDIR", "open", p, "")
+	case err == nil && flags&oTRUNC != 0 && writable && fi.Size() > 0:
+		if err := o.FS.Truncate(ctx, real, 0); err != nil {
+			return nil, o.vfsErr(err, "open", p, "")
+		}
+	case err != nil && vfs.Code(err) == vfs.ENOENT && creat:
+		err := o.FS.WriteFile(ctx, real, nil, &vfs.WriteOptions{Mode: uint32(mode) & 0o7777 &^ umask, Exclusive: true})
+		if err != nil && !(vfs.Code(err) == vfs.EEXIST && !excl) {
+			return nil, o.vfsErr(err, "open", p, "")
+		}
+	case err != nil:
+		return nil, o.vfsErr(err, "open", p, "")
+	}
+	fi, err = o.FS.Stat(ctx, real)
 	if err != nil {
 		return nil, o.vfsErr(err, "open", p, "")
 	}

@@ -565,7 +565,7 @@ func (h *File) ReadDir(n int) ([]fs.DirEntry, error) {
 // ReadDirEntries is ReadDir returning Entry values.
 func (h *File) ReadDirEntries(n int) ([]Entry, error) {
 	if h.f.dirty.Load() > 0 {
-		h.f.flushAll()
+		h.f.flushAll(h.ctx())
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -162,7 +162,7 @@ func (f *FS) Close() error {
 	if f.closed.Load() {
 		return nil
 	}
-	f.flushAll() // before closing: a flush is an update, which a closed FS refuses
+	f.flushAll(context.Background()) // before closing: a flush is an update, which a closed FS refuses
 	if f.closed.Swap(true) {
 		return nil
 	}
@@ -265,7 +265,7 @@ func (f *FS) view(ctx context.Context, op, path string, fn func(c *sqldb.Conn) e
 		return perr(op, path, EIO, "workspace is closed")
 	}
 	if f.dirty.Load() > 0 {
-		f.flushAll()
+		f.flushAll(ctx)
 	}
 	return ioErr(op, path, f.db.Read(ctx, fn))
 }
@@ -290,7 +290,7 @@ type wtx struct {
 // first, so the mutation applies after them.
 func (f *FS) update(ctx context.Context, op, path string, fn func(t *wtx) error) error {
 	if f.dirty.Load() > 0 {
-		f.flushAll()
+		f.flushAll(ctx)
 	}
 	return f.updateRaw(ctx, op, path, fn)
 }

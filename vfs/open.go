@@ -147,8 +147,11 @@ func (st *openFile) flushLocked(f *FS, ctx context.Context) error {
 // flushAll commits every handle's pending writes before another operation
 // reads or writes. A failure stays with the file's handles (see takeErr)
 // rather than failing the unrelated operation that triggered the flush, and
-// flushing ignores the caller's context for the same reason.
-func (f *FS) flushAll() {
+// flushing ignores the cancellation of the caller's context for the same
+// reason (but keeps its values: inside a joined transaction, the flush
+// joins it too).
+func (f *FS) flushAll(ctx context.Context) {
+	ctx = context.WithoutCancel(ctx)
 	f.openMu.Lock()
 	files := make([]*openFile, 0, len(f.open))
 	for _, st := range f.open {
@@ -157,7 +160,7 @@ func (f *FS) flushAll() {
 	f.openMu.Unlock()
 	for _, st := range files {
 		st.mu.Lock()
-		if err := st.flushLocked(f, context.Background()); err != nil && st.err == nil {
+		if err := st.flushLocked(f, ctx); err != nil && st.err == nil {
 			st.err = err
 		}
 		st.mu.Unlock()

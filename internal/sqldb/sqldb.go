@@ -151,6 +151,9 @@ func (db *DB) Write(ctx context.Context, fn func(*Conn) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if c := db.joinedConn(ctx); c != nil {
+		return inSavepoint(c, fn)
+	}
 	r := &writeReq{ctx: ctx, fn: fn, done: make(chan struct{})}
 	db.qmu.Lock()
 	db.queue = append(db.queue, r)
@@ -350,6 +353,9 @@ func call(fn func(*Conn) error, c *Conn) (err error, panicked any) {
 // Read runs fn in a read transaction, which sees one consistent snapshot of
 // the database. In-memory databases share the writer connection.
 func (db *DB) Read(ctx context.Context, fn func(*Conn) error) (err error) {
+	if c := db.joinedConn(ctx); c != nil {
+		return fn(c)
+	}
 	if db.memory {
 		return db.Write(ctx, fn)
 	}
@@ -393,7 +399,7 @@ func (db *DB) readOn(ctx context.Context, c *Conn, fn func(*Conn) error) (err er
 // deadlocking against other such code. In-memory databases have no spare
 // connection: it always returns false there.
 func (db *DB) TryRead(ctx context.Context, fn func(*Conn) error) (bool, error) {
-	if db.memory {
+	if db.memory || db.joinedConn(ctx) != nil {
 		return false, nil
 	}
 	var c *Conn
