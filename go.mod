@@ -12,6 +12,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/ncruces/go-sqlite3 v0.37.0
 	github.com/oklog/ulid/v2 v2.1.2
+	github.com/tetratelabs/wazero v1.12.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.44.0
 )

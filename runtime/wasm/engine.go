@@ -1,0 +1,225 @@
+package wasm
+
+import (
+	"container/list"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+)
+
+// engine holds a backend's wazero runtimes and its compiled modules.
+//
+// wazero fixes the memory limit and the interruption mode per runtime, so
+// there is one runtime per (memory limit, checked) pair in use, usually one
+// or two. All of them share one compilation cache (in memory, or in
+// Options.CacheDir), so a module compiled for one is cheap for another.
+type engine struct {
+	opts Options
+
+	mu       sync.Mutex
+	cache    wazero.CompilationCache
+	runtimes map[rtKey]*rtEntry
+	modules  map[modKey]*compiled
+	lru      *list.List // of *compiled, most recent first
+	closed   bool
+}
+
+type rtKey struct {
+	pages   uint32
+	checked bool
+}
+
+type rtEntry struct {
+	rt wazero.Runtime
+	// wasi lists the functions of wasi_snapshot_preview1 by name.
+	wasi map[string]bool
+}
+
+type modKey struct {
+	sum   [32]byte
+	pages uint32
+}
+
+// compiled is a module compiled for one runtime.
+type compiled struct {
+	key     modKey
+	ready   chan struct{} // closed when cm or err is set
+	cm      wazero.CompiledModule
+	rt      *rtEntry
+	metered bool
+	err     error
+	elem    *list.Element
+}
+
+func newEngine(opts Options) *engine {
+	return &engine{opts: opts, runtimes: map[rtKey]*rtEntry{}, modules: map[modKey]*compiled{}, lru: list.New()}
+}
+
+// runtime returns the runtime for k, creating it on first use.
+func (e *engine) runtime(ctx context.Context, k rtKey) (*rtEntry, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, errors.New("the wasm backend is closed")
+	}
+	if r := e.runtimes[k]; r != nil {
+		return r, nil
+	}
+	if e.cache == nil {
+		if e.opts.CacheDir != "" {
+			c, err := wazero.NewCompilationCacheWithDir(e.opts.CacheDir)
+			if err != nil {
+				return nil, fmt.Errorf("wasm compilation cache %s: %w", e.opts.CacheDir, err)
+			}
+			e.cache = c
+		} else {
+			e.cache = wazero.NewCompilationCache()
+		}
+	}
+	cfg := wazero.NewRuntimeConfigCompiler().
+		WithCompilationCache(e.cache).
+		WithMemoryLimitPages(k.pages).
+		WithMemoryCapacityFromMax(false).
+		WithCloseOnContextDone(k.checked).
+		WithCustomSections(false)
+	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	if _, err := instantiateNook(ctx, rt); err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	r := &rtEntry{rt: rt, wasi: map[string]bool{}}
+	for name := range rt.Module(wasi_snapshot_preview1.ModuleName).ExportedFunctionDefinitions() {
+		r.wasi[name] = true
+	}
+	e.runtimes[k] = r
+	return r, nil
+}
+
+// compile returns bin compiled for a memory limit of pages, from the cache
+// when it was compiled before. Concurrent compiles of one module wait for
+// the first.
+func (e *engine) compile(ctx context.Context, bin []byte, pages uint32) (*compiled, error) {
+	k := modKey{sum: sha256.Sum256(bin), pages: pages}
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, errors.New("the wasm backend is closed")
+	}
+	if c := e.modules[k]; c != nil {
+		if c.elem != nil {
+			e.lru.MoveToFront(c.elem)
+		}
+		e.mu.Unlock()
+		select {
+		case <-c.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if c.err != nil {
+			return nil, c.err
+		}
+		return c, nil
+	}
+	c := &compiled{key: k, ready: make(chan struct{})}
+	e.modules[k] = c
+	e.mu.Unlock()
+
+	c.cm, c.rt, c.metered, c.err = e.build(ctx, bin, pages)
+	close(c.ready)
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c.err != nil {
+		delete(e.modules, k) // a failed compile is not cached: it may have been cancelled
+		return nil, c.err
+	}
+	c.elem = e.lru.PushFront(c)
+	for e.lru.Len() > e.opts.MaxCompiled {
+		old := e.lru.Remove(e.lru.Back()).(*compiled)
+		delete(e.modules, old.key)
+		// Instances of a compiled module keep working after it is closed.
+		old.cm.Close(context.Background())
+	}
+	return c, nil
+}
+
+// build compiles bin, metered unless the module cannot be (or the backend
+// is configured for checked interruption), and checks its imports and its
+// entry point.
+func (e *engine) build(ctx context.Context, bin []byte, pages uint32) (wazero.CompiledModule, *rtEntry, bool, error) {
+	src, checked := bin, e.opts.Interrupt == InterruptChecked
+	if !checked {
+		m, err := meter(bin)
+		if err != nil {
+			checked = true
+		} else {
+			src = m
+		}
+	}
+	r, err := e.runtime(ctx, rtKey{pages: pages, checked: checked})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	cm, err := r.rt.CompileModule(ctx, src)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("invalid WebAssembly module: %w", err)
+	}
+	if err := checkModule(cm, r); err != nil {
+		cm.Close(ctx)
+		return nil, nil, false, err
+	}
+	return cm, r, !checked, nil
+}
+
+// checkModule refuses modules that import what the backend does not
+// provide, or that are not WASI commands.
+func checkModule(cm wazero.CompiledModule, r *rtEntry) error {
+	for _, f := range cm.ImportedFunctions() {
+		mod, name, _ := f.Import()
+		switch {
+		case mod == wasi_snapshot_preview1.ModuleName && r.wasi[name]:
+		case mod == nookModule && nookFuncs[name]:
+		default:
+			return fmt.Errorf("the module imports %s.%s, which this backend does not provide (it provides %s and %s)",
+				mod, name, wasi_snapshot_preview1.ModuleName, nookModule)
+		}
+	}
+	for _, m := range cm.ImportedMemories() {
+		mod, name, _ := m.Import()
+		return fmt.Errorf("the module imports the memory %s.%s; this backend provides none", mod, name)
+	}
+	f := cm.ExportedFunctions()["_start"]
+	if f == nil {
+		return errors.New("the module exports no _start function: only WASI commands can run (a reactor with _initialize cannot)")
+	}
+	if len(f.ParamTypes()) != 0 || len(f.ResultTypes()) != 0 {
+		return errors.New("the module's _start function must take and return nothing")
+	}
+	return nil
+}
+
+func (e *engine) close(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	var errs []error
+	for _, r := range e.runtimes {
+		errs = append(errs, r.rt.Close(ctx))
+	}
+	if e.cache != nil {
+		errs = append(errs, e.cache.Close(ctx))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,211 @@
+package wasm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental/sysfs"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/nookdev/nook/runtime"
+)
+
+// program is one prepared run of a compiled module.
+type program struct {
+	b     *Backend
+	mod   *compiled
+	req   *runtime.Request
+	argv0 string
+}
+
+// runState is what the host side of one run keeps: the host, the context,
+// why the run was stopped, and the pending result of the nook module.
+type runState struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	host   runtime.Host
+	opts   *Options
+	req    *runtime.Request
+
+	mu      sync.Mutex
+	stopErr error
+
+	pending       []byte
+	pendingStatus uint64
+
+	start    time.Time
+	lastNano int64
+}
+
+type stateKey struct{}
+
+func stateOf(ctx context.Context) *runState {
+	st, _ := ctx.Value(stateKey{}).(*runState)
+	return st
+}
+
+// stop ends the run because of err (a *runtime.LimitError): the guest is
+// stopped at its next check and the run fails with err.
+func (st *runState) stop(err error) {
+	st.mu.Lock()
+	if st.stopErr == nil {
+		st.stopErr = err
+	}
+	st.mu.Unlock()
+	st.cancel(err)
+}
+
+func (st *runState) stopped() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.stopErr
+}
+
+// Run instantiates the module with the run's arguments, environment, stdin
+// and filesystem, and runs its _start function.
+func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	st := &runState{ctx: ctx, cancel: cancel, host: host, opts: &p.b.opts, req: p.req}
+	st.start = host.Now()
+	fsys := newFS(st)
+	defer fsys.closeAll()
+
+	cfg := wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions().
+		WithArgs(append([]string{p.argv0}, p.req.Args...)...).
+		WithStdin(bytes.NewReader(p.req.Stdin)).
+		WithStdout(&output{st: st, stream: runtime.Stdout}).
+		WithStderr(&output{st: st, stream: runtime.Stderr}).
+		WithWalltime(st.walltime, sys.ClockResolution(time.Microsecond)).
+		WithNanotime(st.nanotime, sys.ClockResolution(time.Microsecond)).
+		WithNanosleep(st.nanosleep).
+		WithRandSource(randSource{host}).
+		WithFSConfig(wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(fsys, p.b.opts.Mount))
+	env := p.req.Env
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cfg = cfg.WithEnv(k, env[k])
+	}
+	// Go's wasip1 port takes its working directory from PWD; give it the
+	// run's when it is not the root and the caller set no PWD.
+	if _, ok := env["PWD"]; !ok && p.req.Cwd != p.b.opts.Root {
+		cfg = cfg.WithEnv("PWD", guestPath(p.b.opts, p.req.Cwd))
+	}
+
+	cctx := context.WithValue(ctx, stateKey{}, st)
+	mod, err := p.mod.rt.rt.InstantiateModule(cctx, p.mod.cm, cfg)
+	if err != nil {
+		return p.exit(st, parent, fmt.Errorf("cannot instantiate the module: %w", err))
+	}
+	defer mod.Close(context.Background())
+	if p.mod.metered {
+		g, ok := mod.ExportedGlobal(meterStopExport).(api.MutableGlobal)
+		if !ok {
+			return p.exit(st, parent, errors.New("metered module without its stop global"))
+		}
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-ctx.Done():
+				g.Set(1)
+			case <-done:
+			}
+		}()
+	}
+	_, err = mod.ExportedFunction("_start").Call(cctx)
+	return p.exit(st, parent, err)
+}
+
+// exit turns how _start ended into the run's exit.
+func (p *program) exit(st *runState, parent context.Context, err error) runtime.Exit {
+	if serr := st.stopped(); serr != nil {
+		msg := serr.Error()
+		_ = st.host.Write(runtime.Stderr, []byte("\n"+msg+"\n"))
+		return runtime.Exit{Code: 1, Err: serr}
+	}
+	if perr := parent.Err(); perr != nil {
+		return runtime.Exit{Code: 1, Err: context.Cause(parent)}
+	}
+	if err == nil {
+		return runtime.Exit{}
+	}
+	var ee *sys.ExitError
+	if errors.As(err, &ee) {
+		switch ee.ExitCode() {
+		case 0:
+			return runtime.Exit{}
+		case sys.ExitCodeContextCanceled, sys.ExitCodeDeadlineExceeded:
+			return runtime.Exit{Code: 1, Err: err}
+		}
+		return runtime.Exit{Code: int(ee.ExitCode()), Err: fmt.Errorf("exit status %d", ee.ExitCode())}
+	}
+	_ = st.host.Write(runtime.Stderr, []byte("\n"+err.Error()+"\n"))
+	return runtime.Exit{Code: 1, Err: err}
+}
+
+// output is a guest's stdout or stderr.
+type output struct {
+	st     *runState
+	stream runtime.Stream
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	if err := o.st.host.Write(o.stream, p); err != nil {
+		o.st.stop(err)
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (st *runState) walltime() (int64, int32) {
+	t := st.host.Now()
+	return t.Unix(), int32(t.Nanosecond())
+}
+
+// nanotime is the run's monotonic clock: time since the run started, by
+// the host's clock, never going back.
+func (st *runState) nanotime() int64 {
+	n := int64(st.host.Now().Sub(st.start))
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if n < st.lastNano {
+		n = st.lastNano
+	}
+	st.lastNano = n
+	return n
+}
+
+// nanosleep sleeps, for at most the rest of the run.
+func (st *runState) nanosleep(ns int64) {
+	if ns <= 0 {
+		return
+	}
+	t := time.NewTimer(time.Duration(ns))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-st.ctx.Done():
+	}
+}
+
+// randSource reads the run's randomness.
+type randSource struct{ host runtime.Host }
+
+func (r randSource) Read(p []byte) (int, error) {
+	r.host.Random(p)
+	return len(p), nil
+}
