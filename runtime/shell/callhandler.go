@@ -31,10 +31,7 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 	name, rest := args[0], args[1:]
 	switch name {
 	case tickCmd:
-		if n := p.ticks.Add(1); n > p.b.opts.MaxLoopIterations {
-			err := &runtime.LimitError{Limit: "MaxLoopIterations", Max: p.b.opts.MaxLoopIterations,
-				What: fmt.Sprintf("loop iteration %d", n)}
-			p.cancel(err)
+		if err := p.tick(); err != nil {
 			return nil, err
 		}
 		if err := p.checkVars(ctx); err != nil {
@@ -74,6 +71,18 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return fail(1, msg), nil
 	}
 	return args, nil
+}
+
+// tick counts one loop iteration (of the script, or of a command's own
+// language such as awk) against MaxLoopIterations; past it the run stops.
+func (p *runProgram) tick() error {
+	if n := p.ticks.Add(1); n > p.b.opts.MaxLoopIterations {
+		err := &runtime.LimitError{Limit: "MaxLoopIterations", Max: p.b.opts.MaxLoopIterations,
+			What: fmt.Sprintf("loop iteration %d", n)}
+		p.cancel(err)
+		return err
+	}
+	return nil
 }
 
 // singleQuote quotes s for the shell's parser.

@@ -73,6 +73,9 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		Stdin:   stdin, Stdout: stdout, Stderr: stderr,
 		Now: p.host.Now, Random: p.host.Random,
 		MaxBytes: p.limits.MaxAllocBytes,
+		Tick:     p.tick,
+		Stop:     p.cancel,
+		MaxDepth: p.depth,
 	}
 	env.Exec = func(a []string, in io.Reader, out, errw io.Writer) int {
 		if err := p.checkCall(ctx, a); err != nil {

@@ -34,6 +34,13 @@ type Env struct {
 	// MaxBytes bounds what one command holds in memory at once (a file
 	// read whole, a sort buffer).
 	MaxBytes int64
+	// Tick counts one loop iteration of a command's own language (awk)
+	// against the run's MaxLoopIterations; an error stops the command.
+	Tick func() error
+	// Stop ends the whole run with err (a limit the command reached).
+	Stop func(err error)
+	// MaxDepth bounds nested function calls of a command's language.
+	MaxDepth int
 
 	name string
 }
