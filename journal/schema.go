@@ -21,6 +21,17 @@ const SchemaVersion = 1
 //   - journal_events: the output events of a run, by sequence number:
 //     kind 1 stdout, 2 stderr, 3 truncated (data names the spill files), 4
 //     exit (data is the JSON of the exit).
+//   - journal_runs also holds a run's interrupt policy (fail, restart,
+//     replay), its attempts, the calls it had journaled when its current
+//     attempt began (progress), whether it waits for an answer, how long it
+//     waited in all, and the prepared program a replay runs again.
+//   - journal_calls: every call a replay-policy run made out of its
+//     sandbox, by the run's call number: the request, and once done the
+//     response or failure (JSON with bytes kept as {"$b": base64}).
+//   - journal_ticks: clock reads (stream 1) and timer firings (stream 2) of
+//     a replay-policy run, in order.
+//   - journal_waits: host-module calls waiting for an answer (answer NULL)
+//     or answered and not yet replayed.
 //   - journal_owners: the lease of each live owner, with its host name and
 //     process id so that a dead process on this host is seen at once.
 const schemaV1 = `
@@ -46,7 +57,13 @@ CREATE TABLE journal_runs(
 	stderr_bytes INTEGER NOT NULL DEFAULT 0,
 	stdout_path TEXT,
 	stderr_path TEXT,
-	kill INTEGER NOT NULL DEFAULT 0
+	kill INTEGER NOT NULL DEFAULT 0,
+	policy TEXT NOT NULL DEFAULT 'fail',
+	attempts INTEGER NOT NULL DEFAULT 1,
+	progress INTEGER NOT NULL DEFAULT 0,
+	waiting INTEGER NOT NULL DEFAULT 0,
+	waited INTEGER NOT NULL DEFAULT 0,
+	program BLOB
 ) WITHOUT ROWID;
 CREATE INDEX journal_runs_finished ON journal_runs(finished) WHERE finished IS NOT NULL;
 CREATE INDEX journal_runs_running ON journal_runs(owner) WHERE finished IS NULL;
@@ -55,6 +72,33 @@ CREATE TABLE journal_events(
 	seq INTEGER NOT NULL,
 	kind INTEGER NOT NULL,
 	data BLOB NOT NULL,
+	PRIMARY KEY (run, seq)
+) WITHOUT ROWID;
+CREATE TABLE journal_calls(
+	run TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	kind TEXT NOT NULL,
+	op TEXT NOT NULL,
+	request BLOB NOT NULL,
+	response BLOB,
+	failure BLOB,
+	done INTEGER NOT NULL,
+	unsafe INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (run, seq)
+) WITHOUT ROWID;
+CREATE TABLE journal_ticks(
+	run TEXT NOT NULL,
+	stream INTEGER NOT NULL,
+	n INTEGER NOT NULL,
+	value BLOB NOT NULL,
+	PRIMARY KEY (run, stream, n)
+) WITHOUT ROWID;
+CREATE TABLE journal_waits(
+	run TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	payload BLOB NOT NULL,
+	answer BLOB,
+	since INTEGER NOT NULL,
 	PRIMARY KEY (run, seq)
 ) WITHOUT ROWID;
 CREATE TABLE journal_owners(

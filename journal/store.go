@@ -69,6 +69,20 @@ type Run struct {
 	StdoutPath, StderrPath   string
 	// KillRequested is set when someone asked for the run to stop.
 	KillRequested bool
+	// Policy is what happens when the run is interrupted: "fail",
+	// "restart" or "replay". Attempts counts its attempts (the first
+	// included); Progress is how many calls it had journaled when its
+	// current attempt began.
+	Policy   string
+	Attempts int
+	Progress int64
+	// Waiting is set while a host-module call of the run waits for an
+	// answer; Waited is how long it waited in all.
+	Waiting bool
+	Waited  time.Duration
+	// Program is the prepared program a replay runs again (only stored
+	// for runs that can be replayed; Get does not load it).
+	Program []byte
 }
 
 // EventKind says what an event carries.
@@ -99,7 +113,8 @@ type Progress struct {
 }
 
 const runColumns = `id, backend, status, exit_code, value, error, request, owner, created, finished,
-	last_seq, stdout_bytes, stderr_bytes, stdout_path, stderr_path, kill, changes`
+	last_seq, stdout_bytes, stderr_bytes, stdout_path, stderr_path, kill, changes,
+	policy, attempts, progress, waiting, waited`
 
 func scanRun(s *sqlite3.Stmt) *Run {
 	r := &Run{
@@ -127,6 +142,11 @@ func scanRun(s *sqlite3.Stmt) *Run {
 	if b := s.ColumnRawBlob(16); len(b) > 0 {
 		r.Changes = append(json.RawMessage(nil), b...)
 	}
+	r.Policy = s.ColumnText(17)
+	r.Attempts = s.ColumnInt(18)
+	r.Progress = s.ColumnInt64(19)
+	r.Waiting = s.ColumnBool(20)
+	r.Waited = time.Duration(s.ColumnInt64(21))
 	return r
 }
 
@@ -149,18 +169,33 @@ func (st *Store) Create(ctx context.Context, r *Run) error {
 		if req == nil {
 			req = []byte("{}")
 		}
-		return c.Exec(`INSERT INTO journal_runs(id, backend, status, request, owner, created)
-			VALUES (?, ?, ?, ?, ?, ?)`, r.ID, r.Backend, Running, req, r.Owner, r.Created.UnixNano())
+		policy := r.Policy
+		if policy == "" {
+			policy = "fail"
+		}
+		return c.Exec(`INSERT INTO journal_runs(id, backend, status, request, owner, created, policy, program)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.Backend, Running, req, r.Owner, r.Created.UnixNano(),
+			policy, nilBlob(r.Program))
 	})
 }
 
 // Append stores events of a running run and its output counters, in one
 // transaction. The events' sequence numbers must follow the run's LastSeq.
-func (st *Store) Append(ctx context.Context, id string, evs []Event, p Progress) error {
-	if len(evs) == 0 {
+//
+// ticks (clock reads and timer firings of a replay-policy run) are stored
+// in the same transaction: output that depends on a clock read must never
+// be stored without the read, or a replay would print something else.
+func (st *Store) Append(ctx context.Context, id string, evs []Event, p Progress, ticks []Tick) error {
+	if len(evs) == 0 && len(ticks) == 0 {
 		return nil
 	}
 	return st.db.Write(ctx, func(c *sqldb.Conn) error {
+		if err := insertTicks(c, id, ticks); err != nil {
+			return err
+		}
+		if len(evs) == 0 {
+			return nil
+		}
 		return appendTx(c, id, evs, p)
 	})
 }
@@ -179,6 +214,13 @@ func appendTx(c *sqldb.Conn, id string, evs []Event, p Progress) error {
 	return c.Exec(`UPDATE journal_runs SET last_seq = ?, stdout_bytes = ?, stderr_bytes = ?,
 		stdout_path = ?, stderr_path = ? WHERE id = ?`,
 		evs[len(evs)-1].Seq, p.StdoutBytes, p.StderrBytes, nullable(p.StdoutPath), nullable(p.StderrPath), id)
+}
+
+func nilBlob(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
 }
 
 func nullable(s string) any {
@@ -247,6 +289,9 @@ func (st *Store) Finish(ctx context.Context, id string, evs []Event, p Progress,
 			return err
 		}
 		if err := c.Exec(`UPDATE journal_state SET finished = finished + 1 WHERE id = ?`, 1); err != nil {
+			return err
+		}
+		if err := deleteJournal(c, id); err != nil {
 			return err
 		}
 		if ret.Keep <= 0 {
@@ -392,6 +437,21 @@ func (st *Store) Delete(ctx context.Context, id string) (*Run, error) {
 
 // ErrRunning: the run has not finished.
 var ErrRunning = errors.New("journal: run is still running")
+
+// deleteJournal deletes what was kept for a run's replay.
+func deleteJournal(c *sqldb.Conn, id string) error {
+	for _, q := range []string{
+		`DELETE FROM journal_calls WHERE run = ?`,
+		`DELETE FROM journal_ticks WHERE run = ?`,
+		`DELETE FROM journal_waits WHERE run = ?`,
+		`UPDATE journal_runs SET program = NULL, waiting = 0 WHERE id = ?`,
+	} {
+		if err := c.Exec(q, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // deleteTx deletes a finished run and its events.
 func deleteTx(c *sqldb.Conn, id string) error {
@@ -548,7 +608,7 @@ func (st *Store) Orphans(ctx context.Context, now time.Time) ([]*Run, error) {
 	var runs []*Run
 	err := st.db.Read(ctx, func(c *sqldb.Conn) error {
 		s, err := c.Query(`SELECT ` + prefixed("r.") + `, o.expires, o.host, o.pid FROM journal_runs r
-			LEFT JOIN journal_owners o ON o.owner = r.owner WHERE r.finished IS NULL`)
+			LEFT JOIN journal_owners o ON o.owner = r.owner WHERE r.finished IS NULL AND r.waiting = 0`)
 		if err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ func TestRunLifecycle(t *testing.T) {
 		t.Errorf("duplicate create: %v", err)
 	}
 	evs := []Event{{Seq: 1, Kind: Stdout, Data: []byte("hi\n")}, {Seq: 2, Kind: Stderr, Data: []byte("e\n")}}
-	if err := st.Append(ctx, "a", evs, Progress{StdoutBytes: 3, StderrBytes: 2}); err != nil {
+	if err := st.Append(ctx, "a", evs, Progress{StdoutBytes: 3, StderrBytes: 2}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Delete(ctx, "a"); !errors.Is(err, ErrRunning) {

@@ -237,7 +237,7 @@ func (o *output) flush(evs []journal.Event, sp [3][]byte, p journal.Progress) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := o.x.rt.store.Append(ctx, o.x.id, evs, p); err == nil {
+	if err := o.x.rt.store.Append(ctx, o.x.id, evs, p, nil); err == nil {
 		o.x.wakeReaders()
 	}
 }
