@@ -349,6 +349,14 @@ func (l *lexer) scanNumber() token {
 	}
 	l.pos = i
 	v, _ := strtod(s[start:i])
+	// gawk reads a source constant with a leading 0 and only octal
+	// digits as octal (017 is 15)
+	if lit := s[start:i]; len(lit) > 1 && lit[0] == '0' && strings.Trim(lit, "01234567") == "" {
+		v = 0
+		for _, c := range lit {
+			v = v*8 + float64(c-'0')
+		}
+	}
 	return token{kind: tNumber, val: s[start:i], num: v, line: l.line}
 }
 

@@ -1,0 +1,8 @@
+awk 'BEGIN { print 1/3, 2/2, 1e6, 1e16, 2^53, 0.1 + 0.2, 100 / 7, -0 }'
+awk 'BEGIN { OFMT = "%.2f"; x = 3.14159; print x; print x "" ; CONVFMT = "%.3f"; y = x ""; print y }'
+awk 'BEGIN { print int(3.9), int(-3.9), 7 % 3, -7 % 3, 2 ** 10, 2 ^ 0.5 }'
+echo "10 9 010 1e1 abc" | awk '{ print ($1 > $2), ($1 == $3), ($1 == $4), ($5 > $1), ("10" < "9") }'
+awk 'BEGIN { print length(12345), length(1/4) }'
+awk 'BEGIN { x["1"] = "a"; print x[1], (1 in x), ("01" in x) }'
+echo "0.10 1.50" | awk '{ print $1, $1 + 0, $2 * 2 }'
+awk 'BEGIN { printf "%d %d %s\n", "3abc", "", 017 }'

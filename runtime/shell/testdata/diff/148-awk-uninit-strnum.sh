@@ -1,0 +1,6 @@
+awk 'BEGIN { if (x == 0) print "x==0"; if (x == "") print "x==empty"; print length(x), x + 1 }'
+echo "a" | awk '{ print ($3 == 0), ($3 == ""), NF }'
+echo "1.0 1" | awk '{ print ($1 == $2), ($1 "" == $2 "") }'
+echo " 12 " | awk -F, '{ print ($1 == 12), ($1 < 2) }'
+awk 'BEGIN { a = "3"; b = 10; print (a < b) }'
+awk -v v=10 'BEGIN { print (v > 9) }'
