@@ -1,6 +1,8 @@
 package shell_test
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -74,6 +76,10 @@ func TestLimits(t *testing.T) {
 		{"f() { f; }; f", "MaxFunctionDepth"},
 		{"x=ab; for i in $(seq 40); do x=$x$x; done", "MaxAllocBytes"},
 		{"yes", "MaxOutputBytes"},
+		{"awk 'BEGIN { while (1) n++ }'", "MaxLoopIterations"},
+		{"awk 'BEGIN { for (;;) n++ }'", "MaxLoopIterations"},
+		{"awk 'function f(n) { return f(n + 1) } BEGIN { f(1) }'", "MaxFunctionDepth"},
+		{"awk 'BEGIN { s = \"ab\"; for (i = 0; i < 40; i++) s = s s }'", "MaxAllocBytes"},
 	}
 	for _, c := range cases {
 		r := run(t, ws, c.script)
@@ -120,5 +126,46 @@ func TestHelpAndUnknown(t *testing.T) {
 	r := run(t, ws, "grep --help | head -1; nosuch; echo $?")
 	if !strings.HasPrefix(string(r.Stdout), "Usage: grep") || !strings.HasSuffix(string(r.Stdout), "127\n") {
 		t.Fatalf("%q", r.Stdout)
+	}
+}
+
+// tar extracts only inside the target directory: absolute and ".."
+// member names and links leaving it are refused.
+func TestTarExtractStaysInside(t *testing.T) {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	add := func(h *tar.Header, body string) {
+		h.Size = int64(len(body))
+		if h.Typeflag == 0 {
+			h.Typeflag = tar.TypeReg
+		}
+		h.Mode = 0o644
+		tw.WriteHeader(h)
+		tw.Write([]byte(body))
+	}
+	add(&tar.Header{Name: "ok.txt"}, "fine\n")
+	add(&tar.Header{Name: "../escape.txt"}, "up\n")
+	add(&tar.Header{Name: "a/../../escape2.txt"}, "up\n")
+	add(&tar.Header{Name: "/abs.txt"}, "abs\n")
+	add(&tar.Header{Name: "uplink", Typeflag: tar.TypeSymlink, Linkname: "../.."}, "")
+	add(&tar.Header{Name: "abslink", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}, "")
+	add(&tar.Header{Name: "inlink", Typeflag: tar.TypeSymlink, Linkname: "ok.txt"}, "")
+	tw.Close()
+	ws := openWS(t, map[string]string{"evil.tar": buf.String()})
+	ctx := context.Background()
+	ws.FS().MkdirAll(ctx, "/workspace/x", 0o755)
+	r := run(t, ws, "tar xvf evil.tar -C x; echo status=$?; find x | sort; cat x/inlink")
+	out := string(r.Stdout)
+	want := "status=2\nx\nx/abs.txt\nx/inlink\nx/ok.txt\nfine\n"
+	if !strings.HasSuffix(out, want) {
+		t.Errorf("stdout %q, want suffix %q; stderr %s", out, want, r.Stderr)
+	}
+	for _, p := range []string{"/workspace/escape.txt", "/escape.txt", "/escape2.txt", "/workspace/escape2.txt", "/abs.txt", "/workspace/uplink"} {
+		if _, err := ws.FS().Lstat(ctx, p); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+	if !strings.Contains(string(r.Stderr), "Member name contains '..'") {
+		t.Errorf("stderr %q", r.Stderr)
 	}
 }

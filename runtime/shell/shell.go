@@ -90,7 +90,10 @@ func description(root string) string {
 		" (the working directory and $HOME). Pipes, redirections, here-docs, functions, arrays, " +
 		"arithmetic, [[ ]], globs and loops work as in bash. Commands are built in and act only on workspace files: " +
 		strings.Join(coreutils.Names(), " ") +
-		". There are no other programs, no network, no process substitution <(...). " +
+		". awk is POSIX awk with gawk's common extensions (print | \"cmd\" and \"cmd\" | getline run these built-in commands); " +
+		"diff writes normal or unified (-u) output and compares directories (-r); tar creates, lists and extracts " +
+		"plain or gzip (-z) archives; gzip/gunzip/zcat compress files. " +
+		"There are no other programs, no network, no process substitution <(...). " +
 		"The exit code is the script's status; stdout and stderr are returned, with the list of files the script changed."
 }
 
