@@ -82,8 +82,8 @@ type Backend struct {
 
 var _ runtime.Backend = (*Backend)(nil)
 
-// New returns a WebAssembly backend. Its wazero runtimes are created on
-// first use; Close releases them.
+// New returns a WebAssembly backend. The wazero runtimes it uses are
+// created on first use and shared with every other backend of the process.
 func New(opts Options) *Backend {
 	if opts.ID == "" {
 		opts.ID = "wasm"
@@ -143,8 +143,8 @@ func (b *Backend) Info() runtime.BackendInfo {
 	}
 }
 
-// Close releases the backend's wazero runtimes and compiled modules.
-// Runs still going are stopped.
+// Close releases the backend's compiled modules. The wazero runtimes are
+// shared by the process's backends and stay.
 func (b *Backend) Close(ctx context.Context) error { return b.cache.close(ctx) }
 
 // Prepare reads the module (from req.Source, or from the workspace file

@@ -12,24 +12,24 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-// engine holds a backend's wazero runtimes and its compiled modules.
+// engine holds a backend's compiled modules.
 //
 // wazero fixes the memory limit and the interruption mode per runtime, so
-// there is one runtime per (memory limit, checked) pair in use, usually one
-// or two. All of them share one compilation cache (in memory, or in
-// Options.CacheDir), so a module compiled for one is cheap for another.
+// there is one runtime per (cache directory, memory limit, checked) in use,
+// usually one or two per process. Runtimes and their compilation caches are
+// shared by every Backend of the process (see shared): a module compiled
+// for one backend is cheap for another.
 type engine struct {
 	opts Options
 
-	mu       sync.Mutex
-	cache    wazero.CompilationCache
-	runtimes map[rtKey]*rtEntry
-	modules  map[modKey]*compiled
-	lru      *list.List // of *compiled, most recent first
-	closed   bool
+	mu      sync.Mutex
+	modules map[modKey]*compiled
+	lru     *list.List // of *compiled, most recent first
+	closed  bool
 }
 
 type rtKey struct {
+	dir     string
 	pages   uint32
 	checked bool
 }
@@ -57,32 +57,46 @@ type compiled struct {
 }
 
 func newEngine(opts Options) *engine {
-	return &engine{opts: opts, runtimes: map[rtKey]*rtEntry{}, modules: map[modKey]*compiled{}, lru: list.New()}
+	return &engine{opts: opts, modules: map[modKey]*compiled{}, lru: list.New()}
 }
 
+// shared are the process's wazero runtimes and compilation caches. They
+// live as long as the process.
+//
+// wazero's compilation cache keys compiled code by the module's hash alone,
+// not by whether the code checks for context cancellation: a module compiled
+// without the checks would be reused by a runtime that promised them. Here a
+// checked runtime only ever compiles original modules and an unchecked one
+// only metered rewrites, whose bytes (and so hashes) differ, so sharing one
+// cache is safe.
+var shared = struct {
+	mu       sync.Mutex
+	caches   map[string]wazero.CompilationCache
+	runtimes map[rtKey]*rtEntry
+}{caches: map[string]wazero.CompilationCache{}, runtimes: map[rtKey]*rtEntry{}}
+
 // runtime returns the runtime for k, creating it on first use.
-func (e *engine) runtime(ctx context.Context, k rtKey) (*rtEntry, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil, errors.New("the wasm backend is closed")
-	}
-	if r := e.runtimes[k]; r != nil {
+func runtimeFor(ctx context.Context, k rtKey) (*rtEntry, error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if r := shared.runtimes[k]; r != nil {
 		return r, nil
 	}
-	if e.cache == nil {
-		if e.opts.CacheDir != "" {
-			c, err := wazero.NewCompilationCacheWithDir(e.opts.CacheDir)
+	cache := shared.caches[k.dir]
+	if cache == nil {
+		if k.dir != "" {
+			c, err := wazero.NewCompilationCacheWithDir(k.dir)
 			if err != nil {
-				return nil, fmt.Errorf("wasm compilation cache %s: %w", e.opts.CacheDir, err)
+				return nil, fmt.Errorf("wasm compilation cache %s: %w", k.dir, err)
 			}
-			e.cache = c
+			cache = c
 		} else {
-			e.cache = wazero.NewCompilationCache()
+			cache = wazero.NewCompilationCache()
 		}
+		shared.caches[k.dir] = cache
 	}
 	cfg := wazero.NewRuntimeConfigCompiler().
-		WithCompilationCache(e.cache).
+		WithCompilationCache(cache).
 		WithMemoryLimitPages(k.pages).
 		WithMemoryCapacityFromMax(false).
 		WithCloseOnContextDone(k.checked).
@@ -100,7 +114,7 @@ func (e *engine) runtime(ctx context.Context, k rtKey) (*rtEntry, error) {
 	for name := range rt.Module(wasi_snapshot_preview1.ModuleName).ExportedFunctionDefinitions() {
 		r.wasi[name] = true
 	}
-	e.runtimes[k] = r
+	shared.runtimes[k] = r
 	return r, nil
 }
 
@@ -165,7 +179,7 @@ func (e *engine) build(ctx context.Context, bin []byte, pages uint32) (wazero.Co
 			src = m
 		}
 	}
-	r, err := e.runtime(ctx, rtKey{pages: pages, checked: checked})
+	r, err := runtimeFor(ctx, rtKey{dir: e.opts.CacheDir, pages: pages, checked: checked})
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -215,11 +229,12 @@ func (e *engine) close(ctx context.Context) error {
 	}
 	e.closed = true
 	var errs []error
-	for _, r := range e.runtimes {
-		errs = append(errs, r.rt.Close(ctx))
+	for _, c := range e.modules {
+		if c.cm != nil {
+			errs = append(errs, c.cm.Close(ctx))
+		}
 	}
-	if e.cache != nil {
-		errs = append(errs, e.cache.Close(ctx))
-	}
+	clear(e.modules)
+	e.lru.Init()
 	return errors.Join(errs...)
 }

@@ -78,8 +78,14 @@ func (e *buildError) Error() string { return "building a guest: " + e.err.Error(
 // probe at /workspace/probe.wasm.
 func openWS(t testing.TB, opts ...nook.Option) *nook.Workspace {
 	t.Helper()
+	return openWSB(t, []runtime.Backend{backend}, opts...)
+}
+
+// openWSB is openWS with the given backends.
+func openWSB(t testing.TB, bs []runtime.Backend, opts ...nook.Option) *nook.Workspace {
+	t.Helper()
 	ctx := context.Background()
-	o := append([]nook.Option{nook.WithBackends(backend)}, opts...)
+	o := append([]nook.Option{nook.WithBackends(bs...)}, opts...)
 	ws, err := nook.Open(ctx, filepath.Join(t.TempDir(), "w.db"), o...)
 	if err != nil {
 		t.Fatal(err)

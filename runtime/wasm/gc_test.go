@@ -1,0 +1,5 @@
+package wasm_test
+
+import goruntime "runtime"
+
+func runGC() { goruntime.GC() }
