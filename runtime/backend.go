@@ -127,3 +127,16 @@ type Changes struct {
 	DirsCreated []string `json:"dirsCreated"`
 	DirsDeleted []string `json:"dirsDeleted"`
 }
+
+// Snapshotter is a Program that can be saved, so that a replay runs exactly
+// the program its first attempt ran, even if the workspace files it was
+// built from (a module's imports) changed since.
+type Snapshotter interface {
+	Snapshot() []byte
+}
+
+// Restorer is a Backend that rebuilds a Program from a Snapshotter's
+// snapshot. A backend without it prepares the source again.
+type Restorer interface {
+	Restore(ctx context.Context, snapshot []byte, req *Request) (Program, error)
+}

@@ -43,6 +43,10 @@ type ExecOptions struct {
 	// Encoding "utf8" (the default) cuts output events only at UTF-8
 	// character boundaries; "binary" passes bytes through as written.
 	Encoding string
+	// OnInterrupt is what happens if an interruption (a crash, a restart)
+	// stops the run before it finishes (default: the backend's policy in
+	// Options.OnInterrupt, else PolicyFail).
+	OnInterrupt Policy
 }
 
 // request is what is stored of a run's request.
@@ -55,6 +59,8 @@ type request struct {
 	Stdin    []byte            `json:"stdin,omitempty"`
 	Timeout  int64             `json:"timeoutMs"`
 	Encoding string            `json:"encoding,omitempty"`
+	Policy   Policy            `json:"onInterrupt,omitempty"`
+	Seed     []byte            `json:"seed,omitempty"`
 }
 
 func invalid(op, id, format string, args ...any) *Error {
@@ -127,6 +133,10 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 	default:
 		return nil, invalid(op, o.ID, "encoding %q: use \"utf8\" or \"binary\"", o.Encoding)
 	}
+	policy, err := r.policyFor(info.ID, o.OnInterrupt)
+	if err != nil {
+		return nil, invalid(op, o.ID, "%s", err)
+	}
 	cwd, err := r.cwd(ctx, info, o.Cwd)
 	if err != nil {
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.Code(err), Text: err.Error(), Err: err}
@@ -178,10 +188,19 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		}
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EINVAL, Text: err.Error(), Err: err}
 	}
-	stored, _ := json.Marshal(request{Source: source, Cwd: cwd, Input: req.Input, Env: o.Env, Args: o.Args,
-		Stdin: o.Stdin, Timeout: timeout.Milliseconds(), Encoding: o.Encoding})
+	q := request{Source: source, Cwd: cwd, Input: req.Input, Env: o.Env, Args: o.Args,
+		Stdin: o.Stdin, Timeout: timeout.Milliseconds(), Encoding: o.Encoding, Policy: policy}
+	var snapshot []byte
+	if policy == PolicyReplay {
+		q.Seed = newSeed()
+		if s, ok := prog.(Snapshotter); ok {
+			snapshot = s.Snapshot()
+		}
+	}
+	stored, _ := json.Marshal(q)
 	now := r.opts.Now()
-	rec := &journal.Run{ID: o.ID, Backend: info.ID, Request: stored, Owner: r.owner, Created: now}
+	rec := &journal.Run{ID: o.ID, Backend: info.ID, Request: stored, Owner: r.owner, Created: now,
+		Policy: string(policy), Program: snapshot}
 	if err := r.store.Create(ctx, rec); err != nil {
 		if errors.Is(err, journal.ErrExists) {
 			return nil, &Error{Op: op, ID: o.ID, Code: vfs.EEXIST,
@@ -189,7 +208,7 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		}
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EIO, Text: "cannot record the run: " + err.Error(), Err: err}
 	}
-	x.created = now
+	x.created, x.policy, x.seed = now, policy, q.Seed
 	x.start(prog, req, timeout)
 	started = true
 	select {

@@ -290,8 +290,13 @@ func (r *Runtime) waitFor(id string) (<-chan struct{}, bool) {
 	return ch, !finished
 }
 
-// checkOwner finishes a run whose owner died (its lease expired).
+// checkOwner deals with a run that no live runtime is running: one whose
+// owner died is resumed here (restart and replay policies) or failed; one
+// waiting for an answer is left waiting.
 func (r *Runtime) checkOwner(ctx context.Context, rec *journal.Run) error {
+	if rec.Waiting {
+		return nil
+	}
 	if rec.Owner == r.owner {
 		// Ours but not in memory: its goroutine finished but could not
 		// store the end; nothing will, so fail it.
@@ -307,7 +312,7 @@ func (r *Runtime) checkOwner(ctx context.Context, rec *journal.Run) error {
 	if err != nil || alive {
 		return err
 	}
-	return r.finishOrphan(ctx, rec)
+	return r.resume(ctx, rec)
 }
 
 func (r *Runtime) notFound(op, id string, err error) error {
@@ -342,13 +347,17 @@ func (r *Runtime) GetExec(ctx context.Context, id string, o GetOptions) (*Handle
 	return h, nil
 }
 
-// KillExec stops a running run: it ends as cancelled, exit code 130, with
-// "Execution cancelled." on stderr. A run of another process is stopped by
+// KillExec stops a running run (also one waiting for an answer): it ends as
+// cancelled, exit code 130, with "Execution cancelled." on stderr. A run of another process is stopped by
 // that process within a fraction of a second. Killing a finished run does
 // nothing; an unknown run fails with ENOENT.
 func (r *Runtime) KillExec(ctx context.Context, id string) error {
 	if r.killLocal(id) {
 		return nil
+	}
+	if rec, err := r.store.Get(ctx, id); err == nil && rec.Waiting && rec.Finished.IsZero() {
+		// Waiting for an answer: no process runs it.
+		return r.finishRecord(ctx, rec, StatusCancelled, ExitCancelled, "Execution cancelled.")
 	}
 	_, err := r.store.RequestKill(ctx, id)
 	if err != nil {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 )
@@ -73,6 +74,13 @@ type Call struct {
 	Kind CallKind
 	Op   string
 	Args any
+	// Seq numbers the call in the order the program issued it, from 1.
+	// A backend whose calls may reach the host out of issue order (calls
+	// completed on goroutines) sets it on the goroutine that issues them;
+	// zero lets the host number calls as they arrive. The journal records
+	// and replays calls by this number, and a host-module call's CallID
+	// derives from it.
+	Seq int64
 }
 
 // CallError is a failed host call, as the sandboxed code sees it. Code is
@@ -106,6 +114,47 @@ type CallContext struct {
 	// CallID identifies the call within its run, and stays the same if the
 	// run is re-executed; pass it on as an idempotency key.
 	CallID string
+
+	op string // "ws:<module>/<func>"
+
+	// Set by a journaling host (replay policy).
+	beginUnsafe func(ctx context.Context) error
+	interrupt   func(payload any) (any, error)
+	interrupted bool
+}
+
+// Interrupt pauses the run until someone answers this call with
+// Runtime.Respond, and returns the answer: the run releases its sandbox
+// (it stays running, waiting, and the wait counts neither toward its
+// timeout nor against a restart of the process), then replays up to this
+// call once answered, calling the function again with the same CallID;
+// this time Interrupt returns the answer at once. So whatever the function
+// does before Interrupt must be safe to repeat. Only a run whose interrupt
+// policy is replay can wait, and a call can interrupt once.
+func (c *CallContext) Interrupt(payload any) (any, error) {
+	if c.interrupted {
+		return nil, errors.New("a call can interrupt only once")
+	}
+	c.interrupted = true
+	if c.interrupt == nil {
+		return nil, errors.New("Interrupt needs a run whose interrupt policy is replay")
+	}
+	return c.interrupt(payload)
+}
+
+// UnsafeToRepeat marks f as a function that must not run twice for one
+// call: if the run is interrupted while f runs, a replay fails the run
+// instead of calling f again. (Functions that can, should rather pass
+// CallContext.CallID on as an idempotency key.)
+func UnsafeToRepeat(f Func) Func {
+	return func(ctx context.Context, c *CallContext, args []any) (any, error) {
+		if c.beginUnsafe != nil {
+			if err := c.beginUnsafe(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return f(ctx, c, args)
+	}
 }
 
 // Outbound is the policy that lets sandboxed code use fetch. Without one

@@ -44,6 +44,10 @@ type Limits struct {
 	MaxConcurrentCalls int
 	// MaxDirEntries bounds one directory listing.
 	MaxDirEntries int
+	// MaxJournalEntryBytes bounds the request or the result of one call
+	// journaled for a replay-policy run: a bigger one fails, telling the
+	// code to pass big data through files.
+	MaxJournalEntryBytes int64
 }
 
 // The default limits.
@@ -64,6 +68,7 @@ const (
 	DefaultMaxCalls             = 100_000
 	DefaultMaxConcurrentCalls   = 64
 	DefaultMaxDirEntries        = 10_000
+	DefaultMaxJournalEntryBytes = 4 << 20
 
 	// DefaultTimeout and DefaultMaxTimeout apply to backends that set no
 	// timeouts of their own.
@@ -99,6 +104,7 @@ func (l Limits) WithDefaults() Limits {
 	defi(&l.MaxCalls, DefaultMaxCalls)
 	defi(&l.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
 	defi(&l.MaxDirEntries, DefaultMaxDirEntries)
+	def(&l.MaxJournalEntryBytes, DefaultMaxJournalEntryBytes)
 	if l.MaxStoredOutputBytes > l.MaxOutputBytes {
 		l.MaxStoredOutputBytes = l.MaxOutputBytes
 	}

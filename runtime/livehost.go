@@ -33,6 +33,9 @@ type HostConfig struct {
 	// crypto/rand).
 	Now    func() time.Time
 	Random func(p []byte)
+	// Decorate, when set, prepares the CallContext of each host-module
+	// call (the journal hooks Interrupt and UnsafeToRepeat in).
+	Decorate func(cc *CallContext, seq int64)
 }
 
 // NewHost returns a live host: every call is performed as it is made.
@@ -92,7 +95,11 @@ func (h *liveHost) Call(ctx context.Context, c *Call) (any, error) {
 		args, _ := c.Args.(map[string]any)
 		return h.fs.Do(ctx, c.Op, args)
 	case KindModule:
-		return h.module(ctx, c, n)
+		seq := c.Seq
+		if seq == 0 {
+			seq = n
+		}
+		return h.module(ctx, c, seq)
 	case KindFetch:
 		args, _ := c.Args.(map[string]any)
 		return fetch(ctx, h.cfg.Outbound, h.cfg.Limits, args)
@@ -115,7 +122,10 @@ func (h *liveHost) module(ctx context.Context, c *Call, n int64) (any, error) {
 		return nil, err
 	}
 	cargs, _ := clean.([]any)
-	cc := &CallContext{RunID: h.cfg.RunID, CallID: fmt.Sprintf("%s/%d", h.cfg.RunID, n)}
+	cc := &CallContext{RunID: h.cfg.RunID, CallID: CallID(h.cfg.RunID, n), op: c.Op}
+	if h.cfg.Decorate != nil {
+		h.cfg.Decorate(cc, n)
+	}
 	res, err := callFunc(ctx, f, cc, cargs)
 	if err != nil {
 		if _, ok := err.(*CallError); ok {
@@ -128,6 +138,9 @@ func (h *liveHost) module(ctx context.Context, c *Call, n int64) (any, error) {
 	}
 	return jsonClean(res, h.cfg.Limits.MaxCallBytes, "result of "+c.Op)
 }
+
+// CallID is the id of call seq of run: "<run>/<seq>".
+func CallID(run string, seq int64) string { return fmt.Sprintf("%s/%d", run, seq) }
 
 // callFunc runs f, turning a panic into an error so a broken host module
 // cannot take the process down.

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,6 +42,13 @@ type output struct {
 	paths    [3]string
 	closed   bool
 
+	// A replay's output: the first skip[s] bytes of each stream were
+	// printed by earlier attempts; the replay's own are compared with what
+	// is stored of them (expect) and not printed again.
+	skip    [3]int64
+	matched [3]int64
+	expect  [3][]byte
+
 	wake    chan struct{}
 	closing chan struct{} // closed when the run ends
 	stopped chan struct{}
@@ -48,8 +56,32 @@ type output struct {
 	fileErr error
 }
 
-func newOutput(x *run) *output {
+// resumeState is where the output of an interrupted run stands: what was
+// stored of it by the earlier attempts.
+type resumeState struct {
+	rec    *journal.Run
+	stored [3][]byte // stored output per stream
+	spill  bool      // a truncated event is stored
+	replay bool      // replay policy: do not print again what was printed
+}
+
+func newOutput(x *run, rs *resumeState) *output {
 	o := &output{x: x, wake: make(chan struct{}, 1), closing: make(chan struct{}), stopped: make(chan struct{})}
+	if rs != nil {
+		rec := rs.rec
+		o.seq = rec.LastSeq
+		o.bytes = [3]int64{0, rec.StdoutBytes, rec.StderrBytes}
+		o.paths = [3]string{"", rec.StdoutPath, rec.StderrPath}
+		o.stored = int64(len(rs.stored[1]) + len(rs.stored[2]))
+		o.spilled = rs.spill
+		if !o.spilled {
+			o.prefix = rs.stored
+		}
+		if rs.replay {
+			o.skip = o.bytes
+			o.expect = rs.stored
+		}
+	}
 	go o.flusher()
 	return o
 }
@@ -63,6 +95,28 @@ func (o *output) write(s Stream, p []byte) error {
 	defer o.mu.Unlock()
 	if o.closed {
 		return nil
+	}
+	if o.matched[s] < o.skip[s] {
+		// Replaying: this was printed before.
+		n := min(int64(len(p)), o.skip[s]-o.matched[s])
+		if have := o.expect[s][min(o.matched[s], int64(len(o.expect[s]))):]; len(have) > 0 {
+			m := min(n, int64(len(have)))
+			if !bytes.Equal(p[:m], have[:m]) {
+				at := o.matched[s]
+				for i := int64(0); i < m && p[i] == have[i]; i++ {
+					at++
+				}
+				err := &DivergenceError{Want: fmt.Sprintf("%q", excerpt(have, at-o.matched[s])),
+					Got: fmt.Sprintf("the %s printed at byte %d was %q", s, at, excerpt(p, at-o.matched[s]))}
+				o.x.cancel(err)
+				return err
+			}
+		}
+		o.matched[s] += n
+		p = p[n:]
+		if len(p) == 0 {
+			return nil
+		}
 	}
 	lim := o.x.limits.MaxOutputBytes
 	if total := o.bytes[1] + o.bytes[2] + int64(len(p)); total > lim {
@@ -232,13 +286,19 @@ func (o *output) flusher() {
 // flush writes spilled bytes to their files, then stores events.
 func (o *output) flush(evs []journal.Event, sp [3][]byte, p journal.Progress) {
 	o.writeFiles(sp)
-	if len(evs) == 0 {
+	if len(evs) == 0 && o.x.jh == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := o.x.rt.store.Append(ctx, o.x.id, evs, p, nil); err == nil {
+	var ticks []journal.Tick
+	if o.x.jh != nil {
+		ticks = o.x.jh.takeTicks()
+	}
+	if err := o.x.rt.store.Append(ctx, o.x.id, evs, p, ticks); err == nil {
 		o.x.wakeReaders()
+	} else if o.x.jh != nil {
+		o.x.jh.putBack(ticks)
 	}
 }
 
@@ -302,6 +362,11 @@ func (o *output) close() ([]journal.Event, journal.Progress) {
 		}
 	}
 	return evs, p
+}
+
+// excerpt is a short piece of b from i, for messages.
+func excerpt(b []byte, i int64) []byte {
+	return b[i:min(int64(len(b)), i+40)]
 }
 
 // completeUTF8 returns the length of the longest prefix of p that does not

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -23,11 +24,13 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("NOOK_RUNTIME_CHILD") != "" {
 		ctx := context.Background()
-		ws, err := nook.Open(ctx, os.Getenv("NOOK_RUNTIME_DB"), nook.WithBackends(&scriptBackend{}))
+		ws, err := nook.Open(ctx, os.Getenv("NOOK_RUNTIME_DB"), nook.WithBackends(&scriptBackend{}),
+			nook.WithModules(sideModule(os.Getenv("NOOK_RUNTIME_SIDE"))))
 		if err != nil {
 			panic(err)
 		}
-		h, err := ws.Runtime().Exec(ctx, os.Getenv("NOOK_RUNTIME_SRC"), runtime.ExecOptions{ID: "child"})
+		h, err := ws.Runtime().Exec(ctx, os.Getenv("NOOK_RUNTIME_SRC"), runtime.ExecOptions{ID: "child",
+			OnInterrupt: runtime.Policy(os.Getenv("NOOK_RUNTIME_POLICY"))})
 		if err != nil {
 			panic(err)
 		}
@@ -39,10 +42,26 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func startChild(t *testing.T, db, src string) *exec.Cmd {
+// sideModule is ws:side, whose hit function appends a line to the host
+// file side: the test counts how often it really ran.
+func sideModule(side string) map[string]runtime.Module {
+	return map[string]runtime.Module{"ws:side": {
+		"hit": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+			f, err := os.OpenFile(side, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			fmt.Fprintf(f, "%v %s\n", args, c.CallID)
+			return map[string]any{"hit": args, "call": c.CallID}, nil
+		},
+	}}
+}
+
+func startChild(t *testing.T, db, src string, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "NOOK_RUNTIME_CHILD=1", "NOOK_RUNTIME_DB="+db, "NOOK_RUNTIME_SRC="+src)
+	cmd.Env = append(append(os.Environ(), "NOOK_RUNTIME_CHILD=1", "NOOK_RUNTIME_DB="+db, "NOOK_RUNTIME_SRC="+src), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -38,17 +38,25 @@ var (
 
 // run is a run executing in this process.
 type run struct {
-	rt       *Runtime
-	id       string
-	backend  string
-	info     BackendInfo
-	encoding string
-	limits   Limits
-	created  time.Time
-	timeout  time.Duration
+	rt          *Runtime
+	id          string
+	backend     string
+	info        BackendInfo
+	encoding    string
+	limits      Limits
+	created     time.Time
+	timeout     time.Duration // what is left of the run's timeout for this attempt
+	fullTimeout time.Duration // the run's timeout
+	policy      Policy
+	seed        []byte             // the run's random seed (replay policy)
+	replay      *journal.Recording // what earlier attempts journaled (replay policy)
+	resumed     *resumeState       // where this attempt resumes (nil on the first)
+	release     func()             // called once the attempt ends (Recover's slot)
 
+	ctx    context.Context
 	cancel context.CancelCauseFunc
 	out    *output
+	jh     *journaledHost
 
 	// notify is closed (and replaced) whenever events are stored or the
 	// run finishes; finished is set once its record is final.
@@ -61,20 +69,39 @@ type run struct {
 func (x *run) start(prog Program, req *Request, timeout time.Duration) {
 	r := x.rt
 	x.timeout = timeout
+	if x.fullTimeout == 0 {
+		x.fullTimeout = timeout
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ctx, stopTimer := context.WithTimeoutCause(ctx, timeout, errTimeout)
-	x.cancel = cancel
-	x.out = newOutput(x)
+	x.ctx, x.cancel = ctx, cancel
+	x.out = newOutput(x, x.resumed)
+	cfg := HostConfig{
+		FS: r.fs, Root: x.info.Root, Access: x.info.Access, RunID: x.id,
+		Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
+		Output: x.out.write,
+	}
+	var host Host
+	if x.policy == PolicyReplay {
+		if x.replay == nil {
+			x.replay = &journal.Recording{}
+		}
+		cfg.Random = seededRandom(x.seed)
+		jh := &journaledHost{x: x, rec: x.replay}
+		cfg.Decorate = jh.decorate
+		jh.live = NewHost(cfg).(*liveHost)
+		x.jh, host = jh, jh
+	} else {
+		host = NewHost(cfg)
+	}
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer cancel(nil)
 		defer stopTimer()
-		host := NewHost(HostConfig{
-			FS: r.fs, Root: x.info.Root, Access: x.info.Access, RunID: x.id,
-			Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
-			Output: x.out.write,
-		})
+		if x.release != nil {
+			defer x.release()
+		}
 		exit := runProgram(ctx, prog, host)
 		x.finish(ctx, exit)
 	}()
@@ -112,14 +139,24 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	r := x.rt
 	status, code, errText := StatusCompleted, exit.Code, ""
 	var note string
-	switch cause := context.Cause(ctx); {
+	cause := context.Cause(ctx)
+	if ctx.Err() != nil && errors.Is(cause, errWaiting) {
+		x.park()
+		return
+	}
+	var div *DivergenceError
+	var unsafeErr *unsafeInterruptedError
+	switch {
+	case ctx.Err() != nil && (errors.As(cause, &div) || errors.As(cause, &unsafeErr) || errors.Is(cause, errNoAttempts)):
+		status, code, note = StatusFailed, 1, cause.Error()
+		exit.Err = cause
 	case ctx.Err() != nil && errors.Is(cause, errKilled):
 		status, code, note = StatusCancelled, ExitCancelled, "Execution cancelled."
 	case ctx.Err() != nil && errors.Is(cause, errClosed):
 		status, code, note = StatusCancelled, ExitCancelled, "Execution cancelled because its workspace closed."
 	case ctx.Err() != nil && errors.Is(cause, errTimeout):
 		status, code = StatusTimedOut, ExitTimedOut
-		note = fmt.Sprintf("Execution timed out after %s (limit Timeout).", x.timeout)
+		note = fmt.Sprintf("Execution timed out after %s (limit Timeout).", x.fullTimeout)
 	case exit.Code != 0 || exit.Err != nil:
 		status = StatusFailed
 		if code == 0 {
@@ -177,4 +214,23 @@ func (x *run) waitChan() (<-chan struct{}, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.notify, x.finished
+}
+
+// park ends an attempt whose call waits for an answer: its output so far is
+// stored, the record stays running (waiting, with no owner), and readers
+// keep waiting for its end.
+func (x *run) park() {
+	r := x.rt
+	evs, prog := x.out.close()
+	wctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var ticks []journal.Tick
+	if x.jh != nil {
+		ticks = x.jh.takeTicks()
+	}
+	r.store.Append(wctx, x.id, evs, prog, ticks)
+	r.mu.Lock()
+	delete(r.runs, x.id)
+	r.mu.Unlock()
+	x.wakeReaders()
 }

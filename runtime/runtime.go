@@ -40,6 +40,17 @@ type Options struct {
 	OutputDir string
 	// Now is the clock of run records (default time.Now).
 	Now func() time.Time
+	// OnInterrupt is the interrupt policy of each backend's runs, by
+	// backend id (default PolicyFail); ExecOptions.OnInterrupt overrides it
+	// for one run.
+	OnInterrupt map[string]Policy
+	// Recover resumes interrupted runs (restart and replay policies) when
+	// the runtime starts, in the background; without it they resume when
+	// Recover is called or when a reader re-attaches to them.
+	Recover bool
+	// OnWait is called, at most once per wait, when a host-module call
+	// starts waiting for an answer (CallContext.Interrupt).
+	OnWait func(PendingCall)
 }
 
 // Defaults of Options.
@@ -81,6 +92,8 @@ type Runtime struct {
 	done   chan struct{}  // the maintenance loop has exited
 	wake   chan struct{}  // a run started: poll for kill requests
 
+	recovering chan struct{} // Recover's slots (maxRecovering)
+
 	pruneMu   sync.Mutex
 	lastPrune time.Time
 }
@@ -117,6 +130,8 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 		wake:     make(chan struct{}, 1),
+
+		recovering: make(chan struct{}, maxRecovering),
 	}
 	for _, b := range opts.Backends {
 		info := b.Info()
@@ -146,6 +161,9 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 		return nil, err
 	}
 	go r.maintain()
+	if opts.Recover {
+		go r.Recover(context.Background())
+	}
 	return r, nil
 }
 
@@ -231,15 +249,18 @@ func (r *Runtime) active() int {
 	return len(r.runs)
 }
 
-// reapOrphans finishes runs whose owner's lease is dead: their process
-// stopped before they finished.
+// reapOrphans fails the runs whose owner's lease is dead (their process
+// stopped before they finished) and whose policy is fail; the others wait
+// for Recover or a reader.
 func (r *Runtime) reapOrphans(ctx context.Context) error {
 	orphans, err := r.store.Orphans(ctx, r.opts.Now())
 	if err != nil {
 		return err
 	}
 	for _, o := range orphans {
-		r.finishOrphan(ctx, o)
+		if p := Policy(o.Policy); p != PolicyRestart && p != PolicyReplay {
+			r.finishOrphan(ctx, o)
+		}
 	}
 	return nil
 }
@@ -248,20 +269,7 @@ const interruptedText = "Execution was interrupted: the process running it stopp
 
 // finishOrphan fails an interrupted run, appending the reason to stderr.
 func (r *Runtime) finishOrphan(ctx context.Context, o *journal.Run) error {
-	msg := []byte(interruptedText + "\n")
-	p := journal.Progress{StdoutBytes: o.StdoutBytes, StderrBytes: o.StderrBytes + int64(len(msg)),
-		StdoutPath: o.StdoutPath, StderrPath: o.StderrPath}
-	exit := exitData{Status: StatusFailed, Code: 1}
-	evs := []journal.Event{
-		{Seq: o.LastSeq + 1, Kind: journal.Stderr, Data: msg},
-		{Seq: o.LastSeq + 2, Kind: journal.Exit, Data: exit.json()},
-	}
-	gone, err := r.store.Finish(ctx, o.ID, evs, p, journal.Final{Status: string(StatusFailed), ExitCode: 1,
-		Error: interruptedText, Finished: r.opts.Now()}, r.retain())
-	for _, g := range gone {
-		r.removeOutput(ctx, g.ID)
-	}
-	return err
+	return r.finishRecord(ctx, o, StatusFailed, 1, interruptedText)
 }
 
 // prune deletes runs past retention, at most once a second unless forced.

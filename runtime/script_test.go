@@ -25,6 +25,8 @@ import (
 //	input           print the input
 //	env K           print the value of K
 //	call KIND OP JSON  make a host call and print its JSON result or error
+//	clock           print the host clock (Unix ns)
+//	rand            print 8 random bytes (hex)
 //	exit N          end with exit code N
 type scriptBackend struct {
 	id       string
@@ -101,6 +103,12 @@ func (p *scriptProgram) Run(ctx context.Context, h runtime.Host) runtime.Exit {
 				b, _ := json.Marshal(res)
 				err = h.Write(runtime.Stdout, append(b, '\n'))
 			}
+		case "clock":
+			err = h.Write(runtime.Stdout, []byte(strconv.FormatInt(h.Now().UnixNano(), 10)+"\n"))
+		case "rand":
+			b := make([]byte, 8)
+			h.Random(b)
+			err = h.Write(runtime.Stdout, []byte(fmt.Sprintf("%x\n", b)))
 		case "exit":
 			n, _ := strconv.Atoi(arg)
 			return runtime.Exit{Code: n}

@@ -1,0 +1,163 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/nookdev/nook/journal"
+)
+
+// maxRecovering bounds the interrupted runs Recover runs at once.
+const maxRecovering = 4
+
+// Recover resumes the interrupted runs of the workspace: runs whose process
+// died (or whose runtime closed) before they finished. Runs with the fail
+// policy are failed; runs with the restart or replay policy start a new
+// attempt in this process, at most four at a time (Recover returns once the
+// last has started; follow them with GetExec). A run owned by a live
+// process is never taken. It returns the ids of the runs it resumed.
+func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
+	orphans, err := r.store.Orphans(ctx, r.opts.Now())
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, o := range orphans {
+		if p := Policy(o.Policy); p != PolicyRestart && p != PolicyReplay {
+			r.finishOrphan(ctx, o)
+			continue
+		}
+		select {
+		case r.recovering <- struct{}{}:
+		case <-ctx.Done():
+			return ids, ctx.Err()
+		}
+		started, err := r.resumeRun(ctx, o, func() { <-r.recovering })
+		if !started {
+			<-r.recovering
+		}
+		if err != nil {
+			return ids, err
+		}
+		if started {
+			ids = append(ids, o.ID)
+		}
+	}
+	return ids, nil
+}
+
+// resume resumes one interrupted run, if its policy allows.
+func (r *Runtime) resume(ctx context.Context, rec *journal.Run) error {
+	_, err := r.resumeRun(ctx, rec, nil)
+	return err
+}
+
+// resumeRun claims an interrupted run and starts its next attempt. It
+// reports whether an attempt started; release is called when it ends.
+func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func()) (bool, error) {
+	policy := Policy(rec.Policy)
+	if policy != PolicyRestart && policy != PolicyReplay {
+		return false, r.finishOrphan(ctx, rec)
+	}
+	if rec.Waiting {
+		return false, nil
+	}
+	attempts, ok, err := r.store.Claim(ctx, rec.ID, rec.Owner, r.owner)
+	if err != nil || !ok {
+		return false, err
+	}
+	rec, err = r.store.Get(ctx, rec.ID)
+	if err != nil {
+		return false, err
+	}
+	if attempts > MaxAttempts {
+		return false, r.finishRecord(ctx, rec, StatusFailed, 1, errNoAttempts.Error())
+	}
+	var q request
+	if err := json.Unmarshal(rec.Request, &q); err != nil {
+		return false, r.finishRecord(ctx, rec, StatusFailed, 1, "Execution could not resume: its request is unreadable.")
+	}
+	backend, ok := r.backends[rec.Backend]
+	if !ok {
+		return false, r.finishRecord(ctx, rec, StatusFailed, 1,
+			fmt.Sprintf("Execution could not resume: the backend %q is not configured any more.", rec.Backend))
+	}
+	info := backend.Info()
+	timeout := time.Duration(q.Timeout) * time.Millisecond
+	remaining := timeout - (r.opts.Now().Sub(rec.Created) - rec.Waited)
+	if remaining <= 0 {
+		return false, r.finishRecord(ctx, rec, StatusTimedOut, ExitTimedOut,
+			fmt.Sprintf("Execution timed out after %s (limit Timeout).", timeout))
+	}
+	req := &Request{ID: rec.ID, Source: q.Source, Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
+		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits}
+	var prog Program
+	if rs, ok := backend.(Restorer); ok && policy == PolicyReplay {
+		if snap, err := r.store.Program(ctx, rec.ID); err == nil && len(snap) > 0 {
+			prog, err = rs.Restore(ctx, snap, req)
+			if err != nil {
+				return false, r.finishRecord(ctx, rec, StatusFailed, 1, "Execution could not resume: "+err.Error())
+			}
+		}
+	}
+	if prog == nil {
+		if prog, err = backend.Prepare(ctx, r.fs, req); err != nil {
+			return false, r.finishRecord(ctx, rec, StatusFailed, 1, "Execution could not resume: "+err.Error())
+		}
+	}
+	loaded, evs, err := r.store.Load(ctx, rec.ID)
+	if err != nil {
+		return false, err
+	}
+	rs := &resumeState{rec: loaded, replay: policy == PolicyReplay}
+	for _, e := range evs {
+		switch e.Kind {
+		case journal.Stdout, journal.Stderr:
+			rs.stored[e.Kind] = append(rs.stored[e.Kind], e.Data...)
+		case journal.Truncated:
+			rs.spill = true
+		}
+	}
+	x := &run{rt: r, id: rec.ID, backend: info.ID, info: info, encoding: q.Encoding, limits: r.opts.Limits,
+		created: rec.Created, policy: policy, seed: q.Seed, resumed: rs, release: release,
+		fullTimeout: timeout, notify: make(chan struct{})}
+	if policy == PolicyReplay {
+		if x.replay, err = r.store.Recording(ctx, rec.ID); err != nil {
+			return false, err
+		}
+	}
+	r.mu.Lock()
+	if r.closed || r.runs[rec.ID] != nil {
+		r.mu.Unlock()
+		return false, nil
+	}
+	r.runs[rec.ID] = x
+	r.mu.Unlock()
+	x.start(prog, req, remaining)
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	return true, nil
+}
+
+// finishRecord ends a run that is not running in any process, appending
+// note to its stderr.
+func (r *Runtime) finishRecord(ctx context.Context, o *journal.Run, status Status, code int, note string) error {
+	msg := []byte(note + "\n")
+	p := journal.Progress{StdoutBytes: o.StdoutBytes, StderrBytes: o.StderrBytes + int64(len(msg)),
+		StdoutPath: o.StdoutPath, StderrPath: o.StderrPath}
+	exit := exitData{Status: status, Code: code, Error: note}
+	evs := []journal.Event{
+		{Seq: o.LastSeq + 1, Kind: journal.Stderr, Data: msg},
+		{Seq: o.LastSeq + 2, Kind: journal.Exit, Data: exit.json()},
+	}
+	gone, err := r.store.Finish(ctx, o.ID, evs, p, journal.Final{Status: string(status), ExitCode: code,
+		Error: note, Finished: r.opts.Now()}, r.retain())
+	for _, g := range gone {
+		r.removeOutput(ctx, g.ID)
+	}
+	return err
+}

@@ -1,0 +1,153 @@
+package runtime_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/runtime"
+)
+
+const replayScript = `clock
+call fs writeFile {"path":"/workspace/log","data":"x","flag":"a"}
+call module ws:side/hit ["a"]
+rand
+out mid
+sleep 400ms
+call fs writeFile {"path":"/workspace/log","data":"y","flag":"a"}
+call module ws:side/hit ["b"]
+out done
+value "ok"`
+
+// killChild starts a child running replayScript under policy, lets it get
+// past its first calls, and SIGKILLs it.
+func killChild(t *testing.T, db, side, policy string) {
+	t.Helper()
+	child := startChild(t, db, replayScript, "NOOK_RUNTIME_POLICY="+policy, "NOOK_RUNTIME_SIDE="+side)
+	time.Sleep(200 * time.Millisecond) // into the sleep
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+}
+
+func resumeChild(t *testing.T, db, side string) (*nook.Workspace, *runtime.Result) {
+	t.Helper()
+	ws, err := nook.Open(context.Background(), db, nook.WithBackends(&scriptBackend{}), nook.WithModules(sideModule(side)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	h, err := ws.Runtime().GetExec(ctx, "child", runtime.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, res
+}
+
+func readHost(t *testing.T, name string) string {
+	b, _ := os.ReadFile(name)
+	return string(b)
+}
+
+// A replay-policy run SIGKILLed in the middle resumes in the next process
+// that looks at it: calls it made are answered from the journal (the file
+// append and the host-module call happen once), the clock and randomness
+// return what they did, output is printed once, and it finishes live.
+func TestReplayAfterCrash(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "replay")
+	ws, res := resumeChild(t, db, side)
+	if res.Status != runtime.StatusCompleted || string(res.Value) != `"ok"` {
+		t.Fatalf("status %s value %s stderr %q", res.Status, res.Value, res.Stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(res.Stdout), "\n"), "\n")
+	want := []string{"<clock>", "null", `{"call":"child/2","hit":["a"]}`, "<rand>", "mid", "null",
+		`{"call":"child/4","hit":["b"]}`, "done"}
+	if len(lines) != len(want) {
+		t.Fatalf("stdout:\n%s", res.Stdout)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(w, "<") && lines[i] != w {
+			t.Errorf("line %d: %q, want %q", i+1, lines[i], w)
+		}
+	}
+	log, _ := ws.FS().ReadFile(context.Background(), "/workspace/log")
+	if string(log) != "xy" {
+		t.Errorf("log %q, want xy (each write once)", log)
+	}
+	if got := readHost(t, side); got != "[a] child/2\n[b] child/4\n" {
+		t.Errorf("host module ran:\n%s", got)
+	}
+}
+
+// Under the restart policy the run starts over: calls and output repeat.
+func TestRestartAfterCrash(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "restart")
+	ws, res := resumeChild(t, db, side)
+	if res.Status != runtime.StatusCompleted {
+		t.Fatalf("status %s stderr %q", res.Status, res.Stderr)
+	}
+	if n := strings.Count(string(res.Stdout), "mid\n"); n != 2 {
+		t.Errorf("mid printed %d times, want 2:\n%s", n, res.Stdout)
+	}
+	log, _ := ws.FS().ReadFile(context.Background(), "/workspace/log")
+	if string(log) != "xxy" {
+		t.Errorf("log %q, want xxy", log)
+	}
+	if got := readHost(t, side); strings.Count(got, "[a]") != 2 {
+		t.Errorf("host module ran:\n%s", got)
+	}
+}
+
+// Under the fail policy the run fails with a clear reason.
+func TestFailAfterCrash(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "fail")
+	_, res := resumeChild(t, db, side)
+	if res.Status != runtime.StatusFailed || !strings.Contains(string(res.Stderr), "Execution was interrupted") {
+		t.Errorf("status %s stderr %q", res.Status, res.Stderr)
+	}
+}
+
+// A replay that asks for something else than the journal holds fails,
+// naming the call and both requests.
+func TestReplayDivergence(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "replay")
+	// Tamper with the journal: call 1 asked for another path.
+	ws, err := nook.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = ws.FS().DB().Write(context.Background(), func(c *sqldb.Conn) error {
+		return c.Exec(`UPDATE journal_calls SET request = replace(request, '/workspace/log', '/workspace/other') WHERE seq = 1`)
+	})
+	ws.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res := resumeChild(t, db, side)
+	if res.Status != runtime.StatusFailed {
+		t.Fatalf("status %s", res.Status)
+	}
+	want := `replay diverged at call 1: the program asked for fs writeFile {"args":{"data":"x","flag":"a","path":"/workspace/log"}}, the journal holds fs writeFile {"args":{"data":"x","flag":"a","path":"/workspace/other"}}`
+	if res.Error != want {
+		t.Errorf("error:\n%s\nwant:\n%s", res.Error, want)
+	}
+}
