@@ -36,6 +36,18 @@ type Host interface {
 	Random(p []byte)
 }
 
+// TimerJournal is implemented by a Host that records, and on replay
+// dictates, when a program's timers fire relative to the completions of
+// its host calls: timers race calls in real time, and a replay must take
+// the same path. A backend with timers asks NextTimer before firing any:
+// while it reports a recorded firing, the backend fires exactly that timer
+// once it has delivered after completions, and no other; then (live) it
+// fires timers as they fall due and reports each with TimerFired.
+type TimerJournal interface {
+	NextTimer() (id int64, after uint64, ok bool)
+	TimerFired(id int64, after uint64)
+}
+
 // Stream names an output stream.
 type Stream int
 

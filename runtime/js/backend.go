@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -143,7 +144,7 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	}
 	key := b.cacheKey(&r)
 	if e, ok := b.cache.get(ctx, fsys, key); ok {
-		return &program{b: b, code: e.code, features: e.features, format: e.format, req: &r}, nil
+		return &program{b: b, code: e.code, src: e.src, features: e.features, format: e.format, req: &r}, nil
 	}
 	src, deps, format, err := b.transform(ctx, fsys, &r)
 	if err != nil {
@@ -154,8 +155,37 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
 	}
 	feats := features(src)
-	b.cache.put(key, &cacheEntry{code: code, deps: deps, features: feats, format: format})
-	return &program{b: b, code: code, features: feats, format: format, req: &r}, nil
+	b.cache.put(key, &cacheEntry{code: code, src: src, deps: deps, features: feats, format: format})
+	return &program{b: b, code: code, src: src, features: feats, format: format, req: &r}, nil
+}
+
+// snapshot is what a program saves for a replay: the bundle it runs.
+type snapshot struct {
+	Version int    `json:"v"`
+	Format  string `json:"format"`
+	Bundle  string `json:"bundle"`
+}
+
+// Snapshot returns the program's bundle, so that a replay runs exactly
+// this program even if the modules it imported changed since.
+func (p *program) Snapshot() []byte {
+	b, _ := json.Marshal(snapshot{Version: 1, Format: p.format, Bundle: p.src})
+	return b
+}
+
+// Restore rebuilds a program from its Snapshot, for req.
+func (b *Backend) Restore(ctx context.Context, snap []byte, req *runtime.Request) (runtime.Program, error) {
+	var s snapshot
+	if err := json.Unmarshal(snap, &s); err != nil || s.Version != 1 {
+		return nil, fmt.Errorf("js: the saved program is not one this version can run")
+	}
+	r := *req
+	r.Limits = r.Limits.WithDefaults()
+	code, err := goja.Compile("bundle.js", s.Bundle, false)
+	if err != nil {
+		return nil, fmt.Errorf("js: compiling the saved program: %v", err)
+	}
+	return &program{b: b, code: code, src: s.Bundle, features: features(s.Bundle), format: s.Format, req: &r}, nil
 }
 
 // typedNames are the constructors that allocate their whole size at once.

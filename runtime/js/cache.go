@@ -30,6 +30,7 @@ type cacheEntry struct {
 	deps     []dep
 	features []string
 	format   string // the entry's module format (see transform)
+	src      string // the bundle (for Snapshot)
 }
 
 func newProgramCache(max int) *programCache {

@@ -100,7 +100,9 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 	return r.rt.ToValue(p)
 }
 
-// newCall converts JavaScript arguments into a host call.
+// newCall converts JavaScript arguments into a host call, numbered in the
+// order the program issues calls (on the loop goroutine), which is how the
+// journal matches a replayed call with the recorded one.
 func (r *run) newCall(kind runtime.CallKind, op string, args goja.Value) (*runtime.Call, error) {
 	a, err := r.toGo(args)
 	if err != nil {
@@ -111,7 +113,8 @@ func (r *run) newCall(kind runtime.CallKind, op string, args goja.Value) (*runti
 			a = []any{}
 		}
 	}
-	return &runtime.Call{Kind: kind, Op: op, Args: a}, nil
+	r.callSeq++
+	return &runtime.Call{Kind: kind, Op: op, Args: a, Seq: r.callSeq}, nil
 }
 
 // throwable turns a host call's error into what the code sees thrown. A

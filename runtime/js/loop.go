@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 // The event loop owns the goja runtime: only the goroutine running the
@@ -72,7 +74,8 @@ func (h *timerHeap) Pop() any {
 type loop struct {
 	done      chan completion         // completions from host-call goroutines
 	early     map[uint64]func() error // completions waiting for earlier ones
-	nextSeq   uint64                  // number of the next issued call
+	nextSeq   uint64                  // number of the next issued asynchronous call
+	callSeq   int64                   // calls issued, synchronous ones included (runtime.Call.Seq)
 	nextApply uint64                  // number of the next completion to apply
 	pending   int                     // async host calls issued and not yet applied
 	lastFS    chan struct{}           // closed when the last issued async fs call has executed
@@ -143,7 +146,15 @@ func (r *run) refTimer(id int64, ref bool) {
 
 // fireTimer runs the first timer, which is due.
 func (r *run) fireTimer() error {
-	t := heap.Pop(&r.timers).(*timer)
+	return r.fire(heap.Pop(&r.timers).(*timer))
+}
+
+// fire runs timer t, which is out of the heap, and reports it to a
+// journaling host.
+func (r *run) fire(t *timer) error {
+	if tj, ok := r.host.(runtime.TimerJournal); ok {
+		tj.TimerFired(t.id, r.nextApply)
+	}
 	if t.ref {
 		r.refTimers--
 	}
@@ -193,7 +204,20 @@ func (r *run) runLoop(settled func() bool) error {
 		if settled != nil && settled() {
 			return nil
 		}
-		blocked := len(r.timers) > 0 && r.timers[0].fsBarrier > r.fsApplied
+		// A replay fires the recorded timer once as many completions as
+		// then were delivered, and no other.
+		replayTimer, replaying := r.recordedTimer()
+		if replaying && replayTimer != nil {
+			heap.Remove(&r.timers, replayTimer.index)
+			if err := r.fire(replayTimer); err != nil {
+				return r.check(err)
+			}
+			if err := r.afterTask(); err != nil {
+				return err
+			}
+			continue
+		}
+		blocked := replaying || len(r.timers) > 0 && r.timers[0].fsBarrier > r.fsApplied
 		if len(r.timers) > 0 && !blocked && !r.timers[0].due.After(time.Now()) {
 			if err := r.fireTimer(); err != nil {
 				return r.check(err)
@@ -239,6 +263,34 @@ func (r *run) runLoop(settled func() bool) error {
 			}
 		}
 	}
+}
+
+// recordedTimer reports whether a journal dictates the timers (replaying)
+// and, when the recorded firing is due now (as many completions delivered
+// as then), the timer to fire. A recorded timer that does not exist, or a
+// replay that can no longer reach the recorded point, is a divergence:
+// the host is told the firing that happened instead and fails the run.
+func (r *run) recordedTimer() (*timer, bool) {
+	tj, ok := r.host.(runtime.TimerJournal)
+	if !ok {
+		return nil, false
+	}
+	id, after, ok := tj.NextTimer()
+	if !ok {
+		return nil, false
+	}
+	if r.nextApply < after {
+		if r.pending == 0 {
+			tj.TimerFired(-1, r.nextApply) // cannot get there: diverged
+		}
+		return nil, true
+	}
+	t := r.byID[id]
+	if t == nil || t.index < 0 || r.nextApply > after {
+		tj.TimerFired(-1, r.nextApply)
+		return nil, true
+	}
+	return t, true
 }
 
 // afterTask runs after each macrotask: a promise rejected with no handler

@@ -19,6 +19,7 @@ import (
 type program struct {
 	b        *Backend
 	code     *goja.Program
+	src      string   // the bundle code was compiled from
 	features []string // what the prelude installs up front (see features)
 	format   string   // the entry's module format: "esm", "cjs" or "" (a plain script)
 	req      *runtime.Request

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -191,15 +193,18 @@ func (r *run) toJS(x any) goja.Value {
 		}
 		return rt.NewArray(vals...)
 	case map[string]any:
+		// Keys in sorted order: a Go map has none, and a program must see
+		// the same object (JSON.stringify, Object.keys) on every run and
+		// every replay.
 		o := rt.NewObject()
-		for k, e := range v {
-			o.Set(k, r.toJS(e))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			o.Set(k, r.toJS(v[k]))
 		}
 		return o
 	case map[string]string:
 		o := rt.NewObject()
-		for k, e := range v {
-			o.Set(k, e)
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			o.Set(k, v[k])
 		}
 		return o
 	}
