@@ -91,6 +91,11 @@ func (o *output) write(s Stream, p []byte) error {
 	if s != Stdout && s != Stderr {
 		s = Stdout
 	}
+	if ctx := o.x.ctx; ctx != nil && ctx.Err() != nil {
+		// The run is over (killed, timed out, diverged): what it still
+		// prints while it unwinds is dropped.
+		return context.Cause(ctx)
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {

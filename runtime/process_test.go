@@ -55,6 +55,13 @@ func sideModule(side string) map[string]runtime.Module {
 			fmt.Fprintf(f, "%v %s\n", args, c.CallID)
 			return map[string]any{"hit": args, "call": c.CallID}, nil
 		},
+		"slow": runtime.UnsafeToRepeat(func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+			select {
+			case <-time.After(2 * time.Second):
+			case <-ctx.Done():
+			}
+			return "slow done", nil
+		}),
 	}}
 }
 

@@ -151,3 +151,73 @@ func TestReplayDivergence(t *testing.T) {
 		t.Errorf("error:\n%s\nwant:\n%s", res.Error, want)
 	}
 }
+
+// A run interrupted while an unsafe-to-repeat function runs fails instead
+// of calling it again.
+func TestUnsafeToRepeatInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	child := startChild(t, db, "out before\ncall module ws:side/slow []\nout after",
+		"NOOK_RUNTIME_POLICY=replay", "NOOK_RUNTIME_SIDE="+side)
+	time.Sleep(300 * time.Millisecond)
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+	_, res := resumeChild(t, db, side)
+	want := "the run was interrupted during call 1 (ws:side/slow), which is unsafe to repeat"
+	if res.Status != runtime.StatusFailed || res.Error != want || string(res.Stdout) != "before\n" {
+		t.Errorf("status %s error %q stdout %q", res.Status, res.Error, res.Stdout)
+	}
+}
+
+// tamper runs SQL on the workspace's database while no process has it
+// open.
+func tamper(t *testing.T, db, sql string) {
+	t.Helper()
+	ws, err := nook.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if err := ws.FS().DB().Write(context.Background(), func(c *sqldb.Conn) error { return c.Exec(sql) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A replay that prints something else than the first attempt fails.
+func TestReplayOutputDivergence(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "replay")
+	tamper(t, db, `UPDATE journal_events SET data = CAST(replace(CAST(data AS TEXT), 'mid', 'MID') AS BLOB) WHERE run = 'child'`)
+	_, res := resumeChild(t, db, side)
+	want := `replay diverged: the stdout printed at byte `
+	if res.Status != runtime.StatusFailed || !strings.HasPrefix(res.Error, want) || !strings.Contains(res.Error, `expected "MID`) {
+		t.Errorf("status %s error %q", res.Status, res.Error)
+	}
+}
+
+// A run gets three attempts; one that journals nothing new in its attempts
+// runs out of them.
+func TestAttemptsExhausted(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "replay")
+	tamper(t, db, `UPDATE journal_runs SET attempts = 3, progress = (SELECT count(*) FROM journal_calls WHERE run = 'child')`)
+	_, res := resumeChild(t, db, side)
+	if res.Status != runtime.StatusFailed || !strings.Contains(res.Error, "no attempts left (MaxAttempts 3)") {
+		t.Errorf("status %s error %q", res.Status, res.Error)
+	}
+}
+
+// A run's timeout counts from its first start, across attempts.
+func TestTimeoutCountsFromFirstStart(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "replay")
+	// Ten seconds (the script backend's default timeout) have gone by.
+	tamper(t, db, `UPDATE journal_runs SET created = created - 10000000000`)
+	_, res := resumeChild(t, db, side)
+	if res.Status != runtime.StatusTimedOut || res.Error != "Execution timed out after 10s (limit Timeout)." {
+		t.Errorf("status %s error %q", res.Status, res.Error)
+	}
+}
