@@ -211,6 +211,9 @@ func (v *vfsFS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
 // its new path, and an open file that the rename replaces keeps its content
 // (it is detached, as an unlinked one is).
 func (v *vfsFS) Rename(from, to string) experimentalsys.Errno {
+	if dotted(from) || dotted(to) {
+		return experimentalsys.EINVAL
+	}
 	wf, _ := v.abs(from)
 	wt, _ := v.abs(to)
 	var fromIno uint64
@@ -244,8 +247,19 @@ func (v *vfsFS) Rename(from, to string) experimentalsys.Errno {
 	return 0
 }
 
+// dotted reports whether p ends in "." or "..": such a path names a
+// directory by a name that cannot be removed or renamed (rmdir(".") is
+// EINVAL), though cleaning it would name a real one.
+func dotted(p string) bool {
+	p = strings.TrimSuffix(p, "/")
+	return p == "." || p == ".." || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")
+}
+
 // Rmdir implements sys.FS.
 func (v *vfsFS) Rmdir(p string) experimentalsys.Errno {
+	if dotted(p) {
+		return experimentalsys.EINVAL
+	}
 	wp, _ := v.abs(p)
 	_, errno := v.call("rmdir", map[string]any{"path": wp})
 	return errno
@@ -254,6 +268,9 @@ func (v *vfsFS) Rmdir(p string) experimentalsys.Errno {
 // Unlink implements sys.FS. An open file keeps its content after it is
 // unlinked: see detach.
 func (v *vfsFS) Unlink(p string) experimentalsys.Errno {
+	if dotted(p) {
+		return experimentalsys.EISDIR
+	}
 	wp, slash := v.abs(p)
 	if slash {
 		st, errno := v.stat("stat", wp)
