@@ -238,6 +238,11 @@ type Final struct {
 	Error    string
 	Changes  json.RawMessage
 	Finished time.Time
+	// KeepJournal keeps what was journaled for the run's replay (to verify
+	// the run later); it goes when the run is deleted.
+	KeepJournal bool
+	// Ticks are the run's last unstored ticks (kept with KeepJournal).
+	Ticks []Tick
 }
 
 // Retain says which finished runs to keep: none that finished before
@@ -291,7 +296,11 @@ func (st *Store) Finish(ctx context.Context, id string, evs []Event, p Progress,
 		if err := c.Exec(`UPDATE journal_state SET finished = finished + 1 WHERE id = ?`, 1); err != nil {
 			return err
 		}
-		if err := deleteJournal(c, id); err != nil {
+		if !f.KeepJournal {
+			if err := deleteJournal(c, id); err != nil {
+				return err
+			}
+		} else if err := insertTicks(c, id, f.Ticks); err != nil {
 			return err
 		}
 		if ret.Keep <= 0 {
@@ -455,6 +464,9 @@ func deleteJournal(c *sqldb.Conn, id string) error {
 
 // deleteTx deletes a finished run and its events.
 func deleteTx(c *sqldb.Conn, id string) error {
+	if err := deleteJournal(c, id); err != nil {
+		return err
+	}
 	if err := c.Exec(`DELETE FROM journal_events WHERE run = ?`, id); err != nil {
 		return err
 	}

@@ -34,6 +34,9 @@ type journaledHost struct {
 	ticks   []journal.Tick // recorded ticks not yet stored
 	next    [3]int64       // next tick number per stream
 	waiting atomic.Bool    // a call is waiting for an answer: the run is stopping
+	// strict (Verify) allows nothing past the journal: a call, clock read
+	// or timer firing it does not hold is a divergence.
+	strict bool
 }
 
 // DivergenceError is a replay that took a different path from the run it
@@ -113,6 +116,13 @@ func (h *journaledHost) tick(stream int, v []byte) (recorded []byte, replayed bo
 	if rec := h.rec.Ticks[stream]; n < int64(len(rec)) {
 		return rec[n], true
 	}
+	if h.strict {
+		what := "clock read"
+		if stream == journal.TimerStream {
+			what = "timer firing"
+		}
+		go h.fail(&DivergenceError{Want: "the end of the journal", Got: fmt.Sprintf("%s %d", what, n+1)})
+	}
 	h.ticks = append(h.ticks, journal.Tick{Stream: stream, N: n, Value: v})
 	return v, false
 }
@@ -180,6 +190,9 @@ func (h *journaledHost) Call(ctx context.Context, c *Call) (any, error) {
 			return nil, h.fail(&unsafeInterruptedError{seq, c.Op})
 		}
 		// Started and interrupted before it finished: run it again.
+	}
+	if h.strict {
+		return nil, h.fail(&DivergenceError{Seq: seq, Want: "the end of the journal", Got: describe(c.Kind, c.Op, req)})
 	}
 	h.reqs.Store(seq, req)
 	defer h.reqs.Delete(seq)

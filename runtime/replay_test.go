@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,5 +220,56 @@ func TestTimeoutCountsFromFirstStart(t *testing.T) {
 	_, res := resumeChild(t, db, side)
 	if res.Status != runtime.StatusTimedOut || res.Error != "Execution timed out after 10s (limit Timeout)." {
 		t.Errorf("status %s error %q", res.Status, res.Error)
+	}
+}
+
+// Verify re-runs a finished replay-policy run against its kept journal
+// and reports the first difference.
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	side := filepath.Join(dir, "side")
+	ws, err := nook.Open(context.Background(), filepath.Join(dir, "w.db"), nook.WithRuntime(runtime.Options{
+		Backends: []runtime.Backend{&scriptBackend{}}, Modules: sideModule(side), KeepJournal: true,
+		OnInterrupt: map[string]runtime.Policy{"script": runtime.PolicyReplay}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	rt := ws.Runtime()
+	ctx := context.Background()
+	src := strings.Replace(replayScript, "sleep 400ms\n", "", 1)
+	res := run(t, rt, src, runtime.ExecOptions{ID: "v"})
+	if res.Status != runtime.StatusCompleted {
+		t.Fatalf("%s %s", res.Status, res.Stderr)
+	}
+	calls, err := rt.Journal(ctx, "v")
+	if err != nil || len(calls) != 4 || calls[1].Op != "ws:side/hit" || string(calls[1].Args) != `["a"]` ||
+		string(calls[1].Result) != `{"call":"v/2","hit":["a"]}` {
+		t.Fatalf("journal %+v %v", calls, err)
+	}
+	if err := rt.Verify(ctx, "v"); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	hits := readHost(t, side)
+	if strings.Count(hits, "\n") != 2 {
+		t.Errorf("verify ran the host module again:\n%s", hits)
+	}
+	log, _ := ws.FS().ReadFile(ctx, "/workspace/log")
+	if string(log) != "xy" {
+		t.Errorf("verify touched the workspace: log %q", log)
+	}
+	// A stored output that the program would not print.
+	ws.FS().DB().Write(ctx, func(c *sqldb.Conn) error {
+		return c.Exec(`UPDATE journal_events SET data = CAST(replace(CAST(data AS TEXT), 'done', 'DONE') AS BLOB) WHERE run = 'v'`)
+	})
+	err = rt.Verify(ctx, "v")
+	var div *runtime.DivergenceError
+	if !errors.As(err, &div) || !strings.Contains(err.Error(), `expected "DONE`) {
+		t.Errorf("verify after tampering: %v", err)
+	}
+	// A run without the replay policy cannot be verified.
+	run(t, rt, "out x", runtime.ExecOptions{ID: "f", OnInterrupt: runtime.PolicyFail})
+	if err := rt.Verify(ctx, "f"); err == nil || err.Error() != "run f was not run with the replay policy" {
+		t.Errorf("verify of a fail-policy run: %v", err)
 	}
 }

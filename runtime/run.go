@@ -180,6 +180,9 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	if exit.Changes != nil {
 		final.Changes, _ = json.Marshal(exit.Changes)
 	}
+	if final.KeepJournal = r.opts.KeepJournal && x.policy == PolicyReplay; final.KeepJournal && x.jh != nil {
+		final.Ticks = x.jh.takeTicks()
+	}
 	// The record must be written even if the caller went away: use a
 	// fresh context, bounded.
 	wctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -48,6 +48,11 @@ type Options struct {
 	// the runtime starts, in the background; without it they resume when
 	// Recover is called or when a reader re-attaches to them.
 	Recover bool
+	// KeepJournal keeps the journal of a finished replay-policy run until
+	// the run is disposed of or pruned, so that Verify can re-run it
+	// against it (conformance suites do); by default a run's journal is
+	// deleted when it finishes.
+	KeepJournal bool
 	// OnWait is called, at most once per wait, when a host-module call
 	// starts waiting for an answer (CallContext.Interrupt).
 	OnWait func(PendingCall)

@@ -140,3 +140,35 @@ func TestReplayAfterCrash(t *testing.T) {
 		t.Errorf("host module calls:\n%s", got)
 	}
 }
+
+// A finished replay-policy module verifies against its journal: timers
+// racing host calls, the clock, randomness and fs calls replay exactly.
+func TestVerifyModule(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := nook.Open(context.Background(), filepath.Join(dir, "w.db"), nook.WithBackends(js.New(js.Options{})),
+		nook.WithRuntime(runtime.Options{KeepJournal: true}), nook.WithModules(map[string]runtime.Module{"ws:side": {
+			"hit": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+				time.Sleep(3 * time.Millisecond)
+				return map[string]any{"call": c.CallID}, nil
+			},
+		}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ctx := context.Background()
+	src := strings.Replace(replayModule, "setTimeout(res, 600)", "setTimeout(res, 10)", 1)
+	h, err := ws.Runtime().Exec(ctx, src, runtime.ExecOptions{ID: "v", OnInterrupt: runtime.PolicyReplay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(ctx)
+	if err != nil || res.Status != runtime.StatusCompleted {
+		t.Fatalf("%v %s %s", err, res.Status, res.Stderr)
+	}
+	for i := range 3 {
+		if err := ws.Runtime().Verify(ctx, "v"); err != nil {
+			t.Fatalf("verify %d: %v", i, err)
+		}
+	}
+}
