@@ -37,13 +37,16 @@ func toolOptions(rt *runtime.Runtime, readOnly bool) tools.Options {
 
 // workspaceOptions are the options every workspace the command line opens
 // gets.
+//
+// The command line keeps the journals of finished replay-policy runs (until
+// retention prunes them), so that "nook replay ID --verify" can check them.
 func workspaceOptions() []nook.Option {
-	return []nook.Option{nook.WithBackends(backends()...)}
+	return []nook.Option{nook.WithRuntime(runtime.Options{KeepJournal: true}), nook.WithBackends(backends()...)}
 }
 
 var cmdExec = &command{
 	name: "exec", group: "Runs",
-	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--id ID] [--env K=V]... [--stdin] FILE|-e SOURCE",
+	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE",
 	summary:  "run code in the workspace's sandbox",
 	help: `Runs the program in the host file FILE ("-" reads it from standard input), or
 the source given with -e, on a backend of the workspace's runtime (default:
@@ -63,7 +66,14 @@ stdout, stderr, value, stdoutPath, stderrPath, stdoutBytes, stderrBytes,
 durationMs, error}, and the exit status is still the run's.
 
 Every run is recorded in the workspace: "nook runs ls" lists them, "nook runs
-tail ID" re-attaches to one from another process.`,
+tail ID" re-attaches to one from another process.
+
+--on-interrupt decides what happens when the process running the run dies
+(a crash, a kill, a restart): fail (the default) fails the run; restart runs
+it again from the beginning; replay runs it again against its journal (calls
+it made are answered from the record, output is not printed twice) and goes
+on live. "nook runs recover" resumes interrupted runs, as does any command
+that re-attaches to one.`,
 	run: runExec,
 }
 
@@ -108,6 +118,7 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	id := fl.String("id", "", "name the run `ID` (default: a new ULID)")
 	source := fl.String("e", "", "run `SOURCE` instead of a file")
 	stdin := fl.Bool("stdin", false, "pass standard input to the run")
+	onInterrupt := fl.String("on-interrupt", "", "what happens if the process dies mid-run: `fail`, restart or replay (default fail)")
 	var env stringList
 	fl.Var(&env, "env", "set the environment variable `K=V` (repeatable)")
 	if err := a.parse(fl, args, 0, 1); err != nil {
@@ -125,7 +136,8 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	case *timeout < 0:
 		return a.usagef("exec: --timeout must not be negative")
 	}
-	o := runtime.ExecOptions{Backend: *backend, Cwd: *cwd, ID: *id, Timeout: *timeout}
+	o := runtime.ExecOptions{Backend: *backend, Cwd: *cwd, ID: *id, Timeout: *timeout,
+		OnInterrupt: runtime.Policy(*onInterrupt)}
 	if *input != "" {
 		if !json.Valid([]byte(*input)) {
 			return a.usagef("exec: --input is not valid JSON: %s", *input)

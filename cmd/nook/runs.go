@@ -14,7 +14,7 @@ import (
 )
 
 var cmdRuns = &command{
-	name: "runs", group: "Runs", synopsis: "ls|show|tail|kill|dispose|backends [flags] [ID]",
+	name: "runs", group: "Runs", synopsis: "ls|show|tail|kill|dispose|recover|journal|backends [flags] [ID]",
 	summary: "list, inspect, follow, stop and delete runs",
 	help: `Every run of "nook exec" (or of the exec tool, or of Runtime.Exec) is recorded
 in the workspace with its output, until it is disposed of or pruned by
@@ -30,6 +30,11 @@ retention. Subcommands:
                       run's exit code; Ctrl-C stops following, not the run
   kill ID             stop a running run (it ends cancelled, exit code 130)
   dispose ID          delete a finished run, its output and output files
+  recover             resume the runs interrupted by a dead process (restart
+                      and replay policies; fail-policy runs are failed) and
+                      wait for them to finish
+  journal ID          the calls a replay-policy run made out of its sandbox,
+                      as journaled: number, kind, operation, arguments, result
   backends            the backends runs can use, the default first
 
 Flags come after the subcommand: "nook runs tail --from 12 ID".`,
@@ -38,7 +43,7 @@ Flags come after the subcommand: "nook runs tail --from 12 ID".`,
 
 func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 	if len(args) == 0 {
-		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose or backends)")
+		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose, recover, journal or backends)")
 	}
 	sub := args[0]
 	if strings.HasPrefix(sub, "-") {
@@ -59,8 +64,12 @@ func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 		return runsDispose(a, fl, args)
 	case "backends":
 		return runsBackends(a, fl, args)
+	case "recover":
+		return runsRecover(a, fl, args)
+	case "journal":
+		return runsJournal(a, fl, args)
 	}
-	return a.usagef("runs: unknown subcommand %q (want ls, show, tail, kill, dispose or backends)", sub)
+	return a.usagef("runs: unknown subcommand %q (want ls, show, tail, kill, dispose, recover, journal or backends)", sub)
 }
 
 // openRuntime parses the arguments, opens the workspace and returns its
