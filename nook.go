@@ -64,6 +64,7 @@ type config struct {
 	syncFull bool
 	mounts   []mountSpec
 	runtime  runtime.Options
+	recover  bool
 }
 
 type mountSpec struct {
@@ -123,6 +124,13 @@ func WithModules(m map[string]runtime.Module) Option {
 // Without it, code has no network access.
 func WithOutbound(o *runtime.Outbound) Option {
 	return func(c *config) { c.runtime.Outbound = o }
+}
+
+// WithRecover resumes, in the background once the workspace is open, the
+// runs that a dead process left interrupted (runs with the restart or
+// replay policy; see runtime.Runtime.Recover).
+func WithRecover() Option {
+	return func(c *config) { c.recover = true }
 }
 
 // WithRuntime sets the runtime's options (limits, retention, concurrency,
@@ -194,6 +202,9 @@ func open(ctx context.Context, path string, opts []Option) (*Workspace, error) {
 	}
 	if c.runtime.Now == nil {
 		c.runtime.Now = c.clock
+	}
+	if c.recover {
+		c.runtime.Recover = true
 	}
 	if ws.runtime, err = runtime.New(ctx, f, ws.store, c.runtime); err != nil {
 		ws.Close()

@@ -273,3 +273,28 @@ func TestVerify(t *testing.T) {
 		t.Errorf("verify of a fail-policy run: %v", err)
 	}
 }
+
+// nook.WithRecover resumes interrupted runs when the workspace opens,
+// without anyone asking for them.
+func TestRecoverOnOpen(t *testing.T) {
+	dir := t.TempDir()
+	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
+	killChild(t, db, side, "replay")
+	ws, err := nook.Open(context.Background(), db, nook.WithBackends(&scriptBackend{}),
+		nook.WithModules(sideModule(side)), nook.WithRecover())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	for range 300 {
+		runs, err := ws.Runtime().Runs(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) == 1 && runs[0].Status == runtime.StatusCompleted {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the interrupted run was not resumed")
+}
