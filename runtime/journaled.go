@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,7 +29,14 @@ type journaledHost struct {
 	rec  *journal.Recording // what earlier attempts journaled (empty on the first)
 
 	autoSeq atomic.Int64 // numbers calls whose backend left Seq zero
-	reqs    sync.Map     // seq → request JSON of calls in flight (for UnsafeToRepeat)
+
+	// Calls a backend did not number (Seq zero: the shell, whose pipeline
+	// stages call from concurrent goroutines) are matched by content: the
+	// earliest unconsumed record of the same request answers it.
+	unnumbered sync.Mutex
+	byContent  map[string][]int64 // kind+op+request → recorded seqs, in order
+	maxSeq     int64
+	reqs       sync.Map // seq → request JSON of calls in flight (for UnsafeToRepeat)
 
 	mu      sync.Mutex
 	ticks   []journal.Tick // recorded ticks not yet stored
@@ -169,14 +177,14 @@ func (h *journaledHost) TimerFired(id int64, after uint64) {
 
 // Call answers from the journal or performs and records.
 func (h *journaledHost) Call(ctx context.Context, c *Call) (any, error) {
-	seq := c.Seq
-	if seq == 0 {
-		seq = h.autoSeq.Add(1)
-		c.Seq = seq
-	}
 	req, err := encodeValue(map[string]any{"args": c.Args})
 	if err != nil {
 		return nil, &CallError{Code: "EINVAL", Message: "the call's arguments are not JSON-compatible: " + err.Error()}
+	}
+	seq := c.Seq
+	if seq == 0 {
+		seq = h.matchUnnumbered(c, req)
+		c.Seq = seq
 	}
 	if r := h.rec.Calls[seq]; r != nil {
 		if r.Kind != string(c.Kind) || r.Op != c.Op || !bytes.Equal(r.Request, req) {
@@ -253,6 +261,35 @@ func (h *journaledHost) Call(ctx context.Context, c *Call) (any, error) {
 		}
 	}
 	return recordedResult(out)
+}
+
+// matchUnnumbered numbers a call its backend did not number: the recorded
+// call with the same request that no earlier call of this attempt took, or
+// a new number past every recorded one.
+func (h *journaledHost) matchUnnumbered(c *Call, req []byte) int64 {
+	h.unnumbered.Lock()
+	defer h.unnumbered.Unlock()
+	if h.byContent == nil {
+		h.byContent = map[string][]int64{}
+		seqs := make([]int64, 0, len(h.rec.Calls))
+		for s := range h.rec.Calls {
+			seqs = append(seqs, s)
+		}
+		slices.Sort(seqs)
+		for _, s := range seqs {
+			r := h.rec.Calls[s]
+			k := r.Kind + "\x00" + r.Op + "\x00" + string(r.Request)
+			h.byContent[k] = append(h.byContent[k], s)
+			h.maxSeq = max(h.maxSeq, s)
+		}
+		h.autoSeq.Store(h.maxSeq)
+	}
+	k := string(c.Kind) + "\x00" + c.Op + "\x00" + string(req)
+	if q := h.byContent[k]; len(q) > 0 {
+		h.byContent[k] = q[1:]
+		return q[0]
+	}
+	return h.autoSeq.Add(1)
 }
 
 // isFatal reports whether err ends the run rather than being the call's

@@ -52,7 +52,10 @@ func (b *scriptBackend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.
 	return &scriptProgram{req: req}, nil
 }
 
-type scriptProgram struct{ req *runtime.Request }
+type scriptProgram struct {
+	req   *runtime.Request
+	calls int64 // numbers calls, as a backend whose calls may complete out of order must
+}
 
 func (p *scriptProgram) Run(ctx context.Context, h runtime.Host) runtime.Exit {
 	var value json.RawMessage
@@ -96,7 +99,8 @@ func (p *scriptProgram) Run(ctx context.Context, h runtime.Host) runtime.Exit {
 			op, js, _ := strings.Cut(rest, " ")
 			var args any
 			json.Unmarshal([]byte(js), &args)
-			res, cerr := h.Call(ctx, &runtime.Call{Kind: runtime.CallKind(kind), Op: op, Args: args})
+			p.calls++
+			res, cerr := h.Call(ctx, &runtime.Call{Kind: runtime.CallKind(kind), Op: op, Args: args, Seq: p.calls})
 			if cerr != nil {
 				err = h.Write(runtime.Stdout, []byte("error: "+cerr.Error()+"\n"))
 			} else {

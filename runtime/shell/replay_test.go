@@ -1,0 +1,96 @@
+package shell_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/shell"
+)
+
+// TestMain lets the test binary act as a process running a replayable
+// script (see TestShellReplayAfterCrash).
+func TestMain(m *testing.M) {
+	if os.Getenv("NOOK_SHELL_CHILD") != "" {
+		ctx := context.Background()
+		ws, err := nook.Open(ctx, os.Getenv("NOOK_SHELL_DB"), nook.WithBackends(shell.New(shell.Options{})))
+		if err != nil {
+			panic(err)
+		}
+		h, err := ws.Runtime().Exec(ctx, replayScript, runtime.ExecOptions{ID: "s", OnInterrupt: runtime.PolicyReplay,
+			Env: map[string]string{"LC_ALL": "C"}})
+		if err != nil {
+			panic(err)
+		}
+		os.Stdout.WriteString("started\n")
+		h.Wait(ctx)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+const replayScript = `echo one >> log.txt
+n=$RANDOM
+echo "n=$n"
+printf 'b\na\nc\n' | sort | tee sorted.txt | wc -l
+cat sorted.txt | tr a-z A-Z > upper.txt
+sleep 0.6
+echo two >> log.txt
+echo "again n=$n"
+cat log.txt upper.txt`
+
+// A replay-policy shell run SIGKILLed in the middle is resumed by the next
+// process: its appends happen once, $RANDOM is the same, output is printed
+// once.
+func TestShellReplayAfterCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	db := filepath.Join(t.TempDir(), "w.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "NOOK_SHELL_CHILD=1", "NOOK_SHELL_DB="+db)
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "started\n" {
+		cmd.Process.Kill()
+		t.Fatalf("child: %q %v", line, err)
+	}
+	time.Sleep(350 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	ws, err := nook.Open(context.Background(), db, nook.WithBackends(shell.New(shell.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	h, err := ws.Runtime().GetExec(ctx, "s", runtime.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != runtime.StatusCompleted {
+		t.Fatalf("status %s: %s\n%s", res.Status, res.Error, res.Stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(res.Stdout), "\n"), "\n")
+	if len(lines) != 8 || lines[1] != "3" || lines[2] != "again "+lines[0] ||
+		strings.Join(lines[3:], ",") != "one,two,A,B,C" {
+		t.Errorf("stdout:\n%s", res.Stdout)
+	}
+}
