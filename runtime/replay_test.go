@@ -298,3 +298,26 @@ func TestRecoverOnOpen(t *testing.T) {
 	}
 	t.Fatal("the interrupted run was not resumed")
 }
+
+// A journaled result bigger than MaxJournalEntryBytes fails the call with
+// an error that tells the code to go through files.
+func TestJournalEntryLimit(t *testing.T) {
+	mods := map[string]runtime.Module{"ws:big": {
+		"blob": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+			return strings.Repeat("x", 2000), nil
+		},
+	}}
+	ws := openWS(t, "", runtime.Options{Modules: mods, Limits: runtime.Limits{MaxJournalEntryBytes: 1000},
+		OnInterrupt: map[string]runtime.Policy{"script": runtime.PolicyReplay}})
+	res := run(t, ws.Runtime(), "call module ws:big/blob []", runtime.ExecOptions{})
+	want := "error: the result of ws:big/blob (2002 bytes) exceeds the journal's entry limit MaxJournalEntryBytes (1000): " +
+		"a replayable run must pass big data through files (write it to a file and pass the path)\n"
+	if string(res.Stdout) != want {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+	// Without the replay policy nothing is journaled, and nothing fails.
+	res = run(t, ws.Runtime(), "call module ws:big/blob []", runtime.ExecOptions{OnInterrupt: runtime.PolicyFail})
+	if len(res.Stdout) != 2003 {
+		t.Errorf("fail policy: %d bytes", len(res.Stdout))
+	}
+}
