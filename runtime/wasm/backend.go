@@ -161,14 +161,18 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	if !within(r.Cwd, b.opts.Root) {
 		return nil, fmt.Errorf("the working directory %s is outside %s", r.Cwd, b.opts.Root)
 	}
-	bin, name, err := b.module(ctx, fsys, &r)
+	pages := b.pages(r.Limits)
+	bin, name, chash, cm, err := b.module(ctx, fsys, &r, pages)
 	if err != nil {
 		return nil, err
 	}
-	pages := b.pages(r.Limits)
-	cm, err := b.cache.compile(ctx, bin, pages)
-	if err != nil {
-		return nil, err
+	if cm == nil {
+		if cm, err = b.cache.compile(ctx, bin, pages); err != nil {
+			return nil, err
+		}
+		if chash != "" {
+			b.cache.remember(chash, cm)
+		}
 	}
 	return &program{b: b, mod: cm, req: &r, argv0: name}, nil
 }
@@ -188,24 +192,26 @@ func (b *Backend) pages(l runtime.Limits) uint32 {
 	return uint32(p)
 }
 
-// module returns the module's bytes and its name (argv[0]).
-func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request) ([]byte, string, error) {
+// module returns the module's bytes, its name (argv[0]) and, for a
+// workspace file, its content hash; or, when the file's content hash names
+// a module compiled before, that module without reading the file.
+func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, pages uint32) ([]byte, string, string, *compiled, error) {
 	max := b.opts.MaxModuleBytes
 	src := r.Source
 	if strings.HasPrefix(src, wasmMagic) {
 		if int64(len(src)) > max {
-			return nil, "", &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
+			return nil, "", "", nil, &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
 				What: fmt.Sprintf("module of %d bytes", len(src))}
 		}
 		sum := sha256.Sum256([]byte(src))
-		return []byte(src), fmt.Sprintf("%x.wasm", sum[:6]), nil
+		return []byte(src), fmt.Sprintf("%x.wasm", sum[:6]), "", nil, nil
 	}
 	p := strings.TrimSpace(src)
 	if p == "" {
-		return nil, "", fmt.Errorf("the source is neither a WebAssembly module (it does not start with \\0asm) nor the path of a .wasm file")
+		return nil, "", "", nil, fmt.Errorf("the source is neither a WebAssembly module (it does not start with \\0asm) nor the path of a .wasm file")
 	}
 	if strings.ContainsAny(p, "\n\x00") || len(p) > vfs.MaxPathLength {
-		return nil, "", fmt.Errorf("the source is neither a WebAssembly module (it does not start with \\0asm) nor the path of a .wasm file")
+		return nil, "", "", nil, fmt.Errorf("the source is neither a WebAssembly module (it does not start with \\0asm) nor the path of a .wasm file")
 	}
 	// A path may be given in guest terms (under Mount) or workspace terms
 	// (under Root), or relative to the working directory.
@@ -221,35 +227,41 @@ func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request) 
 		abs = path.Clean(p)
 	}
 	if !within(abs, b.opts.Root) {
-		return nil, "", fmt.Errorf("module %s: outside the backend's root %s", p, b.opts.Root)
+		return nil, "", "", nil, fmt.Errorf("module %s: outside the backend's root %s", p, b.opts.Root)
 	}
 	real, err := fsys.ResolveBeneath(ctx, b.opts.Root, abs, true)
 	if err != nil {
-		return nil, "", fmt.Errorf("module %s: %w", p, err)
+		return nil, "", "", nil, fmt.Errorf("module %s: %w", p, err)
 	}
 	fi, err := fsys.Stat(ctx, real)
 	if err != nil {
-		return nil, "", fmt.Errorf("module %s: %w", p, err)
+		return nil, "", "", nil, fmt.Errorf("module %s: %w", p, err)
 	}
 	if fi.Kind != vfs.TypeFile {
-		return nil, "", fmt.Errorf("module %s: not a file", p)
+		return nil, "", "", nil, fmt.Errorf("module %s: not a file", p)
 	}
 	if fi.Bytes > max {
-		return nil, "", &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
+		return nil, "", "", nil, &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
 			What: fmt.Sprintf("module %s of %d bytes", p, fi.Bytes)}
+	}
+	chash, _ := fsys.ContentHash(ctx, real)
+	if chash != "" {
+		if cm := b.cache.known(chash, pages); cm != nil {
+			return nil, guestPath(b.opts, real), chash, cm, nil
+		}
 	}
 	bin, err := fsys.ReadRange(ctx, real, 0, max+1)
 	if err != nil {
-		return nil, "", fmt.Errorf("module %s: %w", p, err)
+		return nil, "", "", nil, fmt.Errorf("module %s: %w", p, err)
 	}
 	if int64(len(bin)) > max {
-		return nil, "", &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
+		return nil, "", "", nil, &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
 			What: fmt.Sprintf("module %s of %d bytes", p, len(bin))}
 	}
 	if !strings.HasPrefix(string(bin[:min(len(bin), 4)]), wasmMagic) {
-		return nil, "", fmt.Errorf("module %s: not a WebAssembly binary (no \\0asm header)", p)
+		return nil, "", "", nil, fmt.Errorf("module %s: not a WebAssembly binary (no \\0asm header)", p)
 	}
-	return bin, guestPath(b.opts, real), nil
+	return bin, guestPath(b.opts, real), chash, nil, nil
 }
 
 // within reports whether the clean path p is dir or below it.

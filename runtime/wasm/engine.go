@@ -25,7 +25,10 @@ type engine struct {
 	mu      sync.Mutex
 	modules map[modKey]*compiled
 	lru     *list.List // of *compiled, most recent first
-	closed  bool
+	// byContent maps the vfs content hash of a module file (and a memory
+	// limit) to its compiled module, so a known file is not read again.
+	byContent map[contentKey]*compiled
+	closed    bool
 }
 
 type rtKey struct {
@@ -38,6 +41,11 @@ type rtEntry struct {
 	rt wazero.Runtime
 	// wasi lists the functions of wasi_snapshot_preview1 by name.
 	wasi map[string]bool
+}
+
+type contentKey struct {
+	hash  string
+	pages uint32
 }
 
 type modKey struct {
@@ -57,7 +65,7 @@ type compiled struct {
 }
 
 func newEngine(opts Options) *engine {
-	return &engine{opts: opts, modules: map[modKey]*compiled{}, lru: list.New()}
+	return &engine{opts: opts, modules: map[modKey]*compiled{}, lru: list.New(), byContent: map[contentKey]*compiled{}}
 }
 
 // shared are the process's wazero runtimes and compilation caches. They
@@ -166,6 +174,41 @@ func (e *engine) compile(ctx context.Context, bin []byte, pages uint32) (*compil
 	return c, nil
 }
 
+// known returns the module compiled from the file whose vfs content hash
+// is chash, if it is still cached.
+func (e *engine) known(chash string, pages uint32) *compiled {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.byContent[contentKey{chash, pages}]
+	if c == nil || e.modules[c.key] != c {
+		return nil
+	}
+	select {
+	case <-c.ready:
+	default:
+		return nil
+	}
+	if c.err != nil {
+		return nil
+	}
+	e.lru.MoveToFront(c.elem)
+	return c
+}
+
+// remember records that the file with content hash chash compiled to c.
+func (e *engine) remember(chash string, c *compiled) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.byContent) > 4*e.opts.MaxCompiled {
+		for k, v := range e.byContent {
+			if e.modules[v.key] != v {
+				delete(e.byContent, k)
+			}
+		}
+	}
+	e.byContent[contentKey{chash, c.key.pages}] = c
+}
+
 // build compiles bin, metered unless the module cannot be (or the backend
 // is configured for checked interruption), and checks its imports and its
 // entry point.
@@ -235,6 +278,7 @@ func (e *engine) close(ctx context.Context) error {
 		}
 	}
 	clear(e.modules)
+	clear(e.byContent)
 	e.lru.Init()
 	return errors.Join(errs...)
 }
