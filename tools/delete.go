@@ -55,13 +55,16 @@ func (s *Set) delete(ctx context.Context, raw json.RawMessage) (*Result, error) 
 	err = s.fs.Batch(ctx, func(b *vfs.Batch) error {
 		fi, err := b.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+			return stamp(ctx, b, out)
 		}
 		if err != nil {
 			return err
 		}
 		out.Deleted, out.Type = true, fi.Kind.String()
-		return b.Remove(p, &vfs.RemoveOptions{Recursive: in.Recursive, Force: true})
+		if err := b.Remove(p, &vfs.RemoveOptions{Recursive: in.Recursive, Force: true}); err != nil {
+			return err
+		}
+		return stamp(ctx, b, out)
 	})
 	if err != nil {
 		if vfs.Code(err) == vfs.ENOTEMPTY {

@@ -127,7 +127,10 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 			out.Matches = append(out.Matches, editMatchOut{Edit: m.Index, Match: m.Rule,
 				Line: 1 + strings.Count(string(old[:m.Start]), "\n"), Replacements: m.Count})
 		}
-		return b.WriteFile(p, res.Content, nil)
+		if err := b.WriteFile(p, res.Content, nil); err != nil {
+			return err
+		}
+		return stamp(ctx, b, out)
 	})
 	if err != nil {
 		return nil, err

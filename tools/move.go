@@ -48,7 +48,13 @@ func (s *Set) move(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	if err := s.fs.Rename(ctx, from, to); err != nil {
+	err = s.fs.Batch(ctx, func(b *vfs.Batch) error {
+		if err := b.Rename(from, to); err != nil {
+			return err
+		}
+		return stamp(ctx, b, moveIn{From: from, To: to})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return Text(fmt.Sprintf("Moved %s to %s", from, to), moveIn{From: from, To: to}), nil

@@ -102,7 +102,7 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 			}
 			out.Files = append(out.Files, f)
 		}
-		return nil
+		return stamp(ctx, b, out)
 	})
 	if err != nil {
 		return nil, err

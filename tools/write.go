@@ -58,7 +58,10 @@ func (s *Set) write(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	err = s.fs.Batch(ctx, func(b *vfs.Batch) error {
 		_, err := b.Stat(p)
 		out.Created = errors.Is(err, fs.ErrNotExist)
-		return b.WriteFile(p, []byte(in.Content), &vfs.WriteOptions{MkdirAll: true})
+		if err := b.WriteFile(p, []byte(in.Content), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+			return err
+		}
+		return stamp(ctx, b, out)
 	})
 	if err != nil {
 		return nil, err
