@@ -8,7 +8,7 @@
 // once (or twice only when the kill landed while it was in flight, before
 // its result was journaled); the fail policy must fail the run with its
 // reason; the database must pass PRAGMA integrity_check every time.
-// NOOK_CRASH_ITERATIONS sets the number of iterations (default 40, 10 with
+// NOOK_CRASH_ITERATIONS sets the number of iterations (default 200, 10 with
 // -short) and NOOK_CRASH_SEED the seed of the kill delays.
 //
 // scenarios_test.go runs the scenarios of testdata/*.txtar (a JavaScript
