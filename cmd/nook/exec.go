@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/wasm"
 	"github.com/nookdev/nook/tools"
 )
 
@@ -27,7 +29,7 @@ import (
 // FILE ending in .sh runs on the shell); the exec tool offers models the
 // shell first (see toolOptions).
 func backends() []runtime.Backend {
-	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{})}
+	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{}), wasm.New(wasm.Options{Mount: "/"})}
 }
 
 // toolOptions are the options of every tool set the command line serves.
@@ -46,7 +48,7 @@ func workspaceOptions() []nook.Option {
 
 var cmdExec = &command{
 	name: "exec", group: "Runs",
-	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE",
+	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE [-- ARGS...]",
 	summary:  "run code in the workspace's sandbox",
 	help: `Runs the program in the host file FILE ("-" reads it from standard input), or
 the source given with -e, on a backend of the workspace's runtime (default:
@@ -121,6 +123,14 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	onInterrupt := fl.String("on-interrupt", "", "what happens if the process dies mid-run: `fail`, restart or replay (default fail)")
 	var env stringList
 	fl.Var(&env, "env", "set the environment variable `K=V` (repeatable)")
+	// Arguments after "--" are the program's.
+	var progArgs []string
+	for i, arg := range args {
+		if arg == "--" {
+			args, progArgs = args[:i], args[i+1:]
+			break
+		}
+	}
 	if err := a.parse(fl, args, 0, 1); err != nil {
 		return err
 	}
@@ -136,7 +146,7 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	case *timeout < 0:
 		return a.usagef("exec: --timeout must not be negative")
 	}
-	o := runtime.ExecOptions{Backend: *backend, Cwd: *cwd, ID: *id, Timeout: *timeout,
+	o := runtime.ExecOptions{Backend: *backend, Cwd: *cwd, ID: *id, Timeout: *timeout, Args: progArgs,
 		OnInterrupt: runtime.Policy(*onInterrupt)}
 	if *input != "" {
 		if !json.Valid([]byte(*input)) {
@@ -162,6 +172,11 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 			b, err = io.ReadAll(io.LimitReader(a.stdin, runtime.DefaultMaxSourceBytes+1))
 		} else {
 			b, err = os.ReadFile(name)
+			// A WebAssembly module may also be a workspace file: the
+			// wasm backend reads a source that is a path itself.
+			if errors.Is(err, fs.ErrNotExist) && *backend == "wasm" {
+				b, err = []byte(name), nil
+			}
 		}
 		if err != nil {
 			return err

@@ -70,7 +70,7 @@ func TestExec(t *testing.T) {
 	if r.code != 1 || !strings.HasPrefix(r.stderr, "nook: ") || !strings.HasSuffix(r.stderr, "(EINVAL)\n") {
 		t.Errorf("syntax error: %+v", r)
 	}
-	w.fail(1, "nook: no backend with id \"py\"; configured backends: \"js\", \"shell\" (EINVAL)\n", "exec", "--backend", "py", "-e", "1")
+	w.fail(1, "nook: no backend with id \"py\"; configured backends: \"js\", \"shell\", \"wasm\" (EINVAL)\n", "exec", "--backend", "py", "-e", "1")
 	r = w.run("--json", "exec", "--backend", "py", "-e", "1")
 	if v := jsonDoc(t, "json error", r.stderr); r.code != 1 || v["code"] != "EINVAL" || v["op"] != "exec" {
 		t.Errorf("exec --json error: %d %v", r.code, v)
