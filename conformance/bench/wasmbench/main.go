@@ -14,10 +14,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/nookdev/nook"
@@ -145,6 +147,15 @@ type rawWazero struct {
 func newRaw(ctx context.Context, code []byte, closeOnDone bool) *rawWazero {
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCloseOnContextDone(closeOnDone))
 	wasi_snapshot_preview1.MustInstantiate(ctx, r)
+	// The probe imports nook's host functions; raw wazero gets stubs.
+	stub := api.GoModuleFunc(func(_ context.Context, _ api.Module, s []uint64) { s[0] = 58 })
+	i32 := api.ValueTypeI32
+	b := r.NewHostModuleBuilder("nook")
+	for name, n := range map[string]int{"call": 7, "result": 3, "interrupt": 5} {
+		b.NewFunctionBuilder().WithGoModuleFunction(stub, slices.Repeat([]api.ValueType{i32}, n), []api.ValueType{i32}).Export(name)
+	}
+	_, err := b.Instantiate(ctx)
+	check(err)
 	cm, err := r.CompileModule(ctx, code)
 	check(err)
 	return &rawWazero{r: r, cm: cm}
