@@ -57,3 +57,24 @@ func TestJoin(t *testing.T) {
 		t.Errorf("after rollback: %d rows", n)
 	}
 }
+
+// A read whose context is cancelled mid-transaction leaves its connection
+// usable: the next reads on the pool work.
+func TestReadCancelledMidTransaction(t *testing.T) {
+	db := openTest(t)
+	for i := range 20 {
+		ctx, cancel := context.WithCancel(context.Background())
+		db.Read(ctx, func(c *Conn) error {
+			cancel()
+			s, err := c.Query(`SELECT count(*) FROM kv`)
+			if err == nil {
+				s.Step()
+				Done(s, nil)
+			}
+			return err
+		})
+		if n := count(t, db); n != 0 {
+			t.Fatalf("round %d: count %d", i, n)
+		}
+	}
+}

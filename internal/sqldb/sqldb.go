@@ -457,11 +457,17 @@ func (db *DB) getReader(ctx context.Context) (*Conn, error) {
 }
 
 func (db *DB) putReader(c *Conn) {
+	c.rollback() // never pool a connection inside a transaction
 	db.mu.Lock()
 	closed := db.closed
 	db.mu.Unlock()
-	if closed {
+	if closed || !c.GetAutocommit() {
 		c.close()
+		if !closed {
+			db.mu.Lock()
+			db.open--
+			db.mu.Unlock()
+		}
 		return
 	}
 	db.readers <- c
@@ -590,9 +596,15 @@ func Bind(s *sqlite3.Stmt, args ...any) error {
 	return nil
 }
 
+// rollback ends an open transaction. It clears the connection's
+// interrupt first: a rollback after a cancelled context (the usual reason
+// for one) must not be interrupted itself, or the connection would go back
+// to its pool still inside the transaction.
 func (c *Conn) rollback() {
 	if !c.GetAutocommit() {
+		old := c.SetInterrupt(context.Background())
 		c.Conn.Exec("ROLLBACK")
+		c.SetInterrupt(old)
 	}
 }
 
