@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -316,6 +315,8 @@ func TestCrash(t *testing.T) {
 
 	var st crashStats
 	for i := range n {
+		// One iteration in eight runs under the fail policy (all of them
+		// with NOOK_CRASH_FAILONLY set).
 		policy := runtime.PolicyReplay
 		if i%8 == 7 || os.Getenv("NOOK_CRASH_FAILONLY") != "" {
 			policy = runtime.PolicyFail
@@ -461,8 +462,8 @@ func crashOnce(t *testing.T, dir string, policy runtime.Policy, delay time.Durat
 	closed = true
 	defer integrityCheck(t, db)
 
-	var div *runtime.DivergenceError
-	if strings.Contains(res.Error, "replay diverged") || errors.As(errors.New(res.Error), &div) {
+	// A DivergenceError reaches the record as its message.
+	if strings.Contains(res.Error, "replay diverged") {
 		st.divergences++
 	}
 	if policy == runtime.PolicyFail && !finished {
