@@ -1,0 +1,267 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	gogit "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/vfs"
+)
+
+// ErrNetworkDenied is the code of a clone, fetch or push the embedder did
+// not allow.
+const ErrNetworkDenied = "ERR_GIT_NETWORK_DENIED"
+
+// go-git picks its transport by URL scheme from a process-wide table. The
+// module installs, once, an http(s) transport whose round tripper applies
+// the outbound policy carried by each request's context; a request without
+// one (another user of go-git in the process) goes out as go-git's default
+// would.
+type policyKey struct{}
+
+var installOnce sync.Once
+
+func installTransport() {
+	installOnce.Do(func() {
+		t := githttp.NewClient(&http.Client{Transport: policyTransport{}})
+		client.InstallProtocol("http", t)
+		client.InstallProtocol("https", t)
+	})
+}
+
+type policyTransport struct{}
+
+func (policyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	o, _ := req.Context().Value(policyKey{}).(*runtime.Outbound)
+	if o == nil {
+		return http.DefaultTransport.RoundTrip(req)
+	}
+	if !allowedHost(o.AllowHosts, req.URL) {
+		return nil, fmt.Errorf("%s: host %s is not in the outbound policy's AllowHosts", ErrNetworkDenied, req.URL.Host)
+	}
+	t := o.Transport
+	if t == nil {
+		t = http.DefaultTransport
+	}
+	return t.RoundTrip(req)
+}
+
+// allowedHost applies runtime.Outbound's AllowHosts rules: exact names,
+// "*.example.com" for subdomains, or "host:port".
+func allowedHost(allow []string, u *url.URL) bool {
+	if len(allow) == 0 {
+		return true
+	}
+	host := strings.ToLower(u.Hostname())
+	hostport := strings.ToLower(u.Host)
+	if u.Port() == "" {
+		port := "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+		hostport = net.JoinHostPort(host, port)
+	}
+	for _, a := range allow {
+		a = strings.ToLower(a)
+		switch {
+		case strings.HasPrefix(a, "*."):
+			if strings.HasSuffix(host, a[1:]) {
+				return true
+			}
+		case strings.Contains(a, ":"):
+			if a == hostport {
+				return true
+			}
+		case a == host:
+			return true
+		}
+	}
+	return false
+}
+
+// netContext checks that the network is allowed and that remote is an
+// http(s) URL the policy admits, and returns a context that carries the
+// policy to the transport.
+func (c *call) netContext(op, remote string) (context.Context, context.CancelFunc, error) {
+	o := c.g.opts
+	if !o.AllowNetwork || o.Outbound == nil {
+		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
+			"git %s needs the network, which this workspace does not allow (the embedder must pass AllowNetwork and an outbound policy)", op)}
+	}
+	u, err := url.Parse(remote)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
+			"git %s: only http:// and https:// remotes are allowed, not %q", op, remote)}
+	}
+	if !allowedHost(o.Outbound.AllowHosts, u) {
+		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
+			"git %s: host %s is not in the outbound policy's AllowHosts", op, u.Host)}
+	}
+	installTransport()
+	ctx := context.WithValue(c.ctx, policyKey{}, o.Outbound)
+	cancel := context.CancelFunc(func() {})
+	if o.Outbound.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, o.Outbound.Timeout)
+	}
+	return ctx, cancel, nil
+}
+
+func (c *call) clone() (any, error) {
+	if err := c.checkKeys("clone", "url", "branch", "depth", "into"); err != nil {
+		return nil, err
+	}
+	u, _ := c.str("url")
+	if u == "" {
+		return nil, errors.New("clone: url is required")
+	}
+	ctx, cancel, err := c.netContext("clone", u)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	base, err := c.dir()
+	if err != nil {
+		return nil, err
+	}
+	into, _ := c.str("into")
+	if into == "" {
+		into = strings.TrimSuffix(u[strings.LastIndex(strings.TrimSuffix(u, "/"), "/")+1:], "/")
+		into = strings.TrimSuffix(into, ".git")
+	}
+	dir := into
+	if !strings.HasPrefix(dir, "/") {
+		dir = base + "/" + into
+	}
+	c.a["dir"] = dir
+	dir, err = c.dir()
+	if err != nil {
+		return nil, err
+	}
+	if l, err := c.g.fs.ReadDir(c.ctx, dir, pageOne); err == nil && len(l.Entries) > 0 {
+		return nil, fmt.Errorf("destination path '%s' already exists and is not an empty directory", dir)
+	}
+	if err := c.g.fs.MkdirAll(c.ctx, dir, 0o755); err != nil {
+		return nil, err
+	}
+	st, wt := c.storage(dir)
+	opts := &gogit.CloneOptions{URL: u}
+	if b, _ := c.str("branch"); b != "" {
+		opts.ReferenceName, opts.SingleBranch = plumbing.NewBranchReferenceName(b), true
+	}
+	if d, _ := c.num("depth"); d > 0 {
+		opts.Depth = d
+	}
+	r, err := gogit.CloneContext(ctx, st, wt, opts)
+	if err != nil {
+		return nil, fmt.Errorf("clone %s: %w", u, err)
+	}
+	rp := &repo{Repository: r, wt: wt, root: dir}
+	branch, head := headInfo(rp)
+	return map[string]any{"path": dir, "branch": branch, "head": head}, nil
+}
+
+// remoteURL returns the first URL of a remote.
+func remoteURL(r *repo, name string) (string, error) {
+	rm, err := r.Remote(name)
+	if err != nil {
+		return "", fmt.Errorf("no remote named '%s'", name)
+	}
+	urls := rm.Config().URLs
+	if len(urls) == 0 {
+		return "", fmt.Errorf("remote '%s' has no URL", name)
+	}
+	return urls[0], nil
+}
+
+func (c *call) fetch() (any, error) {
+	if err := c.checkKeys("fetch", "remote"); err != nil {
+		return nil, err
+	}
+	r, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	name, _ := c.str("remote")
+	if name == "" {
+		name = "origin"
+	}
+	u, err := remoteURL(r, name)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel, err := c.netContext("fetch", u)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	err = r.FetchContext(ctx, &gogit.FetchOptions{RemoteName: name})
+	upToDate := errors.Is(err, gogit.NoErrAlreadyUpToDate)
+	if err != nil && !upToDate {
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	return map[string]any{"remote": name, "upToDate": upToDate}, nil
+}
+
+func (c *call) push() (any, error) {
+	if err := c.checkKeys("push", "remote", "refspecs", "force"); err != nil {
+		return nil, err
+	}
+	r, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	name, _ := c.str("remote")
+	if name == "" {
+		name = "origin"
+	}
+	u, err := remoteURL(r, name)
+	if err != nil {
+		return nil, err
+	}
+	specs, err := c.strs("refspecs")
+	if err != nil {
+		return nil, err
+	}
+	force, _ := c.flag("force")
+	var rs []config.RefSpec
+	for _, s := range specs {
+		if !strings.Contains(s, ":") {
+			ref := plumbing.NewBranchReferenceName(s)
+			s = ref.String() + ":" + ref.String()
+		}
+		if force && !strings.HasPrefix(s, "+") {
+			s = "+" + s
+		}
+		spec := config.RefSpec(s)
+		if err := spec.Validate(); err != nil {
+			return nil, fmt.Errorf("bad refspec %q: %w", s, err)
+		}
+		rs = append(rs, spec)
+	}
+	ctx, cancel, err := c.netContext("push", u)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	err = r.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: rs, Force: force})
+	upToDate := errors.Is(err, gogit.NoErrAlreadyUpToDate)
+	if err != nil && !upToDate {
+		return nil, fmt.Errorf("push %s: %w", name, err)
+	}
+	return map[string]any{"remote": name, "upToDate": upToDate}, nil
+}
+
+// pageOne reads one directory entry: is a directory empty.
+var pageOne = vfs.Page{Limit: 1}
