@@ -51,6 +51,10 @@ type BackendInfo struct {
 	// timeout is clamped to MaxTimeout.
 	DefaultTimeout time.Duration
 	MaxTimeout     time.Duration
+	// MaxSourceBytes, when set, replaces Limits.MaxSourceBytes as the
+	// bound Exec puts on this backend's source (a compiled WebAssembly
+	// module is bigger than any script); the backend checks it too.
+	MaxSourceBytes int64
 }
 
 // Access is what sandboxed code may do under its backend's root.

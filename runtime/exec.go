@@ -51,7 +51,8 @@ type ExecOptions struct {
 
 // request is what is stored of a run's request.
 type request struct {
-	Source   string            `json:"source"`
+	Source   string            `json:"source,omitempty"`
+	Binary   []byte            `json:"binary,omitempty"` // a source that is not UTF-8 (a wasm module)
 	Cwd      string            `json:"cwd"`
 	Input    json.RawMessage   `json:"input,omitempty"`
 	Env      map[string]string `json:"env,omitempty"`
@@ -107,8 +108,12 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		}
 		req.Input = in
 	}
-	if int64(len(source)) > lim.MaxSourceBytes {
-		return nil, limitErr(op, o.ID, &LimitError{Limit: "MaxSourceBytes", Max: lim.MaxSourceBytes,
+	maxSource := lim.MaxSourceBytes
+	if info.MaxSourceBytes > 0 {
+		maxSource = info.MaxSourceBytes
+	}
+	if int64(len(source)) > maxSource {
+		return nil, limitErr(op, o.ID, &LimitError{Limit: "MaxSourceBytes", Max: maxSource,
 			What: fmt.Sprintf("source of %d bytes", len(source))})
 	}
 	if int64(len(o.Stdin)) > lim.MaxStdinBytes {
@@ -188,8 +193,9 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		}
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EINVAL, Text: err.Error(), Err: err}
 	}
-	q := request{Source: source, Cwd: cwd, Input: req.Input, Env: o.Env, Args: o.Args,
+	q := request{Cwd: cwd, Input: req.Input, Env: o.Env, Args: o.Args,
 		Stdin: o.Stdin, Timeout: timeout.Milliseconds(), Encoding: o.Encoding, Policy: policy}
+	q.setSource(source)
 	var snapshot []byte
 	if policy == PolicyReplay {
 		q.Seed = newSeed()
@@ -217,6 +223,24 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 	}
 	r.prune(ctx, false)
 	return &Handle{ID: o.ID, Backend: info.ID, rt: r}, nil
+}
+
+// setSource stores the source as text, or as bytes when it is not UTF-8
+// (JSON would mangle it).
+func (q *request) setSource(s string) {
+	if utf8.ValidString(s) {
+		q.Source = s
+	} else {
+		q.Binary = []byte(s)
+	}
+}
+
+// source is the stored source.
+func (q *request) source() string {
+	if q.Binary != nil {
+		return string(q.Binary)
+	}
+	return q.Source
 }
 
 func limitErr(op, id string, le *LimitError) *Error {

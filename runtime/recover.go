@@ -91,7 +91,7 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 		return false, r.finishRecord(ctx, rec, StatusTimedOut, ExitTimedOut,
 			fmt.Sprintf("Execution timed out after %s (limit Timeout).", timeout))
 	}
-	req := &Request{ID: rec.ID, Source: q.Source, Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
+	req := &Request{ID: rec.ID, Source: q.source(), Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
 		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits}
 	var prog Program
 	if rs, ok := backend.(Restorer); ok && policy == PolicyReplay {

@@ -87,7 +87,7 @@ func (r *Runtime) Verify(ctx context.Context, id string) error {
 		return &Error{Op: op, ID: id, Code: vfs.EINVAL, Text: fmt.Sprintf("the backend %q is not configured", rec.Backend)}
 	}
 	info := backend.Info()
-	req := &Request{ID: id, Source: q.Source, Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
+	req := &Request{ID: id, Source: q.source(), Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
 		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits}
 	var prog Program
 	if rs, ok := backend.(Restorer); ok {

@@ -140,6 +140,7 @@ func (b *Backend) Info() runtime.BackendInfo {
 		Access:         b.opts.Access,
 		DefaultTimeout: b.opts.DefaultTimeout,
 		MaxTimeout:     b.opts.MaxTimeout,
+		MaxSourceBytes: b.opts.MaxModuleBytes,
 	}
 }
 
