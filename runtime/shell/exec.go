@@ -65,6 +65,10 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		name = "printf"
 	case "sh", "bash":
 		return p.shCmd(ctx, hc, args, stdin, stdout, stderr)
+	case "git":
+		if p.hasGit() {
+			return p.gitCmd(hc.Dir, args, stdout, stderr)
+		}
 	}
 	env := &coreutils.Env{
 		Ctx: p.ctx, FS: p.fs, Dir: hc.Dir,
@@ -210,7 +214,7 @@ func commandPath(name string) string { return "/usr/bin/" + name }
 
 func (p *runProgram) isCommand(name string) bool {
 	_, ok := coreutils.Lookup(name)
-	return ok || name == "sh" || name == "bash" || name == "which"
+	return ok || name == "sh" || name == "bash" || name == "which" || name == "git" && p.hasGit()
 }
 
 func (p *runProgram) typeCmd(args []string, stdout, stderr io.Writer) int {

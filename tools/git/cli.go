@@ -97,7 +97,7 @@ func (c *call) run() (any, error) {
 	}
 	fnOpts := map[string]any{}
 	for k, v := range opts {
-		if k != "short" && k != "oneline" {
+		if k != "short" && k != "oneline" && k != "quiet" {
 			fnOpts[k] = v
 		}
 	}
@@ -149,6 +149,8 @@ func parseCommand(cmd string, args []string) (string, map[string]any, error) {
 				val, err = take(&i, key)
 			}
 			o["branch"] = val
+		case cmd + " -q", cmd + " --quiet":
+			o["quiet"] = true
 		case "status -s", "status --short", "status --porcelain":
 			o["short"] = true
 		case "add -A", "add --all":
@@ -214,7 +216,7 @@ func parseCommand(cmd string, args []string) (string, map[string]any, error) {
 			o["delete"] = true
 		case "rev-parse --short":
 			o["short"] = true
-		case "rev-parse --verify", "rev-parse -q", "rev-parse --quiet":
+		case "rev-parse --verify":
 		case "clone --depth":
 			if !hasVal {
 				val, err = take(&i, key)
@@ -391,8 +393,14 @@ func (c *call) revParse(o map[string]any) (any, error) {
 // format renders a command's result as git prints it.
 func format(name string, o map[string]any, res any) string {
 	var b strings.Builder
+	if o["quiet"] == true {
+		return ""
+	}
 	switch v := res.(type) {
 	case *statusOut:
+		if name != "status" {
+			break
+		}
 		if o["short"] == true {
 			for _, f := range v.Files {
 				fmt.Fprintf(&b, "%s%s %s\n", f.Staging, f.Worktree, f.Path)

@@ -1,0 +1,52 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/nookdev/nook/runtime"
+)
+
+// gitModule is the host module that serves the shell's git command: when
+// the embedder configures it (package tools/git), "git status", "git
+// commit -m ..." and the rest are calls of its run function, journaled
+// like every host call. Without it, git is not a command.
+const gitModule = "ws:git"
+
+// hasGit reports whether the run can use git.
+func (p *runProgram) hasGit() bool { return slices.Contains(p.req.Modules[gitModule], "run") }
+
+// gitCmd runs a git command line in dir through the ws:git module and
+// prints what it returns.
+func (p *runProgram) gitCmd(dir string, args []string, stdout, stderr io.Writer) int {
+	argv := make([]any, 0, len(args)-1)
+	for _, a := range args[1:] {
+		argv = append(argv, a)
+	}
+	res, err := p.host.Call(p.ctx, &runtime.Call{Kind: runtime.KindModule, Op: gitModule + "/run",
+		Args: []any{map[string]any{"args": argv, "dir": dir}}})
+	if err != nil {
+		var le *runtime.LimitError
+		if errors.As(err, &le) {
+			p.cancel(err)
+		}
+		msg := err.Error()
+		var ce *runtime.CallError
+		if errors.As(err, &ce) {
+			msg = ce.Message
+		}
+		fmt.Fprintf(stderr, "git: %s\n", msg)
+		return 128
+	}
+	m, _ := res.(map[string]any)
+	if s, _ := m["stdout"].(string); s != "" {
+		io.WriteString(stdout, s)
+	}
+	if s, _ := m["stderr"].(string); s != "" {
+		io.WriteString(stderr, s)
+	}
+	code, _ := m["exitCode"].(float64)
+	return int(code)
+}

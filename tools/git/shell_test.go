@@ -1,0 +1,66 @@
+package git
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/shell"
+)
+
+func TestShellGitCommand(t *testing.T) {
+	mod, bind := LateModule(Options{Identity: testID})
+	ws := newWS(t, nook.WithBackends(shell.New(shell.Options{})), nook.WithModules(map[string]runtime.Module{ModuleName: mod}),
+		nook.WithRuntime(runtime.Options{KeepJournal: true}))
+	bind(ws.FS())
+	script := `
+mkdir -p proj && cd proj
+git init
+printf 'one\n' > a.txt
+git add a.txt
+git commit -m first --date '@1767225600 +0000'
+printf 'two\n' >> a.txt
+git status --short
+git diff | grep '^+two'
+git commit -a -m second --date '@1767229200 +0000' > /dev/null
+git log --oneline | wc -l
+git branch feature && git checkout feature > /dev/null && git branch
+cd .. && git status || echo "exit $?"
+which git
+git bogus; echo "bogus $?"
+`
+	h, err := ws.Runtime().Exec(bg, script, runtime.ExecOptions{Backend: "shell", ID: "s", OnInterrupt: runtime.PolicyReplay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Initialized empty Git repository in /workspace/proj/.git/
+[main (root-commit) ` // the hash follows
+	out := string(res.Stdout)
+	if !strings.HasPrefix(out, want) {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, res.Stderr)
+	}
+	if !strings.Contains(out, "] first\n M a.txt\n+two\n2\n* feature\n  main\nexit 128\n/usr/bin/git\nbogus 129\n") {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, res.Stderr)
+	}
+	if !strings.Contains(string(res.Stderr), "not a git repository") {
+		t.Fatalf("stderr:\n%s", res.Stderr)
+	}
+	if err := ws.Runtime().Verify(bg, "s"); err != nil {
+		t.Fatal(err)
+	}
+	// Without ws:git, git is no command.
+	ws2 := newWS(t, nook.WithBackends(shell.New(shell.Options{})))
+	h, err = ws2.Runtime().Exec(bg, "git status", runtime.ExecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ = h.Result(bg)
+	if res.ExitCode != 127 || !strings.Contains(string(res.Stderr), "git: command not found") {
+		t.Fatalf("git without the module: %d %s", res.ExitCode, res.Stderr)
+	}
+}
