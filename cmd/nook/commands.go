@@ -183,7 +183,7 @@ func init() {
 		cmdImport, cmdExport,
 		cmdExec, cmdRuns, cmdApprovals, cmdReplay,
 		cmdMCP, cmdServe, cmdTools, cmdTool,
-		cmdDemo, cmdChanges, cmdUsage, cmdGC, cmdVersion,
+		cmdDemo, cmdChanges, cmdUsage, cmdGC, cmdVersion, cmdGit,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",
 			summary: "show help for nook or for one command",

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"flag"
+	"io"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/tools/git"
+)
+
+var cmdGit = &command{
+	name: "git", group: "Workspace",
+	synopsis: "[-C DIR] [--name NAME] [--email EMAIL] [--allow-network] [--allow-host HOST]... COMMAND [ARGS...]",
+	summary:  "run git on the workspace's repositories (go-git, no host git)",
+	help: `Runs a git command line on a repository in the workspace, with the same
+implementation sandboxed code reaches as the ws:git module and the shell's git
+command: init, status, add, rm, commit, log, diff, show, branch, checkout,
+switch, reset, tag, rev-parse, clone, fetch and push ("nook git help" lists
+their options). -C names the directory to work in (default /workspace; the
+repository is found there or in a parent up to /workspace). Commits are by
+--name and --email (default nook <nook@localhost>). clone, fetch and push
+reach the network only with --allow-network, over http(s), and only the
+--allow-host hosts when any are given. nook exits with git's exit status.`,
+	run: runGit,
+}
+
+func runGit(a *app, fl *flag.FlagSet, args []string) error {
+	dir := fl.String("C", "", "work in `DIR` (absolute, under /workspace, or relative to it)")
+	name := fl.String("name", "", "author and committer `NAME`")
+	email := fl.String("email", "", "author and committer `EMAIL`")
+	network := fl.Bool("allow-network", false, "let clone, fetch and push reach http(s) remotes")
+	var hosts stringList
+	fl.Var(&hosts, "allow-host", "with --allow-network, the only `HOST`s allowed (repeatable)")
+	if err := a.parse(fl, args, 1, -1); err != nil {
+		return err
+	}
+	f, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	opts := git.Options{Identity: git.Identity{Name: *name, Email: *email}}
+	if *name == "" || *email == "" {
+		opts.Identity = git.DefaultGitIdentity
+		if *name != "" {
+			opts.Identity.Name = *name
+		}
+		if *email != "" {
+			opts.Identity.Email = *email
+		}
+	}
+	if *network {
+		opts.AllowNetwork, opts.Outbound = true, &runtime.Outbound{AllowHosts: hosts}
+	}
+	out := git.New(f, opts).Run(a.ctx, fl.Args(), *dir)
+	if a.json {
+		if err := a.writeJSON(out); err != nil {
+			return err
+		}
+	} else {
+		io.WriteString(a.stdout, out.Stdout)
+		io.WriteString(a.stderr, out.Stderr)
+	}
+	if out.ExitCode != 0 {
+		return &exitStatus{out.ExitCode}
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestGit(t *testing.T) {
+	w := newWS(t)
+	if r := w.run("git", "init"); r.code != 0 || r.stdout != "Initialized empty Git repository in /workspace/.git/\n" {
+		t.Fatalf("init: %+v", r)
+	}
+	if r := w.runIn([]byte("hello\n"), "put", "/workspace/a.txt"); r.code != 0 {
+		t.Fatalf("put: %+v", r)
+	}
+	w.run("git", "add", "a.txt")
+	r := w.run("git", "--name", "Ada", "--email", "ada@example.com", "commit", "-m", "first", "--date", "@1767225600 +0000")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "[main (root-commit) ") || !strings.HasSuffix(r.stdout, "] first\n") {
+		t.Fatalf("commit: %+v", r)
+	}
+	if r := w.run("git", "log"); !strings.Contains(r.stdout, "Author: Ada <ada@example.com>\nDate:   Thu Jan 1 00:00:00 2026 +0000\n\n    first\n") {
+		t.Fatalf("log: %+v", r)
+	}
+	if r := w.run("git", "status"); r.stdout != "On branch main\nnothing to commit, working tree clean\n" {
+		t.Fatalf("status: %+v", r)
+	}
+	if r := w.run("git", "-C", "/workspace", "bogus"); r.code != 129 || !strings.Contains(r.stderr, "'bogus' is not a git command") {
+		t.Fatalf("bogus: %+v", r)
+	}
+	if r := w.run("git", "clone", "http://127.0.0.1:1/x.git"); r.code != 128 || !strings.Contains(r.stderr, "needs the network") {
+		t.Fatalf("clone without --allow-network: %+v", r)
+	}
+	if r := w.run("git", "-C", "/etc", "status"); r.code != 128 || !strings.Contains(r.stderr, "outside /workspace") {
+		t.Fatalf("status outside: %+v", r)
+	}
+}
