@@ -215,7 +215,11 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EIO, Text: "cannot record the run: " + err.Error(), Err: err}
 	}
 	x.created, x.policy, x.seed = now, policy, q.Seed
-	x.start(prog, req, timeout)
+	if !x.start(prog, req, timeout) {
+		// Closed while preparing: the record stays running and the
+		// next runtime reaps it as interrupted.
+		return nil, &Error{Op: op, ID: o.ID, Code: ECANCELED, Text: "the runtime is closed"}
+	}
 	started = true
 	select {
 	case r.wake <- struct{}{}:

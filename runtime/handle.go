@@ -368,12 +368,15 @@ func (r *Runtime) KillExec(ctx context.Context, id string) error {
 
 func (r *Runtime) killLocal(id string) bool {
 	r.mu.Lock()
-	x := r.runs[id]
+	var cancel context.CancelCauseFunc
+	if x := r.runs[id]; x != nil {
+		cancel = x.cancel
+	}
 	r.mu.Unlock()
-	if x == nil || x.cancel == nil {
+	if cancel == nil {
 		return false
 	}
-	x.cancel(errKilled)
+	cancel(errKilled)
 	return true
 }
 

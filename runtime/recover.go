@@ -64,6 +64,26 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 	if rec.Waiting {
 		return false, nil
 	}
+	// Reserve the run in memory before claiming it, as Exec does, so a
+	// reader of this runtime polling meanwhile sees it as running here
+	// rather than as a run of ours whose end was lost.
+	x := &run{rt: r, id: rec.ID, notify: make(chan struct{})}
+	r.mu.Lock()
+	if r.closed || r.runs[rec.ID] != nil {
+		r.mu.Unlock()
+		return false, nil
+	}
+	r.runs[rec.ID] = x
+	r.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			r.mu.Lock()
+			delete(r.runs, rec.ID)
+			r.mu.Unlock()
+			x.wakeReaders()
+		}
+	}()
 	attempts, ok, err := r.store.Claim(ctx, rec.ID, rec.Owner, r.owner)
 	if err != nil || !ok {
 		return false, err
@@ -120,22 +140,17 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 			rs.spill = true
 		}
 	}
-	x := &run{rt: r, id: rec.ID, backend: info.ID, info: info, encoding: q.Encoding, limits: r.opts.Limits,
-		created: rec.Created, policy: policy, seed: q.Seed, resumed: rs, release: release,
-		fullTimeout: timeout, notify: make(chan struct{})}
+	x.backend, x.info, x.encoding, x.limits = info.ID, info, q.Encoding, r.opts.Limits
+	x.created, x.policy, x.seed, x.resumed, x.release, x.fullTimeout = rec.Created, policy, q.Seed, rs, release, timeout
 	if policy == PolicyReplay {
 		if x.replay, err = r.store.Recording(ctx, rec.ID); err != nil {
 			return false, err
 		}
 	}
-	r.mu.Lock()
-	if r.closed || r.runs[rec.ID] != nil {
-		r.mu.Unlock()
+	if !x.start(prog, req, remaining) {
 		return false, nil
 	}
-	r.runs[rec.ID] = x
-	r.mu.Unlock()
-	x.start(prog, req, remaining)
+	started = true
 	select {
 	case r.wake <- struct{}{}:
 	default:

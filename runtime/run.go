@@ -66,7 +66,12 @@ type run struct {
 }
 
 // start runs prog in a goroutine.
-func (x *run) start(prog Program, req *Request, timeout time.Duration) {
+//
+// It reports false, starting nothing, when the runtime closed meanwhile;
+// the run's context and its place in the runtime's wait group are set up
+// under the runtime's lock, so Close either sees the run cancellable or
+// keeps it from starting.
+func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 	r := x.rt
 	x.timeout = timeout
 	if x.fullTimeout == 0 {
@@ -74,7 +79,16 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ctx, stopTimer := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		stopTimer()
+		cancel(errClosed)
+		return false
+	}
 	x.ctx, x.cancel = ctx, cancel
+	r.wg.Add(1)
+	r.mu.Unlock()
 	x.out = newOutput(x, x.resumed)
 	cfg := HostConfig{
 		FS: r.fs, Root: x.info.Root, Access: x.info.Access, RunID: x.id,
@@ -94,7 +108,6 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) {
 	} else {
 		host = NewHost(cfg)
 	}
-	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer cancel(nil)
@@ -105,6 +118,7 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) {
 		exit := runProgram(ctx, prog, host)
 		x.finish(ctx, exit)
 	}()
+	return true
 }
 
 // runProgram runs prog, turning a panic into a failed exit so a broken

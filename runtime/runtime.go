@@ -198,7 +198,9 @@ func (r *Runtime) Close() error {
 	}
 	r.closed = true
 	for _, x := range r.runs {
-		x.cancel(errClosed)
+		if x.cancel != nil { // nil: still preparing; it will not start
+			x.cancel(errClosed)
+		}
 	}
 	r.mu.Unlock()
 	r.wg.Wait()
