@@ -3,6 +3,8 @@ package shell_test
 import (
 	"bufio"
 	"context"
+	"fmt"
+	mrand "math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,13 +49,23 @@ echo two >> log.txt
 echo "again n=$n"
 cat log.txt upper.txt`
 
-// A replay-policy shell run SIGKILLed in the middle is resumed by the next
-// process: its appends happen once, $RANDOM is the same, output is printed
-// once.
+// A replay-policy shell run SIGKILLed at random moments (50 times; 5 in
+// short mode) is resumed by the next process each time: its appends happen
+// once, $RANDOM is the same, output is printed once.
 func TestShellReplayAfterCrash(t *testing.T) {
+	n := 50
 	if testing.Short() {
-		t.Skip("starts processes")
+		n = 5
 	}
+	rng := mrand.New(mrand.NewPCG(7, 7))
+	for i := range n {
+		// From before the first command to after the sleep.
+		delay := time.Duration(rng.IntN(900)) * time.Millisecond
+		t.Run(fmt.Sprint(i), func(t *testing.T) { shellCrashOnce(t, delay) })
+	}
+}
+
+func shellCrashOnce(t *testing.T, delay time.Duration) {
 	db := filepath.Join(t.TempDir(), "w.db")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "NOOK_SHELL_CHILD=1", "NOOK_SHELL_DB="+db)
@@ -66,7 +78,7 @@ func TestShellReplayAfterCrash(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("child: %q %v", line, err)
 	}
-	time.Sleep(350 * time.Millisecond)
+	time.Sleep(delay)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 
@@ -91,6 +103,10 @@ func TestShellReplayAfterCrash(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(string(res.Stdout), "\n"), "\n")
 	if len(lines) != 8 || lines[1] != "3" || lines[2] != "again "+lines[0] ||
 		strings.Join(lines[3:], ",") != "one,two,A,B,C" {
-		t.Errorf("stdout:\n%s", res.Stdout)
+		t.Errorf("killed after %v: stdout:\n%s", delay, res.Stdout)
+	}
+	log, err := ws.FS().ReadFile(ctx, "/workspace/log.txt")
+	if err != nil || string(log) != "one\ntwo\n" {
+		t.Errorf("killed after %v: log %q %v", delay, log, err)
 	}
 }
