@@ -13,4 +13,8 @@
 // Mutating tools take per-path locks shared by every Set over the same
 // workspace in this process, and do their read-modify-write inside one
 // workspace transaction, so they stay correct against other processes too.
+//
+// Module (and LateModule) make a set's tools a host module, "ws:tools",
+// that sandboxed code calls with the tools' JSON inputs; package
+// tools/git is the "ws:git" module.
 package tools
