@@ -199,6 +199,10 @@ func (g *Git) Call(ctx context.Context, cc *runtime.CallContext, name string, a 
 	if !known {
 		return nil, fmt.Errorf("unknown git command %q", name)
 	}
+	if name == "run" {
+		// A command line is as mutating as its command.
+		mutating = runMutates(a)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	c := &call{ctx: ctx, g: g, a: a}
@@ -223,6 +227,28 @@ func (g *Git) Call(ctx context.Context, cc *runtime.CallContext, name string, a 
 	}
 	c.rc.finish(b)
 	return out, nil
+}
+
+// runMutates reports whether a command line of run may change the
+// repository (read-only ones leave no receipt).
+func runMutates(a map[string]any) bool {
+	args, _ := a["args"].([]any)
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "status", "log", "diff", "show", "rev-parse", "help":
+		return false
+	case "branch", "tag":
+		// Listing only: no name and no flag that changes anything.
+		for _, x := range args[1:] {
+			if s, _ := x.(string); s != "--list" && s != "-l" && s != "-a" {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // call is one command being served.
