@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -94,6 +95,8 @@ func main() {
 	case "interrupt":
 		_, err := nook.Interrupt(map[string]any{"q": "may I?"})
 		fmt.Println(err == nook.ErrNotSupported, err)
+	case "journal":
+		journal(arg(2))
 	case "escape":
 		escape()
 	default:
@@ -319,4 +322,29 @@ func escape() {
 		_, err = os.ReadFile(filepath.Join(wd, "rel-out.lnk"))
 	}
 	try("symlink ../../etc/passwd", err)
+}
+
+// journal does what a replay test needs: appends, a host-module call,
+// randomness and the clock in its output, and a sleep to be killed in.
+func journal(dir string) {
+	appendTo := func(s string) {
+		f, err := os.OpenFile(dir+"/log.txt", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		check(err)
+		_, err = f.WriteString(s)
+		check(err)
+		check(f.Close())
+	}
+	appendTo("a")
+	var b [8]byte
+	crand.Read(b[:])
+	fmt.Printf("rand %x\n", b)
+	fmt.Printf("clock %d\n", time.Now().UnixNano())
+	res, err := nook.Call("ws:side/hit", "w")
+	check(err)
+	fmt.Printf("hit %s\n", res)
+	time.Sleep(600 * time.Millisecond)
+	appendTo("b")
+	log, err := os.ReadFile(dir + "/log.txt")
+	check(err)
+	fmt.Printf("done %s\n", log)
 }
