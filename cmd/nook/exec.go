@@ -18,6 +18,7 @@ import (
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/runtime/wasm"
 	"github.com/nookdev/nook/tools"
+	"github.com/nookdev/nook/tools/git"
 )
 
 // The run commands: exec and runs (runs.go).
@@ -37,13 +38,32 @@ func toolOptions(rt *runtime.Runtime, readOnly bool) tools.Options {
 	return tools.Options{ReadOnly: readOnly, Runtime: rt, Exec: tools.ExecOptions{DefaultBackend: "shell"}}
 }
 
-// workspaceOptions are the options every workspace the command line opens
-// gets.
-//
-// The command line keeps the journals of finished replay-policy runs (until
-// retention prunes them), so that "nook replay ID --verify" can check them.
-func workspaceOptions() []nook.Option {
-	return []nook.Option{nook.WithRuntime(runtime.Options{KeepJournal: true}), nook.WithBackends(backends()...)}
+// openWorkspace opens the workspace at path (in memory when path is
+// empty) as every command of the command line does: with the backends,
+// the journals of finished replay-policy runs kept until retention prunes
+// them (so that "nook replay ID --verify" can check them), and the host
+// modules ws:tools (the tool set, as "nook tool" serves it) and ws:git.
+func openWorkspace(ctx context.Context, path string) (*nook.Workspace, error) {
+	toolsMod, bindTools := tools.LateModule(toolOptions(nil, false))
+	gitMod, bindGit := git.LateModule(git.Options{})
+	opts := []nook.Option{
+		nook.WithRuntime(runtime.Options{KeepJournal: true}),
+		nook.WithBackends(backends()...),
+		nook.WithModules(map[string]runtime.Module{tools.ModuleName: toolsMod, git.ModuleName: gitMod}),
+	}
+	var ws *nook.Workspace
+	var err error
+	if path == "" {
+		ws, err = nook.OpenMemory(ctx, opts...)
+	} else {
+		ws, err = nook.Open(ctx, path, opts...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	bindTools(tools.New(ws.FS(), toolOptions(ws.Runtime(), false)))
+	bindGit(ws.FS())
+	return ws, nil
 }
 
 var cmdExec = &command{

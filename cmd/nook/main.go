@@ -164,7 +164,7 @@ func errorText(err error) string {
 // workspace opens the workspace on first use.
 func (a *app) workspace() (*vfs.FS, error) {
 	if a.ws == nil {
-		ws, err := nook.Open(a.ctx, a.dbPath, workspaceOptions()...)
+		ws, err := openWorkspace(a.ctx, a.dbPath)
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/tools"
 	"github.com/nookdev/nook/tools/export"
 	mcpadapter "github.com/nookdev/nook/tools/mcp"
@@ -185,7 +184,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	// The definitions do not depend on the workspace: describe a scratch
 	// one rather than create the --db file.
-	ws, err := nook.OpenMemory(a.ctx, workspaceOptions()...)
+	ws, err := openWorkspace(a.ctx, "")
 	if err != nil {
 		return err
 	}
