@@ -62,8 +62,11 @@ func fetchErr(code, format string, args ...any) *CallError {
 	return &CallError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// allowed reports whether the policy lets code reach u.
-func (o *Outbound) allowed(u *url.URL) bool {
+// Allows reports whether the policy lets code reach u: every host when
+// AllowHosts is empty, else the names it lists ("api.example.com"),
+// subdomains of "*.example.com" entries, or "host:port" entries (a URL
+// without a port has its scheme's).
+func (o *Outbound) Allows(u *url.URL) bool {
 	if len(o.AllowHosts) == 0 {
 		return true
 	}
@@ -110,7 +113,7 @@ func fetch(ctx context.Context, o *Outbound, l Limits, args map[string]any) (any
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fetchErr("ERR_INVALID_URL", "fetch: invalid URL %q (only absolute http and https URLs)", fa.url)
 	}
-	if !o.allowed(u) {
+	if !o.Allows(u) {
 		return nil, fetchErr("ERR_FETCH_DENIED", "fetch: %s is not in the workspace's allowed hosts", u.Host)
 	}
 	if int64(len(fa.body)) > l.MaxCallBytes {
@@ -137,7 +140,7 @@ func fetch(ctx context.Context, o *Outbound, l Limits, args map[string]any) (any
 		if len(via) >= 10 {
 			return fmt.Errorf("stopped after 10 redirects")
 		}
-		if !o.allowed(r.URL) {
+		if !o.Allows(r.URL) {
 			return fmt.Errorf("redirect to %s is not in the workspace's allowed hosts", r.URL.Host)
 		}
 		return nil

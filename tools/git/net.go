@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -48,7 +47,7 @@ func (policyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if o == nil {
 		return http.DefaultTransport.RoundTrip(req)
 	}
-	if !allowedHost(o.AllowHosts, req.URL) {
+	if !o.Allows(req.URL) {
 		return nil, fmt.Errorf("%s: host %s is not in the outbound policy's AllowHosts", ErrNetworkDenied, req.URL.Host)
 	}
 	t := o.Transport
@@ -56,39 +55,6 @@ func (policyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t = http.DefaultTransport
 	}
 	return t.RoundTrip(req)
-}
-
-// allowedHost applies runtime.Outbound's AllowHosts rules: exact names,
-// "*.example.com" for subdomains, or "host:port".
-func allowedHost(allow []string, u *url.URL) bool {
-	if len(allow) == 0 {
-		return true
-	}
-	host := strings.ToLower(u.Hostname())
-	hostport := strings.ToLower(u.Host)
-	if u.Port() == "" {
-		port := "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
-		hostport = net.JoinHostPort(host, port)
-	}
-	for _, a := range allow {
-		a = strings.ToLower(a)
-		switch {
-		case strings.HasPrefix(a, "*."):
-			if strings.HasSuffix(host, a[1:]) {
-				return true
-			}
-		case strings.Contains(a, ":"):
-			if a == hostport {
-				return true
-			}
-		case a == host:
-			return true
-		}
-	}
-	return false
 }
 
 // netContext checks that the network is allowed and that remote is an
@@ -105,7 +71,7 @@ func (c *call) netContext(op, remote string) (context.Context, context.CancelFun
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
 			"git %s: only http:// and https:// remotes are allowed, not %q", op, remote)}
 	}
-	if !allowedHost(o.Outbound.AllowHosts, u) {
+	if !o.Outbound.Allows(u) {
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
 			"git %s: host %s is not in the outbound policy's AllowHosts", op, u.Host)}
 	}
