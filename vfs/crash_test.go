@@ -341,6 +341,8 @@ func checkStorage(ctx context.Context, f *FS) error {
 		{"unlinked nodes", `SELECT count(*) FROM vfs_nodes WHERE nlink = 0`},
 		{"directory entries pointing nowhere", `SELECT count(*) FROM vfs_dirents d
 			WHERE NOT EXISTS (SELECT 1 FROM vfs_nodes n WHERE n.inode = d.inode)`},
+		{"nodes whose nlink is not their number of names", `SELECT count(*) FROM vfs_nodes n WHERE n.inode != 1
+			AND n.nlink != (SELECT count(*) FROM vfs_dirents d WHERE d.inode = n.inode)`},
 		{"nodes without a directory entry", `SELECT count(*) FROM vfs_nodes n WHERE n.inode != 1
 			AND NOT EXISTS (SELECT 1 FROM vfs_dirents d WHERE d.inode = n.inode)`},
 	}

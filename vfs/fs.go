@@ -17,7 +17,8 @@ type Limits struct {
 	MaxFileSize int64
 	// MaxTotalBytes bounds the sum of all file sizes (ENOSPC).
 	MaxTotalBytes int64
-	// MaxEntries bounds the number of files, directories and symlinks (ENOSPC).
+	// MaxEntries bounds the number of files, directories and symlinks (ENOSPC);
+	// each extra name a hard link gives a file counts as one more.
 	MaxEntries int64
 	// MaxPathLength is the longest path in bytes, at most 4096 (ENAMETOOLONG).
 	MaxPathLength int
@@ -200,8 +201,8 @@ func (f *FS) Rev(ctx context.Context) (int64, error) {
 
 // Usage reports the workspace's totals.
 type Usage struct {
-	Bytes   int64 // sum of file sizes
-	Entries int64 // files, directories and symlinks, the root included
+	Bytes   int64 // sum of file sizes, a file with several names (hard links) once
+	Entries int64 // names of files, directories and symlinks, the root included
 	Stored  int64 // bytes of unique chunk content actually stored
 }
 

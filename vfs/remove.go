@@ -113,10 +113,20 @@ func (t *wtx) unlink(res resolution) error {
 	return nil
 }
 
-// release drops one link to a node whose directory entry is already gone,
-// deleting it (and its content) unless a handle in this process holds it.
+// release drops one link to a node whose directory entry is already gone.
+// A node with other names (hard links) only loses one from its count; the
+// last name deletes it (and its content) unless a handle in this process
+// holds it.
 func (t *wtx) release(inode int64, typ Type, size int64) error {
 	t.dNodes--
+	if typ != TypeDir {
+		if err := t.c.Exec(`UPDATE vfs_nodes SET nlink = nlink - 1, ctime = ?, rev = ? WHERE inode = ? AND nlink > 1`, t.now, t.rev, inode); err != nil {
+			return err
+		}
+		if t.c.Changes() > 0 {
+			return nil
+		}
+	}
 	if typ == TypeFile {
 		t.dBytes -= size
 	}

@@ -235,6 +235,7 @@ const (
 	OpWrite   ChangeOp = "write"   // a file's content changed
 	OpRemove  ChangeOp = "remove"  // a node was removed (a tombstone)
 	OpRename  ChangeOp = "rename"  // OldPath moved to Path (a whole subtree for directories)
+	OpLink    ChangeOp = "link"    // Path became another name of the node at OldPath (a hard link)
 	OpChmod   ChangeOp = "chmod"   // permission bits changed
 	OpChtimes ChangeOp = "chtimes" // times changed
 )
@@ -245,7 +246,7 @@ type Change struct {
 	Rev     int64 // revision of the transaction that made it
 	Op      ChangeOp
 	Path    string
-	OldPath string // for renames
+	OldPath string // for renames and links
 	Kind    Type
 	Time    int64 // nanoseconds
 }
