@@ -41,16 +41,19 @@ import (
 //	copyFile   {from, to, flags? (COPYFILE_EXCL = 1)}
 //	cp         {from, to, recursive?, force? (default true), errorOnExist?, dereference?, preserveTimestamps?}
 //	symlink    {target, path}
+//	link       {existingPath, newPath}                 (a hard link; a final symlink is not followed)
 //	readlink   {path}                                  → target
 //	realpath   {path}                                  → canonical path
 //	chmod      {path, mode}
-//	utimes     {path, atimeMs, mtimeMs}
+//	utimes     {path, atimeMs, mtimeMs, atimeNs?, mtimeNs?} (*Ns: decimal strings, exact; they win over *Ms)
 //	mkdtemp    {path}                                  → path (the shim draws the random suffix)
 //
 // Stats are maps {dev, ino, mode, nlink, uid, gid, rdev, size, blksize,
-// blocks, atimeMs, mtimeMs, ctimeMs, birthtimeMs, type} where mode carries
-// the S_IFREG/S_IFDIR/S_IFLNK type bits and type is "file", "dir" or
-// "symlink".
+// blocks, atimeMs, mtimeMs, ctimeMs, birthtimeMs, atimeNs, mtimeNs, ctimeNs,
+// birthtimeNs, type} where mode carries the S_IFREG/S_IFDIR/S_IFLNK type
+// bits, type is "file", "dir" or "symlink", the *Ms times are float
+// milliseconds (as in Node) and the *Ns times the exact nanoseconds since
+// the epoch as decimal strings (see nsString).
 //
 // Errors are *CallError values worded as Node words them ("ENOENT: no such
 // file or directory, open '/workspace/a'"), with Path (and Dest for two-path
@@ -104,6 +107,7 @@ func init() {
 		"chmod":       (*FSOps).opChmod,
 		"utimes":      (*FSOps).opUtimes,
 		"mkdtemp":     (*FSOps).opMkdtemp,
+		"link":        (*FSOps).opLink,
 	}
 }
 
@@ -186,6 +190,10 @@ func statMap(fi *vfs.FileInfo) map[string]any {
 		"mtimeMs":     ms(fi.Mtime),
 		"ctimeMs":     ms(fi.Ctime),
 		"birthtimeMs": ms(min(fi.Ctime, fi.Mtime)),
+		"atimeNs":     nsString(fi.Atime),
+		"mtimeNs":     nsString(fi.Mtime),
+		"ctimeNs":     nsString(fi.Ctime),
+		"birthtimeNs": nsString(min(fi.Ctime, fi.Mtime)),
 		"type":        typ,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -318,6 +319,8 @@ func TestFSStat(t *testing.T) {
 		"size": 1000.0, "blksize": 4096.0, "blocks": 2.0,
 		"atimeMs": float64(fi.Atime) / 1e6, "mtimeMs": float64(fi.Mtime) / 1e6, "ctimeMs": float64(fi.Ctime) / 1e6,
 		"birthtimeMs": float64(min(fi.Ctime, fi.Mtime)) / 1e6, "type": "file",
+		"atimeNs": strconv.FormatInt(fi.Atime, 10), "mtimeNs": strconv.FormatInt(fi.Mtime, 10),
+		"ctimeNs": strconv.FormatInt(fi.Ctime, 10), "birthtimeNs": strconv.FormatInt(min(fi.Ctime, fi.Mtime), 10),
 	}
 	if !reflect.DeepEqual(st, want) {
 		t.Fatalf("stat =\n%v\nwant\n%v", st, want)
@@ -852,6 +855,7 @@ func TestFSReadOnly(t *testing.T) {
 		{"EROFS: read-only file system, chmod '/workspace/f'", "chmod", []any{"path", "/workspace/f", "mode", 0o600}},
 		{"EROFS: read-only file system, utime '/workspace/f'", "utimes", []any{"path", "/workspace/f", "atimeMs", 0.0, "mtimeMs", 0.0}},
 		{"EROFS: read-only file system, mkdtemp '/workspace/t-1'", "mkdtemp", []any{"path", "/workspace/t-1"}},
+		{"EROFS: read-only file system, link '/workspace/f' -> '/workspace/h'", "link", []any{"existingPath", "/workspace/f", "newPath", "/workspace/h"}},
 	} {
 		ce := e.fails("EROFS", c.msg, c.op, c.kv...)
 		if ce.Syscall == "" || ce.Path == "" {
@@ -866,7 +870,7 @@ func TestFSReadOnly(t *testing.T) {
 	e.ok("open", "path", "/workspace/f", "flags", oRDONLY)
 	e.ok("realpath", "path", "/workspace/l")
 	e.ok("mkdir", "path", "/workspace/d", "recursive", true)
-	if e.read("/workspace/f") != "x" || e.exists("/workspace/g") || e.exists("/workspace/m") {
+	if e.read("/workspace/f") != "x" || e.exists("/workspace/g") || e.exists("/workspace/m") || e.exists("/workspace/h") {
 		t.Fatal("read-only workspace changed")
 	}
 }
@@ -915,7 +919,7 @@ func TestFSOpsMisc(t *testing.T) {
 	e := newFSEnv(t, runtime.ReadWrite)
 	e.fails("ENOSYS", `ENOSYS: function not implemented, fs op "chown"`, "chown", "path", "/workspace")
 	names := runtime.FSOpNames()
-	if len(names) != 24 || names[0] != "access" {
+	if len(names) != 25 || names[0] != "access" {
 		t.Fatalf("FSOpNames = %v", names)
 	}
 	for _, n := range names {

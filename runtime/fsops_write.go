@@ -555,11 +555,11 @@ func (o *FSOps) opUtimes(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	at, err := a.float("atimeMs")
+	atime, err := a.msOrNsTime("atime")
 	if err != nil {
 		return nil, err
 	}
-	mt, err := a.float("mtimeMs")
+	mtime, err := a.msOrNsTime("mtime")
 	if err != nil {
 		return nil, err
 	}
@@ -570,7 +570,20 @@ func (o *FSOps) opUtimes(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, o.vfsErr(o.FS.Chtimes(ctx, real, msTime(at), msTime(mt)), "utime", p, "")
+	return nil, o.vfsErr(o.FS.Chtimes(ctx, real, atime, mtime), "utime", p, "")
+}
+
+// msOrNsTime returns the time argument prefix+"Ns" (exact nanoseconds) when
+// given, else prefix+"Ms" (float milliseconds, required).
+func (a fsArgs) msOrNsTime(prefix string) (time.Time, error) {
+	if t, ok, err := a.optNsTime(prefix + "Ns"); ok || err != nil {
+		return t, err
+	}
+	ms, err := a.float(prefix + "Ms")
+	if err != nil {
+		return time.Time{}, err
+	}
+	return msTime(ms), nil
 }
 
 // msTime converts milliseconds since the epoch to a time.
