@@ -759,6 +759,14 @@ impl.rename = function* rename(oldPath, newPath) {
   return undefined;
 };
 
+// A hard link: a second name for the file (or symlink) at existingPath.
+impl.link = function* link(existingPath, newPath) {
+  const a = P(existingPath, 'link', 'existingPath');
+  const b = P(newPath, 'link', 'newPath');
+  yield ['link', { existingPath: a.abs, newPath: b.abs }, [a, b]];
+  return undefined;
+};
+
 impl.copyFile = function* copyFile(src, dest, mode) {
   const a = P(src, 'copyfile', 'src');
   const b = P(dest, 'copyfile', 'dest');
@@ -1082,7 +1090,7 @@ const promises = {};
 
 // The operations whose three forms are generated alike.
 const plain = ['readFile', 'writeFile', 'appendFile', 'stat', 'lstat', 'fstat', 'access', 'readdir', 'mkdir',
-  'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'copyFile', 'cp', 'symlink', 'readlink', 'realpath', 'chmod',
+  'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'link', 'copyFile', 'cp', 'symlink', 'readlink', 'realpath', 'chmod',
   'fchmod', 'utimes', 'futimes', 'truncate', 'ftruncate', 'close', 'fsync', 'opendir'];
 
 for (const name of plain) {
@@ -1127,19 +1135,6 @@ fs.exists = function exists(path, cb) {
 
 fs.realpathSync.native = fs.realpathSync;
 fs.realpath.native = fs.realpath;
-
-// Hard links, ownership and watching have no meaning in the workspace.
-const unsupported = (name, syscall) => {
-  const err = () => uvError('ENOSYS', syscall);
-  fs[name + 'Sync'] = function () { throw err(); };
-  fs[name] = function (...args) {
-    const cb = args.pop();
-    if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
-    Promise.resolve().then(() => cb(err()));
-  };
-  promises[name] = function () { return Promise.reject(err()); };
-};
-unsupported('link', 'link');
 
 // chown: every file belongs to the sandbox's user; changing owners is a
 // no-op once the path is known to exist.

@@ -702,3 +702,47 @@ export default async function () {
 		t.Fatalf("value %s\nwant  %s", first, want)
 	}
 }
+
+func TestFSHardLinksFromJS(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.write("/workspace/a.txt", "A")
+	r := e.runFS(errOf+`
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+const p = (f) => new Promise((resolve) => f((...args) => resolve(args)));
+export default async function () {
+  const out = {};
+  fs.linkSync("a.txt", "b.txt");
+  const a = fs.statSync("a.txt"), b = fs.statSync("b.txt");
+  out.sync = [a.ino === b.ino, a.nlink, b.nlink];
+  fs.writeFileSync("b.txt", "through b");
+  out.shared = fs.readFileSync("a.txt", "utf8");
+  out.promise = await fsp.link("a.txt", "c.txt");
+  out.callback = await p((cb) => fs.link("c.txt", "d.txt", cb));
+  out.nlink = fs.statSync("d.txt").nlink;
+  fs.unlinkSync("a.txt");
+  out.afterUnlink = [fs.readFileSync("d.txt", "utf8"), fs.statSync("b.txt").nlink];
+  out.exists = errOf(() => fs.linkSync("b.txt", "c.txt"));
+  out.missing = await errOfP(fsp.link("nope", "e.txt"));
+  out.dir = await p((cb) => fs.link("/workspace", "e", cb)).then(([err]) => [err.code, err.message]);
+  out.outside = errOf(() => fs.linkSync("/secret/key", "k"));
+  out.badArg = errOf(() => fs.linkSync("b.txt"));
+  return out;
+}`, runtime.ReadWrite)
+	wantJSON(t, r, `{
+ "sync": [true, 2, 2],
+ "shared": "through b",
+ "promise": null,
+ "callback": [null],
+ "nlink": 4,
+ "afterUnlink": ["through b", 3],
+ "exists": ["EEXIST", "EEXIST: file already exists, link 'b.txt' -> 'c.txt'", "link", "b.txt", "c.txt", -17],
+ "missing": ["ENOENT", "ENOENT: no such file or directory, link 'nope' -> 'e.txt'", "link", "nope", "e.txt", -2],
+ "dir": ["EPERM", "EPERM: operation not permitted, link '/workspace' -> 'e'"],
+ "outside": ["EACCES", "EACCES: permission denied, link '/secret/key' -> 'k'", "link", "/secret/key", "k", -13],
+ "badArg": ["ERR_INVALID_ARG_TYPE", "The \"newPath\" argument must be of type string or an instance of Buffer or URL. Received undefined", null, null, null, null]
+}`)
+	if e.read("/workspace/d.txt") != "through b" {
+		t.Fatal("link not in the workspace")
+	}
+}
