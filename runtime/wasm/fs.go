@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"math"
 	"path"
+	"strconv"
 	"strings"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -67,7 +68,16 @@ func toStat(v any) sys.Stat_t {
 		f, _ := m[k].(float64)
 		return f
 	}
-	ns := func(k string) int64 { return int64(math.Round(num(k) * 1e6)) }
+	// Exact nanoseconds when the op gives them (decimal strings), else the
+	// float milliseconds.
+	ns := func(k string) int64 {
+		if s, ok := m[strings.TrimSuffix(k, "Ms")+"Ns"].(string); ok {
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return n
+			}
+		}
+		return int64(math.Round(num(k) * 1e6))
+	}
 	mode := uint32(num("mode"))
 	fm := fs.FileMode(mode & 0o777)
 	if mode&0o4000 != 0 {
@@ -222,7 +232,7 @@ func (v *vfsFS) Rename(from, to string) experimentalsys.Errno {
 			fromIno = st.Ino
 		}
 		if st, errno := v.stat("lstat", wt); errno == 0 && st.Ino != fromIno {
-			v.detach(st.Ino)
+			v.detachName(st, wt)
 		}
 	}
 	if _, errno := v.call("rename", map[string]any{"from": wf, "to": wt}); errno != 0 {
@@ -284,7 +294,7 @@ func (v *vfsFS) Unlink(p string) experimentalsys.Errno {
 	}
 	if len(v.files) > 0 {
 		if st, errno := v.stat("lstat", wp); errno == 0 && !st.Mode.IsDir() {
-			v.detach(st.Ino)
+			v.detachName(st, wp)
 		}
 	}
 	_, errno := v.call("unlink", map[string]any{"path": wp})
@@ -317,8 +327,25 @@ func (v *vfsFS) Readlink(p string) (string, experimentalsys.Errno) {
 	return t, 0
 }
 
-// Link implements sys.FS: the workspace has no hard links.
-func (v *vfsFS) Link(oldPath, newPath string) experimentalsys.Errno { return experimentalsys.ENOSYS }
+// Link implements sys.FS: a hard link through the link op. A final
+// symlink at oldPath is linked itself, as Linux's link(2) does.
+func (v *vfsFS) Link(oldPath, newPath string) experimentalsys.Errno {
+	wo, oslash := v.abs(oldPath)
+	wn, _ := v.abs(newPath)
+	if oslash {
+		st, errno := v.stat("stat", wo)
+		switch {
+		case errno != 0:
+			return errno
+		case st.Mode.IsDir():
+			return experimentalsys.EPERM
+		default:
+			return experimentalsys.ENOTDIR
+		}
+	}
+	_, errno := v.call("link", map[string]any{"existingPath": wo, "newPath": wn})
+	return errno
+}
 
 // Utimens implements sys.FS.
 func (v *vfsFS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
@@ -339,17 +366,32 @@ func (v *vfsFS) utimens(wp string, atim, mtim int64) experimentalsys.Errno {
 			mtim = st.Mtim
 		}
 	}
-	_, errno := v.call("utimes", map[string]any{"path": wp, "atimeMs": float64(atim) / 1e6, "mtimeMs": float64(mtim) / 1e6})
+	_, errno := v.call("utimes", map[string]any{"path": wp, "atimeMs": float64(atim) / 1e6, "mtimeMs": float64(mtim) / 1e6,
+		"atimeNs": strconv.FormatInt(atim, 10), "mtimeNs": strconv.FormatInt(mtim, 10)})
 	return errno
 }
 
 // detach gives every open file on the node ino its own copy of the
 // content, before the node goes away (unlink, or replaced by a rename).
-func (v *vfsFS) detach(ino uint64) {
+// When the node keeps other names (st.Nlink > 1, hard links) only the name
+// wp goes: the open files that reach the node by another name keep doing
+// so, and those opened by the name wp are detached, as there is no handle
+// to the node that does not go through a name.
+func (v *vfsFS) detachName(st sys.Stat_t, wp string) {
+	if st.Nlink > 1 {
+		v.detach(st.Ino, wp)
+	} else {
+		v.detach(st.Ino, "")
+	}
+}
+
+// detach detaches the open files on the node ino (only those opened by the
+// name only, when it is not "").
+func (v *vfsFS) detach(ino uint64, only string) {
 	var data []byte
 	loaded := false
 	for f := range v.files {
-		if f.ino != ino || f.detached {
+		if f.ino != ino || f.detached || (only != "" && f.path != only) {
 			continue
 		}
 		if !loaded {

@@ -1,0 +1,57 @@
+package wasm_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/vfs"
+)
+
+var (
+	linkGuestOnce sync.Once
+	linkGuestBin  []byte
+	linkGuestErr  error
+)
+
+func linkGuest(t *testing.T) []byte {
+	t.Helper()
+	linkGuestOnce.Do(func() {
+		out := filepath.Join(os.TempDir(), "nook-wasm-linkguest-"+randName()+".wasm")
+		linkGuestBin, linkGuestErr = buildGuest(moduleRoot(t), "./runtime/wasm/testdata/linkguest", out)
+		os.Remove(out)
+	})
+	if linkGuestErr != nil {
+		t.Fatal(linkGuestErr)
+	}
+	return linkGuestBin
+}
+
+// A Go guest makes hard links (os.Link), keeps a file open while one of
+// its names goes, and sets times to the nanosecond.
+func TestHardLinksAndNanosecondTimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a guest")
+	}
+	ws := openWS(t)
+	ctx := context.Background()
+	if err := ws.FS().WriteFile(ctx, "/workspace/linkguest.wasm", linkGuest(t), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+		t.Fatal(err)
+	}
+	res := runSource(t, ws, "/workspace/linkguest.wasm", runtime.ExecOptions{})
+	ok(t, res)
+	want := "same: true nlink: 2\nb: Jello\nexist: true\nmissing: true\ndir: true\nmtime: 2024-05-06T07:08:09.123456789Z\n"
+	if string(res.Stdout) != want {
+		t.Fatalf("stdout:\n%s\nwant:\n%s", res.Stdout, want)
+	}
+	fi, err := ws.FS().Stat(ctx, "/workspace/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Nlink != 1 || fi.Mtime%1000 != 789 {
+		t.Fatalf("b: nlink %d mtime %d", fi.Nlink, fi.Mtime)
+	}
+}
