@@ -19,6 +19,7 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/wasm"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -450,4 +451,56 @@ func TestModuleReplayAfterKill(t *testing.T) {
 		replayed++
 	}
 	t.Logf("%d kills, %d runs resumed and matched", iterations, replayed)
+}
+
+// A WASI guest reaches ws:tools through the Go guest SDK (nook.Call) like
+// JavaScript through an import: the probe guest greps and edits.
+func TestModuleFromWASIGuest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a wasip1 guest")
+	}
+	out := filepath.Join(t.TempDir(), "probe.wasm")
+	build := exec.Command("go", "build", "-o", out, "./guest/wasm/probe")
+	build.Dir = ".."
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the guest: %v\n%s", err, b)
+	}
+	guest, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, bind := LateModule(Options{})
+	ws, err := nook.Open(context.Background(), filepath.Join(t.TempDir(), "w.db"),
+		nook.WithBackends(wasm.New(wasm.Options{})), nook.WithModules(map[string]runtime.Module{ModuleName: mod}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	bind(New(ws.FS(), Options{Runtime: ws.Runtime()}))
+	ctx := context.Background()
+	mustWrite(t, ws.FS(), "/workspace/a.go", "package a // TODO fix\n")
+	call := func(args ...string) string {
+		t.Helper()
+		h, err := ws.Runtime().Exec(ctx, string(guest), runtime.ExecOptions{Args: append([]string{"call"}, args...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := h.Result(ctx)
+		if err != nil || res.Status != runtime.StatusCompleted {
+			t.Fatalf("%v %s %s", err, res.Status, res.Stderr)
+		}
+		return string(res.Stdout)
+	}
+	if got := call("ws:tools/grep", `{"query":"TODO","path":"/workspace"}`); !strings.Contains(got, `"path":"/workspace/a.go"`) {
+		t.Errorf("grep: %s", got)
+	}
+	call("ws:tools/edit", `{"path":"/workspace/a.go","edits":[{"oldText":"TODO","newText":"DONE"}]}`)
+	b, _ := ws.FS().ReadFile(ctx, "/workspace/a.go")
+	if string(b) != "package a // DONE fix\n" {
+		t.Errorf("after the edit: %q", b)
+	}
+	if got := call("ws:tools/read", `{"path":"/workspace/missing"}`); !strings.HasPrefix(got, "error ERR_TOOL: ") {
+		t.Errorf("a tool error: %q", got)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	crand "crypto/rand"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -105,11 +106,16 @@ func main() {
 	}
 }
 
+// toArgs turns command-line arguments into call arguments: numbers,
+// JSON objects and arrays as values, anything else as a string.
 func toArgs(ss []string) []any {
 	out := []any{}
 	for _, s := range ss {
+		var v any
 		if n, err := strconv.ParseFloat(s, 64); err == nil {
 			out = append(out, n)
+		} else if (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && json.Unmarshal([]byte(s), &v) == nil {
+			out = append(out, v)
 		} else {
 			out = append(out, s)
 		}
