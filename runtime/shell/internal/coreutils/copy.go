@@ -2,14 +2,13 @@ package coreutils
 
 import (
 	"fmt"
-	"path"
 	"strings"
 )
 
 func init() {
 	register("cp", "cp [-rRafnpv] SOURCE... DEST", cp)
 	register("mv", "mv [-fnv] SOURCE... DEST", mv)
-	register("ln", "ln -s [-fnv] TARGET LINK_NAME | ln -s TARGET... DIRECTORY", ln)
+	register("ln", "ln [-sfnv] TARGET LINK_NAME | ln [-sfnv] TARGET... DIRECTORY", ln)
 }
 
 // destFor returns where src goes: into dest when dest is a directory.
@@ -236,14 +235,14 @@ func ln(e *Env, args []string) int {
 		if o.has("s") {
 			err = e.FS.Symlink(e.Ctx, t, to)
 		} else {
-			// Hard links do not exist in the workspace: a copy stands in.
-			if _, serr := e.FS.Lstat(e.Ctx, to); serr == nil {
-				err = fmt.Errorf("failed to create hard link '%s': File exists", path.Base(to))
-				e.Errf("%s", err)
+			// A hard link, as link(2): a final symlink is linked itself
+			// (GNU ln's default, -P).
+			if fi, serr := e.FS.Lstat(e.Ctx, e.Abs(t)); serr == nil && fi.Kind == "dir" {
+				e.Errf("%s: hard link not allowed for directory", t)
 				status = 1
 				continue
 			}
-			err = e.FS.CopyFile(e.Ctx, e.Abs(t), to)
+			err = e.FS.Link(e.Ctx, e.Abs(t), to)
 		}
 		if err != nil {
 			kind := "symbolic link"

@@ -295,6 +295,14 @@ func (f *FS) Symlink(ctx context.Context, target, p string) error {
 	return err
 }
 
+// Link gives the file (or symlink) from the second name to: a hard link.
+func (f *FS) Link(ctx context.Context, from, to string) error {
+	f.changes.before(ctx, to)
+	_, err := f.call(ctx, "link", map[string]any{"existingPath": from, "newPath": to})
+	f.changes.wrote(to, err)
+	return err
+}
+
 // Readlink returns the target of the link p.
 func (f *FS) Readlink(ctx context.Context, p string) (string, error) {
 	v, err := f.call(ctx, "readlink", map[string]any{"path": p})
