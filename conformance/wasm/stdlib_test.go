@@ -32,12 +32,6 @@ var packages = []string{"os", "io/fs", "path/filepath", "testing/fstest"}
 // knownGaps are tests that pass over a host directory and not over a
 // workspace, with why; they do not fail the suite (any other does).
 var knownGaps = map[string]string{
-	"os.TestHardLink":            "no hard links: runtime.FSOps has no link op",
-	"os.TestLongPath":            "no hard links: runtime.FSOps has no link op",
-	"os.TestRootLinkFrom":        "no hard links: runtime.FSOps has no link op",
-	"os.TestRootChtimes":         "utimes and stats carry times as float milliseconds: sub-microsecond precision is lost",
-	"os.TestDevNullFile":         "no /dev/null (fails over the host directory too)",
-	"os.TestOpenFileDevNull":     "no /dev/null (fails over the host directory too)",
 	"os.TestRootRenameAfterOpen": "wazero joins paths to a directory descriptor's name (fails over the host directory too)",
 }
 

@@ -109,6 +109,9 @@ func toStat(v any) sys.Stat_t {
 
 // Stat implements sys.FS.
 func (v *vfsFS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	if v.isDevNull(p) {
+		return devNullStat, 0
+	}
 	wp, slash := v.abs(p)
 	st, errno := v.stat("stat", wp)
 	if errno == 0 && slash && !st.Mode.IsDir() {
@@ -120,6 +123,9 @@ func (v *vfsFS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
 // Lstat implements sys.FS. A trailing slash follows a final symlink, as
 // POSIX says.
 func (v *vfsFS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	if v.isDevNull(p) {
+		return devNullStat, 0
+	}
 	wp, slash := v.abs(p)
 	if slash {
 		return v.Stat(p)
@@ -129,6 +135,15 @@ func (v *vfsFS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
 
 // OpenFile implements sys.FS.
 func (v *vfsFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if v.isDevNull(p) {
+		switch {
+		case flag&experimentalsys.O_DIRECTORY != 0:
+			return nil, experimentalsys.ENOTDIR
+		case flag&experimentalsys.O_CREAT != 0 && flag&experimentalsys.O_EXCL != 0:
+			return nil, experimentalsys.EEXIST
+		}
+		return &nullFile{append: flag&experimentalsys.O_APPEND != 0}, 0
+	}
 	wp, slash := v.abs(p)
 	acc := flag & (experimentalsys.O_RDONLY | experimentalsys.O_RDWR | experimentalsys.O_WRONLY)
 	f := &file{fs: v, path: wp, readable: acc != experimentalsys.O_WRONLY, writable: acc != experimentalsys.O_RDONLY,

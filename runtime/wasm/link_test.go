@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/wasm"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -53,5 +54,26 @@ func TestHardLinksAndNanosecondTimes(t *testing.T) {
 	}
 	if fi.Nlink != 1 || fi.Mtime%1000 != 789 {
 		t.Fatalf("b: nlink %d mtime %d", fi.Nlink, fi.Mtime)
+	}
+}
+
+// With the workspace root as the guest's /, /dev/null is the null device,
+// and nothing reaches the workspace.
+func TestDevNull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a guest")
+	}
+	ws := openWSB(t, []runtime.Backend{wasm.New(wasm.Options{Mount: "/"})})
+	ctx := context.Background()
+	if err := ws.FS().WriteFile(ctx, "/workspace/linkguest.wasm", linkGuest(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := runSource(t, ws, "/workspace/linkguest.wasm", runtime.ExecOptions{}, "devnull")
+	ok(t, res)
+	if want := "write: 4 <nil> mode: Dcrw------- read: 0 <nil> excl: true\n"; string(res.Stdout) != want {
+		t.Fatalf("stdout %q, want %q", res.Stdout, want)
+	}
+	if _, err := ws.FS().Lstat(ctx, "/workspace/dev"); err == nil {
+		t.Fatal("/dev/null reached the workspace")
 	}
 }

@@ -12,6 +12,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "devnull" {
+		devNull()
+		return
+	}
 	if err := run(); err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
@@ -56,4 +60,18 @@ func run() error {
 	st, _ := os.Stat("b")
 	fmt.Println("mtime:", st.ModTime().UTC().Format(time.RFC3339Nano))
 	return nil
+}
+
+func devNull() {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	n, err := f.Write([]byte("gone"))
+	fi, _ := f.Stat()
+	f.Close()
+	b, rerr := os.ReadFile(os.DevNull)
+	_, eerr := os.OpenFile(os.DevNull, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	fmt.Println("write:", n, err, "mode:", fi.Mode(), "read:", len(b), rerr, "excl:", errors.Is(eerr, fs.ErrExist))
 }
