@@ -68,13 +68,15 @@ func openWorkspace(ctx context.Context, path string) (*nook.Workspace, error) {
 
 var cmdExec = &command{
 	name: "exec", group: "Runs",
-	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE [-- ARGS...]",
+	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--root DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE [-- ARGS...]",
 	summary:  "run code in the workspace's sandbox",
 	help: `Runs the program in the host file FILE ("-" reads it from standard input), or
 the source given with -e, on a backend of the workspace's runtime (default:
 JavaScript, or the shell for a FILE ending in .sh; "nook runs backends"
 lists them). The program sees the workspace
 files under its backend's root (e.g. /workspace); --cwd is relative to it.
+A WebAssembly guest sees that root as its /; with --root DIR it sees the
+directory DIR under the root as its / instead (and starts there).
 Its stdout and stderr are copied to nook's as they are produced, and nook
 exits with the run's exit code: 124 when it timed out, 130 when it was
 cancelled. Ctrl-C kills the run and waits for its end.
@@ -137,6 +139,7 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	input := fl.String("input", "", "pass the JSON value `JSON` to the program (callable backends)")
 	timeout := fl.Duration("timeout", 0, "stop the run after `D`, e.g. 30s (default: the backend's)")
 	cwd := fl.String("cwd", "", "working directory `DIR`, relative to the backend's root")
+	root := fl.String("root", "", "wasm: show the workspace directory `DIR` (relative to the backend's root) as the guest's /")
 	id := fl.String("id", "", "name the run `ID` (default: a new ULID)")
 	source := fl.String("e", "", "run `SOURCE` instead of a file")
 	stdin := fl.Bool("stdin", false, "pass standard input to the run")
@@ -216,6 +219,15 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	rt := a.ws.Runtime()
 	if o.Backend == "" && !eGiven {
 		o.Backend = backendFor(rt, fl.Arg(0))
+	}
+	if *root != "" {
+		if o.Backend != "wasm" {
+			return a.usagef("exec: --root is for the wasm backend (--backend wasm)")
+		}
+		if o.Env == nil {
+			o.Env = map[string]string{}
+		}
+		o.Env[wasm.RootEnv] = *root
 	}
 	h, err := rt.Exec(a.ctx, src, o)
 	if err != nil {

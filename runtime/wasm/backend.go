@@ -159,11 +159,15 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 		r.Cwd = b.opts.Root
 	}
 	r.Cwd = path.Clean(r.Cwd)
-	if !within(r.Cwd, b.opts.Root) {
-		return nil, fmt.Errorf("the working directory %s is outside %s", r.Cwd, b.opts.Root)
+	opts, err := b.runOptions(ctx, fsys, &r)
+	if err != nil {
+		return nil, err
+	}
+	if !within(r.Cwd, opts.Root) {
+		return nil, fmt.Errorf("the working directory %s is outside %s", r.Cwd, opts.Root)
 	}
 	pages := b.pages(r.Limits)
-	bin, name, chash, cm, err := b.module(ctx, fsys, &r, pages)
+	bin, name, chash, cm, err := b.module(ctx, fsys, &r, pages, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +179,59 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 			b.cache.remember(chash, cm)
 		}
 	}
-	return &program{b: b, mod: cm, req: &r, argv0: name}, nil
+	return &program{b: b, opts: opts, mod: cm, req: &r, argv0: name}, nil
+}
+
+// RootEnv is the environment variable that gives one run its own root: a
+// directory under the backend's Root that the guest sees at Mount instead
+// of Root (`nook exec --backend wasm --root DIR`). It is taken out of the
+// guest's environment. As a variable of the run's request it is recorded
+// with the run, so a restarted or replayed run sees the same files.
+//
+// The run's root is a view, not a wall: the host confines the guest's
+// calls to the backend's Root, so a symlink in the run's root may lead
+// elsewhere under Root (never outside it).
+const RootEnv = "NOOK_WASM_ROOT"
+
+// runOptions returns the options of one run: the backend's, with the run's
+// own root when its request sets RootEnv (r.Env then loses it, and a
+// working directory left at the backend's root moves to the run's).
+func (b *Backend) runOptions(ctx context.Context, fsys *vfs.FS, r *runtime.Request) (Options, error) {
+	opts := b.opts
+	root, ok := r.Env[RootEnv]
+	if !ok {
+		return opts, nil
+	}
+	env := make(map[string]string, len(r.Env)-1)
+	for k, v := range r.Env {
+		if k != RootEnv {
+			env[k] = v
+		}
+	}
+	r.Env = env
+	if !strings.HasPrefix(root, "/") {
+		root = path.Join(b.opts.Root, root)
+	}
+	root = path.Clean(root)
+	if !within(root, b.opts.Root) {
+		return opts, fmt.Errorf("%s=%s: outside the backend's root %s", RootEnv, root, b.opts.Root)
+	}
+	real, err := fsys.ResolveBeneath(ctx, b.opts.Root, root, true)
+	if err != nil {
+		return opts, fmt.Errorf("%s=%s: %w", RootEnv, root, err)
+	}
+	fi, err := fsys.Stat(ctx, real)
+	if err != nil {
+		return opts, fmt.Errorf("%s=%s: %w", RootEnv, root, err)
+	}
+	if fi.Kind != vfs.TypeDir {
+		return opts, fmt.Errorf("%s=%s: not a directory", RootEnv, root)
+	}
+	if r.Cwd == b.opts.Root {
+		r.Cwd = real
+	}
+	opts.Root = real
+	return opts, nil
 }
 
 // pages is the memory limit of a run in pages.
@@ -196,7 +252,7 @@ func (b *Backend) pages(l runtime.Limits) uint32 {
 // module returns the module's bytes, its name (argv[0]) and, for a
 // workspace file, its content hash; or, when the file's content hash names
 // a module compiled before, that module without reading the file.
-func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, pages uint32) ([]byte, string, string, *compiled, error) {
+func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, pages uint32, opts Options) ([]byte, string, string, *compiled, error) {
 	max := b.opts.MaxModuleBytes
 	src := r.Source
 	if strings.HasPrefix(src, wasmMagic) {
@@ -220,17 +276,17 @@ func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, 
 	switch {
 	case !strings.HasPrefix(p, "/"):
 		abs = path.Join(r.Cwd, p)
-	case within(path.Clean(p), b.opts.Root):
+	case within(path.Clean(p), opts.Root):
 		abs = path.Clean(p)
-	case within(path.Clean(p), b.opts.Mount):
-		abs = path.Join(b.opts.Root, strings.TrimPrefix(path.Clean(p), b.opts.Mount))
+	case within(path.Clean(p), opts.Mount):
+		abs = path.Join(opts.Root, strings.TrimPrefix(path.Clean(p), opts.Mount))
 	default:
 		abs = path.Clean(p)
 	}
-	if !within(abs, b.opts.Root) {
-		return nil, "", "", nil, fmt.Errorf("module %s: outside the backend's root %s", p, b.opts.Root)
+	if !within(abs, opts.Root) {
+		return nil, "", "", nil, fmt.Errorf("module %s: outside the backend's root %s", p, opts.Root)
 	}
-	real, err := fsys.ResolveBeneath(ctx, b.opts.Root, abs, true)
+	real, err := fsys.ResolveBeneath(ctx, opts.Root, abs, true)
 	if err != nil {
 		return nil, "", "", nil, fmt.Errorf("module %s: %w", p, err)
 	}
@@ -248,7 +304,7 @@ func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, 
 	chash, _ := fsys.ContentHash(ctx, real)
 	if chash != "" {
 		if cm := b.cache.known(chash, pages); cm != nil {
-			return nil, guestPath(b.opts, real), chash, cm, nil
+			return nil, guestPath(opts, real), chash, cm, nil
 		}
 	}
 	bin, err := fsys.ReadRange(ctx, real, 0, max+1)
@@ -262,7 +318,7 @@ func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, 
 	if !strings.HasPrefix(string(bin[:min(len(bin), 4)]), wasmMagic) {
 		return nil, "", "", nil, fmt.Errorf("module %s: not a WebAssembly binary (no \\0asm header)", p)
 	}
-	return bin, guestPath(b.opts, real), chash, nil, nil
+	return bin, guestPath(opts, real), chash, nil, nil
 }
 
 // within reports whether the clean path p is dir or below it.

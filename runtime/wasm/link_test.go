@@ -77,3 +77,30 @@ func TestDevNull(t *testing.T) {
 		t.Fatal("/dev/null reached the workspace")
 	}
 }
+
+// RootEnv gives one run its own root: the guest's files land there, and a
+// root outside the backend's is refused before the run exists.
+func TestRunRoot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a guest")
+	}
+	ws := openWSB(t, []runtime.Backend{wasm.New(wasm.Options{Mount: "/"})})
+	ctx := context.Background()
+	if err := ws.FS().WriteFile(ctx, "/workspace/sub/bin/linkguest.wasm", linkGuest(t), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+		t.Fatal(err)
+	}
+	res := runSource(t, ws, "/bin/linkguest.wasm", runtime.ExecOptions{Env: map[string]string{wasm.RootEnv: "sub"}})
+	ok(t, res)
+	if b, err := ws.FS().ReadFile(ctx, "/workspace/sub/b"); err != nil || string(b) != "Jello" {
+		t.Fatalf("/workspace/sub/b = %q, %v", b, err)
+	}
+	if _, err := ws.FS().Lstat(ctx, "/workspace/b"); err == nil {
+		t.Fatal("the run wrote outside its root")
+	}
+	for _, root := range []string{"/etc", "nope", "sub/bin/linkguest.wasm"} {
+		_, err := ws.Runtime().Exec(ctx, "/bin/linkguest.wasm", runtime.ExecOptions{Backend: "wasm", Env: map[string]string{wasm.RootEnv: root}})
+		if err == nil {
+			t.Errorf("root %s: no error", root)
+		}
+	}
+}

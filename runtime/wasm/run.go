@@ -20,6 +20,7 @@ import (
 // program is one prepared run of a compiled module.
 type program struct {
 	b     *Backend
+	opts  Options // the backend's, with the run's own root (RootEnv)
 	mod   *compiled
 	req   *runtime.Request
 	argv0 string
@@ -73,7 +74,7 @@ func (st *runState) stopped() error {
 func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
-	st := &runState{ctx: ctx, cancel: cancel, host: host, opts: &p.b.opts, req: p.req}
+	st := &runState{ctx: ctx, cancel: cancel, host: host, opts: &p.opts, req: p.req}
 	st.start = host.Now()
 	fsys := newFS(st)
 	defer fsys.closeAll()
@@ -89,7 +90,7 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 		WithNanotime(st.nanotime, sys.ClockResolution(time.Microsecond)).
 		WithNanosleep(st.nanosleep).
 		WithRandSource(randSource{host}).
-		WithFSConfig(wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(fsys, p.b.opts.Mount))
+		WithFSConfig(wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(fsys, p.opts.Mount))
 	env := p.req.Env
 	keys := make([]string, 0, len(env))
 	for k := range env {
@@ -101,8 +102,8 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 	}
 	// Go's wasip1 port takes its working directory from PWD; give it the
 	// run's when it is not the root and the caller set no PWD.
-	if _, ok := env["PWD"]; !ok && p.req.Cwd != p.b.opts.Root {
-		cfg = cfg.WithEnv("PWD", guestPath(p.b.opts, p.req.Cwd))
+	if _, ok := env["PWD"]; !ok && p.req.Cwd != p.opts.Root {
+		cfg = cfg.WithEnv("PWD", guestPath(p.opts, p.req.Cwd))
 	}
 
 	cctx := context.WithValue(ctx, stateKey{}, st)
