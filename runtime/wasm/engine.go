@@ -213,6 +213,9 @@ func (e *engine) remember(chash string, c *compiled) {
 // is configured for checked interruption), and checks its imports and its
 // entry point.
 func (e *engine) build(ctx context.Context, bin []byte, pages uint32) (wazero.CompiledModule, *rtEntry, bool, error) {
+	if err := checkLimits(bin); err != nil {
+		return nil, nil, false, fmt.Errorf("invalid WebAssembly module: %w", err)
+	}
 	src, checked := bin, e.opts.Interrupt == InterruptChecked
 	if !checked {
 		m, err := meter(bin)

@@ -201,7 +201,7 @@ func meter(bin []byte) (out []byte, err error) {
 	for k := uint32(0); k < nBodies; k++ {
 		size := cr.u32()
 		b := cr.bytes(int(size))
-		body, err = meterBody(body[:0], b, check)
+		body, err = meterBody(body[:0], b, check, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -233,8 +233,9 @@ func meter(bin []byte) (out []byte, err error) {
 	return out, nil
 }
 
-// meterBody appends the instrumented function body b to dst.
-func meterBody(dst, b, check []byte) ([]byte, error) {
+// meterBody appends the instrumented function body b to dst. With st it
+// also adds up what the body costs wazero's compiler (see limits.go).
+func meterBody(dst, b, check []byte, st *compileCost) ([]byte, error) {
 	r := &reader{b: b}
 	for n := r.u32(); n > 0; n-- { // locals
 		r.u32()
@@ -243,8 +244,20 @@ func meterBody(dst, b, check []byte) ([]byte, error) {
 	dst = append(dst, b[:r.i]...)
 	dst = append(dst, check...)
 	start := r.i
+	depth := 0
 	for r.i < len(r.b) {
 		op := r.byte()
+		switch op {
+		case 0x02, 0x03, 0x04, 0x06: // block, loop, if, try
+			if depth++; depth > maxNesting {
+				return nil, &limitError{fmt.Sprintf("a function nests more than %d blocks", maxNesting)}
+			}
+			if st != nil {
+				st.nesting += int64(depth)
+			}
+		case 0x0b:
+			depth--
+		}
 		switch {
 		case op == 0x03: // loop bt
 			r.s33()
@@ -257,7 +270,14 @@ func meterBody(dst, b, check []byte) ([]byte, error) {
 			op >= 0x20 && op <= 0x26 || op == 0xd2 || op == 0x08 || op == 0x09 || op == 0x07 || op == 0x18:
 			r.u32()
 		case op == 0x0e: // br_table
-			for n := r.u32(); n > 0; n-- {
+			n := r.u32()
+			if int64(n) > int64(maxBrTable) {
+				return nil, &limitError{fmt.Sprintf("a br_table has more than %d targets", maxBrTable)}
+			}
+			if st != nil {
+				st.brTable += int64(n) * int64(n)
+			}
+			for ; n > 0; n-- {
 				r.u32()
 			}
 			r.u32()
