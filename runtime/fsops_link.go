@@ -39,8 +39,12 @@ func (o *FSOps) opLink(ctx context.Context, a fsArgs) (any, error) {
 		return nil, o.vfsErr(err, "link", from, to)
 	}
 	if fi.Kind == vfs.TypeSymlink {
+		// A loop cannot lead anywhere, let alone outside Root (every hop of
+		// the walk is checked): only EACCES refuses the link.
 		if err := o.checkLinkTarget(ctx, "link", realTo, fi.Target); err != nil {
-			return nil, withDest(err, from, to)
+			if ce, ok := err.(*CallError); !ok || ce.Code != "ELOOP" {
+				return nil, withDest(err, from, to)
+			}
 		}
 	}
 	return nil, o.vfsErr(o.FS.Link(ctx, realFrom, realTo), "link", from, to)

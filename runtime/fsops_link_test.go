@@ -63,6 +63,9 @@ func TestFSLink(t *testing.T) {
 	e.link("../x", "/workspace/d/up")
 	e.fails("EACCES", "EACCES: permission denied, link '/workspace/d/up' -> '/workspace/up'",
 		"link", "existingPath", "/workspace/d/up", "newPath", "/workspace/up")
+	// A symlink loop is linked like any symlink.
+	e.link("loop", "/workspace/loop")
+	e.ok("link", "existingPath", "/workspace/loop", "newPath", "/workspace/d/loop")
 	if e.exists("/workspace/k") || e.exists("/secret/b") || e.exists("/workspace/up") {
 		t.Fatal("a refused link was made")
 	}
