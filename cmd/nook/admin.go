@@ -39,8 +39,12 @@ func changeJSONOf(c vfs.Change) changeJSON {
 }
 
 func changeLine(c vfs.Change) string {
-	if c.Op == vfs.OpRename {
+	switch c.Op {
+	case vfs.OpRename:
 		return fmt.Sprintf("%d %s %s %s -> %s", c.Rev, c.Op, c.Kind, c.OldPath, c.Path)
+	case vfs.OpLink:
+		// A new name for the file OldPath names.
+		return fmt.Sprintf("%d %s %s %s (to %s)", c.Rev, c.Op, c.Kind, c.Path, c.OldPath)
 	}
 	return fmt.Sprintf("%d %s %s %s", c.Rev, c.Op, c.Kind, c.Path)
 }
