@@ -129,7 +129,7 @@ func (h *journaledHost) tick(stream int, v []byte) (recorded []byte, replayed bo
 		if stream == journal.TimerStream {
 			what = "timer firing"
 		}
-		go h.fail(&DivergenceError{Want: "the end of the journal", Got: fmt.Sprintf("%s %d", what, n+1)})
+		h.fail(&DivergenceError{Want: "the end of the journal", Got: fmt.Sprintf("%s %d", what, n+1)})
 	}
 	h.ticks = append(h.ticks, journal.Tick{Stream: stream, N: n, Value: v})
 	return v, false

@@ -163,9 +163,11 @@ func (o *output) signal() {
 	}
 }
 
-// add routes p of stream s to events or the spill files. Callers hold mu.
+// add routes p of stream s to events or the spill files, holding back an
+// incomplete character in utf8 encoding. Callers hold mu.
 func (o *output) add(s Stream, p []byte) {
-	if o.x.encoding == "utf8" {
+	runes := o.x.encoding == "utf8"
+	if runes {
 		if c := o.carry[s]; len(c) > 0 {
 			p = append(append([]byte(nil), c...), p...)
 			o.carry[s] = nil
@@ -175,6 +177,12 @@ func (o *output) add(s Stream, p []byte) {
 			p = p[:cut]
 		}
 	}
+	o.place(s, p, runes)
+}
+
+// place routes p to events or the spill files; with runes, the stored part
+// ends at a character boundary. Callers hold mu.
+func (o *output) place(s Stream, p []byte, runes bool) {
 	if len(p) == 0 {
 		return
 	}
@@ -186,7 +194,7 @@ func (o *output) add(s Stream, p []byte) {
 	head := p
 	if int64(len(head)) > room {
 		head = head[:room]
-		if o.x.encoding == "utf8" {
+		if runes {
 			head = head[:completeUTF8(head)]
 		}
 	}
@@ -347,10 +355,7 @@ func (o *output) close() ([]journal.Event, journal.Progress) {
 	for _, s := range []Stream{Stdout, Stderr} {
 		if c := o.carry[s]; len(c) > 0 {
 			o.carry[s] = nil
-			enc := o.x.encoding
-			o.x.encoding = "binary"
-			o.add(s, c)
-			o.x.encoding = enc
+			o.place(s, c, false)
 		}
 	}
 	o.mu.Unlock()
