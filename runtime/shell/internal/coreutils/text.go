@@ -148,16 +148,7 @@ func head(e *Env, args []string) int {
 	w := bufio.NewWriter(e.Stdout)
 	defer w.Flush()
 	for i, f := range files {
-		if (len(files) > 1 && !o.has("q")) || o.has("v") {
-			if i > 0 {
-				w.WriteString("\n")
-			}
-			name := f
-			if f == "-" {
-				name = "standard input"
-			}
-			fmt.Fprintf(w, "==> %s <==\n", name)
-		}
+		fileHeader(w, o, files, i)
 		r, err := e.Open(f)
 		if err != nil {
 			e.Errf("cannot open '%s' for reading: %s", f, textOf(err))
@@ -234,16 +225,7 @@ func tail(e *Env, args []string) int {
 	w := bufio.NewWriter(e.Stdout)
 	defer w.Flush()
 	for i, f := range files {
-		if (len(files) > 1 && !o.has("q")) || o.has("v") {
-			if i > 0 {
-				w.WriteString("\n")
-			}
-			name := f
-			if f == "-" {
-				name = "standard input"
-			}
-			fmt.Fprintf(w, "==> %s <==\n", name)
-		}
+		fileHeader(w, o, files, i)
 		b, err := e.ReadAll(f)
 		if err != nil {
 			e.Errf("cannot open '%s' for reading: %s", f, textOf(err))
@@ -540,4 +522,20 @@ func paste(e *Env, args []string) int {
 		w.WriteString("\n")
 	}
 	return st
+}
+
+// fileHeader writes head's and tail's "==> NAME <==" line before file i,
+// when there are several files (unless -q) or -v asks for it.
+func fileHeader(w *bufio.Writer, o opts, files []string, i int) {
+	if (len(files) <= 1 || o.has("q")) && !o.has("v") {
+		return
+	}
+	if i > 0 {
+		w.WriteString("\n")
+	}
+	name := files[i]
+	if name == "-" {
+		name = "standard input"
+	}
+	fmt.Fprintf(w, "==> %s <==\n", name)
 }
