@@ -1,9 +1,9 @@
 package runtime_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
+	"github.com/nookdev/nook/internal/childproc"
 	"io"
 	"os"
 	"os/exec"
@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			panic(err)
 		}
-		os.Stdout.WriteString("started\n")
+		childproc.Ready()
 		h.Wait(ctx)
 		ws.Close()
 		os.Exit(0)
@@ -67,22 +67,7 @@ func sideModule(side string) map[string]runtime.Module {
 
 func startChild(t *testing.T, db, src string, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(append(os.Environ(), "NOOK_RUNTIME_CHILD=1", "NOOK_RUNTIME_DB="+db, "NOOK_RUNTIME_SRC="+src), env...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "started\n" {
-		cmd.Process.Kill()
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	return cmd
+	return childproc.Start(t, append([]string{"NOOK_RUNTIME_CHILD=1", "NOOK_RUNTIME_DB=" + db, "NOOK_RUNTIME_SRC=" + src}, env...)...)
 }
 
 // A run whose process is SIGKILLed is failed as interrupted by the next

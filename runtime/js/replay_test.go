@@ -1,11 +1,10 @@
 package js_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
+	"github.com/nookdev/nook/internal/childproc"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -27,7 +26,7 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			panic(err)
 		}
-		os.Stdout.WriteString("started\n")
+		childproc.Ready()
 		h.Wait(ctx)
 		os.Exit(0)
 	}
@@ -89,17 +88,7 @@ func TestReplayAfterCrash(t *testing.T) {
 	}
 	dir := t.TempDir()
 	db, side := filepath.Join(dir, "w.db"), filepath.Join(dir, "side")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "NOOK_JS_CHILD=1", "NOOK_JS_DB="+db, "NOOK_JS_SIDE="+side)
-	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "started\n" {
-		cmd.Process.Kill()
-		t.Fatalf("child: %q %v", line, err)
-	}
+	cmd := childproc.Start(t, "NOOK_JS_CHILD=1", "NOOK_JS_DB="+db, "NOOK_JS_SIDE="+side)
 	time.Sleep(300 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()

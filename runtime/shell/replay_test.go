@@ -1,12 +1,11 @@
 package shell_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
+	"github.com/nookdev/nook/internal/childproc"
 	mrand "math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -32,7 +31,7 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			panic(err)
 		}
-		os.Stdout.WriteString("started\n")
+		childproc.Ready()
 		h.Wait(ctx)
 		os.Exit(0)
 	}
@@ -67,17 +66,7 @@ func TestShellReplayAfterCrash(t *testing.T) {
 
 func shellCrashOnce(t *testing.T, delay time.Duration) {
 	db := filepath.Join(t.TempDir(), "w.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "NOOK_SHELL_CHILD=1", "NOOK_SHELL_DB="+db)
-	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "started\n" {
-		cmd.Process.Kill()
-		t.Fatalf("child: %q %v", line, err)
-	}
+	cmd := childproc.Start(t, "NOOK_SHELL_CHILD=1", "NOOK_SHELL_DB="+db)
 	time.Sleep(delay)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
