@@ -48,6 +48,25 @@ type Limits struct {
 	// journaled for a replay-policy run: a bigger one fails, telling the
 	// code to pass big data through files.
 	MaxJournalEntryBytes int64
+	// MaxNestingDepth bounds how deeply nested a value or a source may be
+	// where a parser or a serialiser recurses on the host's stack:
+	// JSON.parse, eval, Function, structured clone, util.inspect, a
+	// module's source before it is bundled, and JSON crossing the Host.
+	// A deeper input is a catchable error, never a fatal one.
+	MaxNestingDepth int
+	// MaxTableElements bounds a WebAssembly table, at instantiation and
+	// on every table.grow.
+	MaxTableElements int
+	// MaxProcesses bounds the shell's concurrently running pipeline
+	// stages, subshells and background jobs of one run (a fork bomb stops
+	// with an error naming it).
+	MaxProcesses int
+	// MaxCPUTime bounds the CPU time of a run's worker process in the
+	// process isolation tier (user plus system).
+	MaxCPUTime time.Duration
+	// MaxOpenFiles bounds the open file descriptors of a run's worker
+	// process in the process isolation tier.
+	MaxOpenFiles int
 }
 
 // The default limits.
@@ -69,6 +88,11 @@ const (
 	DefaultMaxConcurrentCalls   = 64
 	DefaultMaxDirEntries        = 10_000
 	DefaultMaxJournalEntryBytes = 4 << 20
+	DefaultMaxNestingDepth      = 1_000
+	DefaultMaxTableElements     = 1_000_000
+	DefaultMaxProcesses         = 128
+	DefaultMaxCPUTime           = 10 * time.Minute
+	DefaultMaxOpenFiles         = 64
 
 	// DefaultTimeout and DefaultMaxTimeout apply to backends that set no
 	// timeouts of their own.
@@ -105,6 +129,13 @@ func (l Limits) WithDefaults() Limits {
 	defi(&l.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
 	defi(&l.MaxDirEntries, DefaultMaxDirEntries)
 	def(&l.MaxJournalEntryBytes, DefaultMaxJournalEntryBytes)
+	defi(&l.MaxNestingDepth, DefaultMaxNestingDepth)
+	defi(&l.MaxTableElements, DefaultMaxTableElements)
+	defi(&l.MaxProcesses, DefaultMaxProcesses)
+	defi(&l.MaxOpenFiles, DefaultMaxOpenFiles)
+	if l.MaxCPUTime <= 0 {
+		l.MaxCPUTime = DefaultMaxCPUTime
+	}
 	if l.MaxStoredOutputBytes > l.MaxOutputBytes {
 		l.MaxStoredOutputBytes = l.MaxOutputBytes
 	}
