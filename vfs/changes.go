@@ -9,58 +9,70 @@ import (
 )
 
 // Changes returns the change-feed entries of revisions after sinceRev, in
-// order, at most limit of them (0 means DefaultPage) but never splitting a
-// revision: pass the last entry's Rev to continue. A sinceRev older than the
-// oldest kept entry (GC prunes beyond Limits.MaxChanges) is EINVAL, since
-// changes in between are lost; start again from a fresh listing then.
+// order, at most limit of them (0 means DefaultPage). A revision with more
+// entries than fit spans pages: continue with [FS.ChangesAfter] from the
+// last entry's Seq. A sinceRev older than the oldest kept entry (GC prunes
+// beyond Limits.MaxChanges) is EINVAL, since changes in between are lost;
+// start again from a fresh listing then.
 func (f *FS) Changes(ctx context.Context, sinceRev int64, limit int) ([]Change, error) {
-	const op = "changes"
+	return f.changes(ctx, "changes", sinceRev, -1, limit)
+}
+
+// ChangesAfter returns the change-feed entries whose Seq is greater than
+// afterSeq, in order, at most limit of them (0 means DefaultPage): the way
+// to page through the feed, a revision's entries included. An afterSeq
+// older than the oldest kept entry is EINVAL, as for Changes.
+func (f *FS) ChangesAfter(ctx context.Context, afterSeq int64, limit int) ([]Change, error) {
+	return f.changes(ctx, "changes", -1, afterSeq, limit)
+}
+
+// changes reads one page of the feed after a revision (sinceRev >= 0) or
+// after a seq.
+func (f *FS) changes(ctx context.Context, op string, sinceRev, afterSeq int64, limit int) ([]Change, error) {
 	if limit < 0 {
 		return nil, perr(op, "", EINVAL, fmt.Sprintf("limit must be a non-negative integer, got %d", limit))
 	}
 	if limit == 0 {
 		limit = DefaultPage
 	}
+	limit = min(limit, f.lim.MaxPage)
 	var out []Change
 	err := f.view(ctx, op, "", func(c *sqldb.Conn) error {
-		s, err := c.Query(`SELECT pruned FROM vfs_state WHERE id = 1`)
+		s, err := c.Query(`SELECT pruned, pruned_seq FROM vfs_state WHERE id = 1`)
 		if err != nil {
 			return err
 		}
-		var pruned int64
+		var pruned, prunedSeq int64
 		if s.Step() {
-			pruned = s.ColumnInt64(0)
+			pruned, prunedSeq = s.ColumnInt64(0), s.ColumnInt64(1)
 		}
 		if err := sqldb.Done(s, nil); err != nil {
 			return err
 		}
-		if sinceRev < pruned {
-			return perr(op, "", EINVAL, fmt.Sprintf("changes up to revision %d were pruned (asked from %d)", pruned, sinceRev))
+		if sinceRev >= 0 {
+			if sinceRev < pruned {
+				return perr(op, "", EINVAL, fmt.Sprintf("changes up to revision %d were pruned (asked from %d)", pruned, sinceRev))
+			}
+			s, err = c.Query(`SELECT seq, rev, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
+				WHERE rev > ? ORDER BY rev, seq LIMIT ?`, sinceRev, limit)
+		} else {
+			if afterSeq < prunedSeq {
+				return perr(op, "", EINVAL, fmt.Sprintf("changes up to seq %d were pruned (asked from %d)", prunedSeq, afterSeq))
+			}
+			s, err = c.Query(`SELECT seq, rev, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
+				WHERE seq > ? ORDER BY seq LIMIT ?`, afterSeq, limit)
 		}
-		s, err = c.Query(`SELECT seq, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
-			WHERE seq >= ? ORDER BY seq`, changeSeq(sinceRev+1, 0))
 		if err != nil {
 			return err
 		}
 		for s.Step() {
-			seq := s.ColumnInt64(0)
-			ch := Change{Seq: seq, Rev: seq >> changeSeqBits, Op: ChangeOp(s.ColumnText(1)), Path: s.ColumnText(2),
-				OldPath: s.ColumnText(3), Kind: Type(s.ColumnInt64(4)), Time: s.ColumnInt64(5)}
-			if len(out) >= limit && ch.Rev != out[len(out)-1].Rev {
-				break
-			}
-			out = append(out, ch)
+			out = append(out, Change{Seq: s.ColumnInt64(0), Rev: s.ColumnInt64(1), Op: ChangeOp(s.ColumnText(2)),
+				Path: s.ColumnText(3), OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: s.ColumnInt64(6)})
 		}
 		return sqldb.Done(s, nil)
 	})
 	return out, err
 }
-
-// changeSeqBits is how many low bits of a change's seq number it within its
-// transaction.
-const changeSeqBits = 16
-
-func changeSeq(rev int64, i int) int64 { return rev<<changeSeqBits | int64(i) }
 
 // WatchPoll is how often Watch looks for changes made by other processes.
 const WatchPoll = 100 * time.Millisecond
@@ -75,16 +87,23 @@ func (f *FS) Watch(ctx context.Context, sinceRev int64) <-chan Change {
 		defer close(ch)
 		tick := time.NewTicker(WatchPoll)
 		defer tick.Stop()
+		afterSeq := int64(-1) // until the first entry: read by revision
 		for {
 			wake := f.waitChan()
-			batch, err := f.Changes(ctx, sinceRev, 0)
+			var batch []Change
+			var err error
+			if afterSeq < 0 {
+				batch, err = f.Changes(ctx, sinceRev, 0)
+			} else {
+				batch, err = f.ChangesAfter(ctx, afterSeq, 0)
+			}
 			if err != nil {
 				return
 			}
 			for _, c := range batch {
 				select {
 				case ch <- c:
-					sinceRev = c.Rev
+					afterSeq = c.Seq
 				case <-ctx.Done():
 					return
 				}

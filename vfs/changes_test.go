@@ -133,7 +133,7 @@ func TestChangesOps(t *testing.T) {
 	}
 }
 
-func TestChangesPagingKeepsRevisionsWhole(t *testing.T) {
+func TestChangesPaging(t *testing.T) {
 	f := openTest(t)
 	put(t, f, "/a", "a")                  // rev 2: 1 change
 	noErr(t, f.MkdirAll(bg, "/x/y/z", 0)) // rev 3: 3 changes
@@ -150,11 +150,12 @@ func TestChangesPagingKeepsRevisionsWhole(t *testing.T) {
 		wantLen int
 	}{
 		{0, 1, 1},
-		{2, 1, 3},
-		{2, 2, 3},
+		{2, 1, 1},
+		{2, 2, 2},
 		{2, 3, 3},
-		{2, 4, 6},
-		{1, 2, 4},
+		{2, 4, 4},
+		{2, 100, 7},
+		{1, 2, 2},
 		{4, 1, 1},
 		{5, 1, 0},
 		{100, 1, 0},
@@ -170,17 +171,17 @@ func TestChangesPagingKeepsRevisionsWhole(t *testing.T) {
 			}
 		}
 	}
-	// Paging with limit 1 from the last entry's Rev reassembles the feed.
-	var paged []Change
-	since := int64(0)
+	// Paging with limit 1 from the last entry's Seq reassembles the feed,
+	// splitting revisions.
+	paged, err := f.Changes(bg, 0, 1)
+	noErr(t, err)
 	for i := 0; i < 20; i++ {
-		got, err := f.Changes(bg, since, 1)
+		got, err := f.ChangesAfter(bg, paged[len(paged)-1].Seq, 1)
 		noErr(t, err)
 		if len(got) == 0 {
 			break
 		}
 		paged = append(paged, got...)
-		since = got[len(got)-1].Rev
 	}
 	if !slices.Equal(paged, all) {
 		t.Errorf("paged feed %v\nwant %v", chgs(paged), chgs(all))

@@ -28,6 +28,13 @@ type Limits struct {
 	MaxPage int
 	// MaxChanges is how many change-feed entries are kept; GC prunes older ones.
 	MaxChanges int64
+	// MaxTxChanges bounds the change-feed entries one transaction records
+	// (a Batch of many operations, a patch of many files): a bigger one
+	// fails with ENOSPC naming the limit and changes nothing. It is at most
+	// MaxChanges, so that the feed always holds a whole transaction.
+	// (Operations on a whole tree, such as a recursive Remove or a Rename
+	// of a directory, record one entry.)
+	MaxTxChanges int64
 }
 
 // Default limits.
@@ -39,6 +46,7 @@ const (
 	DefaultMaxPage       = 1000
 	DefaultPage          = 200
 	DefaultMaxChanges    = 100_000
+	DefaultMaxTxChanges  = 100_000
 )
 
 func (l Limits) withDefaults() Limits {
@@ -64,6 +72,10 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxChanges <= 0 {
 		l.MaxChanges = DefaultMaxChanges
 	}
+	if l.MaxTxChanges <= 0 {
+		l.MaxTxChanges = DefaultMaxTxChanges
+	}
+	l.MaxTxChanges = min(l.MaxTxChanges, l.MaxChanges)
 	return l
 }
 
@@ -278,6 +290,7 @@ type wtx struct {
 	c       *sqldb.Conn
 	now     int64
 	rev     int64 // the revision this transaction stamps
+	seq     int64 // the change feed's last seq when the transaction began
 	bytes   int64 // totals when the transaction began
 	nodes   int64
 	dBytes  int64
@@ -304,12 +317,12 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 	var changed bool
 	err := f.db.Write(ctx, func(c *sqldb.Conn) error {
 		t := &wtx{f: f, c: c, now: f.now()}
-		s, err := c.Query(`SELECT rev, bytes, nodes FROM vfs_state WHERE id = 1`)
+		s, err := c.Query(`SELECT rev, bytes, nodes, seq FROM vfs_state WHERE id = 1`)
 		if err != nil {
 			return err
 		}
 		if s.Step() {
-			t.rev, t.bytes, t.nodes = s.ColumnInt64(0)+1, s.ColumnInt64(1), s.ColumnInt64(2)
+			t.rev, t.bytes, t.nodes, t.seq = s.ColumnInt64(0)+1, s.ColumnInt64(1), s.ColumnInt64(2), s.ColumnInt64(3)
 		}
 		if err := sqldb.Done(s, nil); err != nil {
 			return err
@@ -326,7 +339,11 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 		if t.dNodes > 0 && t.nodes+t.dNodes > f.lim.MaxEntries {
 			return perr(op, path, ENOSPC, fmt.Sprintf("workspace exceeds MaxEntries (%d)", f.lim.MaxEntries))
 		}
-		if err := c.Exec(`UPDATE vfs_state SET rev = ?, bytes = bytes + ?, nodes = nodes + ? WHERE id = 1`, t.rev, t.dBytes, t.dNodes); err != nil {
+		if n := int64(len(t.changes)); n > f.lim.MaxTxChanges {
+			return perr(op, path, ENOSPC, fmt.Sprintf("one transaction of %d changes exceeds MaxTxChanges (%d): split it", n, f.lim.MaxTxChanges))
+		}
+		if err := c.Exec(`UPDATE vfs_state SET rev = ?, bytes = bytes + ?, nodes = nodes + ?, seq = seq + ? WHERE id = 1`,
+			t.rev, t.dBytes, t.dNodes, len(t.changes)); err != nil {
 			return err
 		}
 		for i, ch := range t.changes {
@@ -334,8 +351,8 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 			if ch.OldPath != "" {
 				old = ch.OldPath
 			}
-			if err := c.Exec(`INSERT INTO vfs_changes(seq, op, path, old_path, type, time) VALUES (?, ?, ?, ?, ?, ?)`,
-				changeSeq(t.rev, i), string(ch.Op), ch.Path, old, int64(ch.Kind), t.now); err != nil {
+			if err := c.Exec(`INSERT INTO vfs_changes(seq, rev, op, path, old_path, type, time) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				t.seq+int64(i)+1, t.rev, string(ch.Op), ch.Path, old, int64(ch.Kind), t.now); err != nil {
 				return err
 			}
 		}

@@ -63,22 +63,33 @@ func (f *FS) GC(ctx context.Context) (*GCStats, error) {
 		}
 		// Keep the newest MaxChanges entries, rounded down to whole
 		// revisions: a reader may resume after any kept revision.
-		s, err = c.Query(`SELECT seq FROM vfs_changes ORDER BY seq DESC LIMIT 1 OFFSET ?`, f.lim.MaxChanges)
+		s, err = c.Query(`SELECT rev FROM vfs_changes ORDER BY seq DESC LIMIT 1 OFFSET ?`, f.lim.MaxChanges)
 		if err != nil {
 			return err
 		}
 		cut := int64(-1)
 		if s.Step() {
-			cut = s.ColumnInt64(0) >> changeSeqBits
+			cut = s.ColumnInt64(0)
 		}
 		if err := sqldb.Done(s, nil); err != nil || cut < 0 {
 			return err
 		}
-		if err := c.Exec(`DELETE FROM vfs_changes WHERE seq < ?`, changeSeq(cut+1, 0)); err != nil {
+		s, err = c.Query(`SELECT max(seq) FROM vfs_changes WHERE rev <= ?`, cut)
+		if err != nil {
+			return err
+		}
+		var cutSeq int64
+		if s.Step() {
+			cutSeq = s.ColumnInt64(0)
+		}
+		if err := sqldb.Done(s, nil); err != nil {
+			return err
+		}
+		if err := c.Exec(`DELETE FROM vfs_changes WHERE seq <= ?`, cutSeq); err != nil {
 			return err
 		}
 		st.Changes = c.Changes()
-		return c.Exec(`UPDATE vfs_state SET pruned = max(pruned, ?) WHERE id = 1`, cut)
+		return c.Exec(`UPDATE vfs_state SET pruned = max(pruned, ?), pruned_seq = max(pruned_seq, ?) WHERE id = 1`, cut, cutSeq)
 	})
 	if err != nil {
 		return nil, err

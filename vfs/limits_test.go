@@ -29,7 +29,8 @@ func unchanged(t *testing.T, f *FS, fn func() error) error {
 func TestLimitsDefaults(t *testing.T) {
 	f := openTest(t)
 	want := Limits{MaxFileSize: DefaultMaxFileSize, MaxTotalBytes: DefaultMaxTotalBytes, MaxEntries: DefaultMaxEntries,
-		MaxPathLength: MaxPathLength, MaxNameLength: DefaultMaxNameLength, MaxPage: DefaultMaxPage, MaxChanges: DefaultMaxChanges}
+		MaxPathLength: MaxPathLength, MaxNameLength: DefaultMaxNameLength, MaxPage: DefaultMaxPage, MaxChanges: DefaultMaxChanges,
+		MaxTxChanges: DefaultMaxTxChanges}
 	if got := f.Limits(); got != want {
 		t.Errorf("Limits() = %+v, want %+v", got, want)
 	}

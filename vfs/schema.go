@@ -7,7 +7,7 @@ import (
 )
 
 // SchemaVersion is the version of the vfs tables this build writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // schemaV1 creates the vfs tables at version 1.
 //
@@ -28,9 +28,12 @@ const SchemaVersion = 1
 //     inode<<20 | idx (filterID), so that a directory's files, created
 //     together, have their filters together: grep reads them in order
 //     instead of seeking to each blob.
-//   - vfs_changes: the change log: one row per effect. seq is the revision
-//     times 2^16 plus the effect's index within its transaction, so the
-//     feed is read by revision with a range scan of the primary key.
+//   - vfs_changes: the change log: one row per effect. seq numbers every
+//     effect ever recorded, from vfs_state.seq, and rev is the revision of
+//     its transaction (indexed), so the feed is read by revision or by seq
+//     with a range scan. (Schema v1 packed both into seq as rev<<16 | i,
+//     which a transaction of more than 65,536 changes overflowed into the
+//     next revision's keys; v2 is the repair, see migrations[1].)
 const schemaV1 = `
 CREATE TABLE vfs_state(
 	id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -104,6 +107,25 @@ var migrations = map[int]func(c *sqldb.Conn, now int64) error{
 		}
 		return c.Exec(`INSERT INTO vfs_nodes(inode, type, mode, size, nlink, atime, mtime, ctime, rev)
 			VALUES (1, 2, 493, 0, 1, ?, ?, ?, 0)`, now, now, now)
+	},
+	// v2: the change feed's revision gets a column of its own and seq
+	// becomes a plain counter kept in vfs_state. The existing seq values
+	// are kept (they are already strictly increasing); each row's revision
+	// is its v1 key's high bits, except for the rows a transaction of more
+	// than 65,536 changes spilled past the last committed revision (that
+	// overflow is what bricked v1 workspaces: the next transaction's first
+	// key was taken): those belong to the last revision.
+	1: func(c *sqldb.Conn, now int64) error {
+		return c.Exec(`
+ALTER TABLE vfs_changes ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+UPDATE vfs_changes SET rev = min(seq >> 16, (SELECT rev FROM vfs_state WHERE id = 1));
+CREATE INDEX vfs_changes_rev ON vfs_changes(rev);
+ALTER TABLE vfs_state ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE vfs_state ADD COLUMN pruned_seq INTEGER NOT NULL DEFAULT 0;
+UPDATE vfs_state SET
+	seq = (SELECT coalesce(max(seq), 0) FROM vfs_changes),
+	pruned_seq = CASE WHEN pruned > 0 THEN ((pruned + 1) << 16) - 1 ELSE 0 END
+WHERE id = 1;`)
 	},
 }
 

@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -24,11 +25,11 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 	noErr(t, c.Close())
 
 	_, err = Open(bg, path, nil)
-	expectErr(t, err, EIO, "Unsupported workspace filesystem schema version 99 (this build supports up to 1)")
+	expectErr(t, err, EIO, fmt.Sprintf("Unsupported workspace filesystem schema version 99 (this build supports up to %d)", SchemaVersion))
 
 	c, err = sqlite3.Open(path)
 	noErr(t, err)
-	noErr(t, c.Exec(`UPDATE vfs_state SET schema_version = 1`))
+	noErr(t, c.Exec(fmt.Sprintf(`UPDATE vfs_state SET schema_version = %d`, SchemaVersion)))
 	noErr(t, c.Close())
 	f, err = Open(bg, path, nil)
 	noErr(t, err)

@@ -76,8 +76,13 @@ func runChanges(a *app, fl *flag.FlagSet, args []string) error {
 		return nil // interrupted: a normal end for --follow
 	}
 	var cs []vfs.Change
-	for after := *since; *limit == 0 || len(cs) < *limit; {
-		page, err := f.Changes(a.ctx, after, f.Limits().MaxPage)
+	for *limit == 0 || len(cs) < *limit {
+		var page []vfs.Change
+		if len(cs) == 0 {
+			page, err = f.Changes(a.ctx, *since, f.Limits().MaxPage)
+		} else {
+			page, err = f.ChangesAfter(a.ctx, cs[len(cs)-1].Seq, f.Limits().MaxPage)
+		}
 		if err != nil {
 			return err
 		}
@@ -85,7 +90,6 @@ func runChanges(a *app, fl *flag.FlagSet, args []string) error {
 			break
 		}
 		cs = append(cs, page...)
-		after = page[len(page)-1].Rev
 	}
 	if *limit > 0 && len(cs) > *limit {
 		cs = cs[:*limit]
