@@ -7,7 +7,7 @@ import (
 )
 
 // SchemaVersion is the version of the journal tables this build writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // schemaV1 creates the journal tables.
 //
@@ -122,7 +122,9 @@ func migrate(c *sqldb.Conn) error {
 		return err
 	}
 	if !exists {
-		return c.Exec(schemaV1)
+		if err := c.Exec(schemaV1); err != nil {
+			return err
+		}
 	}
 	s, err = c.Query(`SELECT schema_version FROM journal_state WHERE id = 1`)
 	if err != nil {
@@ -138,5 +140,20 @@ func migrate(c *sqldb.Conn) error {
 	if v > SchemaVersion {
 		return fmt.Errorf("journal: the workspace's run tables are at schema version %d, newer than this build's %d; upgrade nook", v, SchemaVersion)
 	}
+	for ; v < SchemaVersion; v++ {
+		if err := c.Exec(migrations[v]); err != nil {
+			return fmt.Errorf("journal: schema migration v%d -> v%d: %w", v, v+1, err)
+		}
+		if err := c.Exec(`UPDATE journal_state SET schema_version = ? WHERE id = 1`, v+1); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// migrations[v] upgrades the journal tables from schema version v to v+1.
+var migrations = map[int]string{
+	// v2: output_error says why a run's output could not be kept in full
+	// (its spill file could not be written).
+	1: `ALTER TABLE journal_runs ADD COLUMN output_error TEXT`,
 }

@@ -67,6 +67,9 @@ type Run struct {
 	// files that hold all of a stream once it outgrew the stored events.
 	StdoutBytes, StderrBytes int64
 	StdoutPath, StderrPath   string
+	// OutputError says why the output could not be kept in full: a spill
+	// file that could not be written holds only part of its stream.
+	OutputError string
 	// KillRequested is set when someone asked for the run to stop.
 	KillRequested bool
 	// Policy is what happens when the run is interrupted: "fail",
@@ -110,11 +113,12 @@ type Event struct {
 type Progress struct {
 	StdoutBytes, StderrBytes int64
 	StdoutPath, StderrPath   string
+	OutputError              string // see Run.OutputError
 }
 
 const runColumns = `id, backend, status, exit_code, value, error, request, owner, created, finished,
 	last_seq, stdout_bytes, stderr_bytes, stdout_path, stderr_path, kill, changes,
-	policy, attempts, progress, waiting, waited`
+	policy, attempts, progress, waiting, waited, output_error`
 
 func scanRun(s *sqlite3.Stmt) *Run {
 	r := &Run{
@@ -147,6 +151,7 @@ func scanRun(s *sqlite3.Stmt) *Run {
 	r.Progress = s.ColumnInt64(19)
 	r.Waiting = s.ColumnBool(20)
 	r.Waited = time.Duration(s.ColumnInt64(21))
+	r.OutputError = s.ColumnText(22)
 	return r
 }
 
@@ -212,8 +217,9 @@ func appendTx(c *sqldb.Conn, id string, evs []Event, p Progress) error {
 		}
 	}
 	return c.Exec(`UPDATE journal_runs SET last_seq = ?, stdout_bytes = ?, stderr_bytes = ?,
-		stdout_path = ?, stderr_path = ? WHERE id = ?`,
-		evs[len(evs)-1].Seq, p.StdoutBytes, p.StderrBytes, nullable(p.StdoutPath), nullable(p.StderrPath), id)
+		stdout_path = ?, stderr_path = ?, output_error = coalesce(?, output_error) WHERE id = ?`,
+		evs[len(evs)-1].Seq, p.StdoutBytes, p.StderrBytes, nullable(p.StdoutPath), nullable(p.StderrPath),
+		nullable(p.OutputError), id)
 }
 
 func nilBlob(b []byte) any {
@@ -289,8 +295,8 @@ func (st *Store) Finish(ctx context.Context, id string, evs []Event, p Progress,
 			changes = []byte(f.Changes)
 		}
 		if err := c.Exec(`UPDATE journal_runs SET status = ?, exit_code = ?, value = ?, error = ?, changes = ?,
-			finished = ? WHERE id = ?`, f.Status, f.ExitCode, value, nullable(f.Error), changes,
-			f.Finished.UnixNano(), id); err != nil {
+			finished = ?, output_error = coalesce(?, output_error) WHERE id = ?`, f.Status, f.ExitCode, value,
+			nullable(f.Error), changes, f.Finished.UnixNano(), nullable(p.OutputError), id); err != nil {
 			return err
 		}
 		if err := c.Exec(`UPDATE journal_state SET finished = finished + 1 WHERE id = ?`, 1); err != nil {

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -141,13 +142,40 @@ func TestOrphansAndLeases(t *testing.T) {
 	}
 }
 
+// A v1 journal gains output_error on open and keeps its runs.
+func TestSchemaV1Migrates(t *testing.T) {
+	st, db := openStore(t)
+	ctx := context.Background()
+	now := time.Unix(100, 0)
+	if err := st.Create(ctx, &Run{ID: "r1", Backend: "js", Created: now}); err != nil {
+		t.Fatal(err)
+	}
+	err := db.Write(ctx, func(c *sqldb.Conn) error {
+		return c.Exec(`ALTER TABLE journal_runs DROP COLUMN output_error; UPDATE journal_state SET schema_version = 1`)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err = Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append(ctx, "r1", []Event{{Seq: 1, Kind: Stdout, Data: []byte("x")}}, Progress{StdoutBytes: 1, OutputError: "lost"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.Get(ctx, "r1")
+	if err != nil || r.OutputError != "lost" || r.StdoutBytes != 1 {
+		t.Fatalf("Get after migration = %+v, %v", r, err)
+	}
+}
+
 func TestNewerSchemaRefused(t *testing.T) {
 	_, db := openStore(t)
 	ctx := context.Background()
 	db.Write(ctx, func(c *sqldb.Conn) error {
 		return c.Exec(`UPDATE journal_state SET schema_version = 99`)
 	})
-	if _, err := Open(ctx, db); err == nil || err.Error() != "journal: the workspace's run tables are at schema version 99, newer than this build's 1; upgrade nook" {
+	if _, err := Open(ctx, db); err == nil || err.Error() != fmt.Sprintf("journal: the workspace's run tables are at schema version 99, newer than this build's %d; upgrade nook", SchemaVersion) {
 		t.Errorf("got %v", err)
 	}
 }

@@ -71,6 +71,10 @@ type Result struct {
 	StdoutPath, StderrPath string
 	// StdoutBytes and StderrBytes count all output, stored or not.
 	StdoutBytes, StderrBytes int64
+	// OutputError, when set, says that the output could not be kept in
+	// full: a spill file could not be written (the workspace is full, say)
+	// and holds only the beginning of its stream.
+	OutputError string
 	// Value is the JSON of a callable program's result.
 	Value json.RawMessage
 	// Changes lists the files the run changed, when its backend reports
@@ -258,7 +262,7 @@ func (l *loaded) result() *Result {
 	res := &Result{ID: rec.ID, Backend: rec.Backend, Status: Status(rec.Status), ExitCode: rec.ExitCode,
 		Value: rec.Value, Error: rec.Error, Created: rec.Created, Finished: rec.Finished,
 		StdoutBytes: rec.StdoutBytes, StderrBytes: rec.StderrBytes,
-		StdoutPath: rec.StdoutPath, StderrPath: rec.StderrPath,
+		StdoutPath: rec.StdoutPath, StderrPath: rec.StderrPath, OutputError: rec.OutputError,
 		Stdout: []byte{}, Stderr: []byte{}}
 	if len(rec.Changes) > 0 {
 		res.Changes = new(Changes)

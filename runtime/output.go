@@ -49,12 +49,32 @@ type output struct {
 	matched [3]int64
 	expect  [3][]byte
 
-	wake    chan struct{}
-	closing chan struct{} // closed when the run ends
-	stopped chan struct{}
-	files   [3]*vfs.File // owned by the flusher
-	fileErr error
+	wake        chan struct{}
+	closing     chan struct{} // closed when the run ends
+	stopped     chan struct{}
+	files       [3]*vfs.File // owned by the flusher
+	fileErr     error        // why a spill file could not be written
+	fileErrText string       // fileErr, as the run's record says it
+	storeFails  int          // consecutive failures to store events (flusher)
 }
+
+// An Append that fails (a busy or full disk, an I/O error) keeps its events
+// for the next flush, retried after storeRetry; after maxStoreFails
+// failures in a row the run is stopped: output it cannot store would be
+// output lost.
+const (
+	storeRetry    = 50 * time.Millisecond
+	maxStoreFails = 20
+)
+
+// outputStoreError stops a run whose output cannot be stored.
+type outputStoreError struct{ err error }
+
+func (e *outputStoreError) Error() string {
+	return fmt.Sprintf("Execution stopped: its output could not be stored (%v).", e.err)
+}
+
+func (e *outputStoreError) Unwrap() error { return e.err }
 
 // resumeState is where the output of an interrupted run stands: what was
 // stored of it by the earlier attempts.
@@ -296,9 +316,21 @@ func (o *output) flusher() {
 	}
 }
 
-// flush writes spilled bytes to their files, then stores events.
+// signalLater wakes the flusher after d, unless the output closed by then.
+func (o *output) signalLater(d time.Duration) {
+	time.AfterFunc(d, func() {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		if !o.closed {
+			o.signal()
+		}
+	})
+}
+
+// flush writes spilled bytes to their files, then stores events. Events
+// that could not be stored go back to the front of the queue.
 func (o *output) flush(evs []journal.Event, sp [3][]byte, p journal.Progress) {
-	o.writeFiles(sp)
+	p.OutputError = o.writeFiles(sp)
 	if len(evs) == 0 && o.x.jh == nil {
 		return
 	}
@@ -308,14 +340,35 @@ func (o *output) flush(evs []journal.Event, sp [3][]byte, p journal.Progress) {
 	if o.x.jh != nil {
 		ticks = o.x.jh.takeTicks()
 	}
-	if err := o.x.rt.store.Append(ctx, o.x.id, evs, p, ticks); err == nil {
+	err := o.x.rt.store.Append(ctx, o.x.id, evs, p, ticks)
+	if err == nil {
+		o.storeFails = 0
 		o.x.wakeReaders()
-	} else if o.x.jh != nil {
+		return
+	}
+	if o.x.jh != nil {
 		o.x.jh.putBack(ticks)
 	}
+	o.mu.Lock()
+	o.pending = append(evs, o.pending...)
+	o.mu.Unlock()
+	if o.storeFails++; o.storeFails >= maxStoreFails {
+		o.x.cancel(&outputStoreError{err})
+		return
+	}
+	o.signalLater(storeRetry)
 }
 
-func (o *output) writeFiles(sp [3][]byte) {
+// writeFiles appends spilled output to the spill files. It returns, once
+// one of them could not be written, what the run's record says of it: from
+// then on no more is written, and the file holds only the beginning of its
+// stream.
+func (o *output) writeFiles(sp [3][]byte) string {
+	o.spill(sp)
+	return o.fileErrText
+}
+
+func (o *output) spill(sp [3][]byte) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, s := range []Stream{Stdout, Stderr} {
@@ -326,25 +379,36 @@ func (o *output) writeFiles(sp [3][]byte) {
 		if f == nil {
 			dir := o.x.rt.outputDir(o.x.id)
 			if err := o.x.rt.fs.MkdirAll(ctx, dir, 0o755); err != nil {
-				o.fileErr = err
+				o.spillFailed(ctx, s, err)
 				continue
 			}
 			var err error
 			f, err = o.x.rt.fs.OpenFile(ctx, dir+"/"+s.String(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o644)
 			if err != nil {
-				o.fileErr = err
+				o.spillFailed(ctx, s, err)
 				continue
 			}
 			o.files[s] = f
 		}
 		if _, err := f.Write(sp[s]); err != nil {
-			o.fileErr = err
+			o.spillFailed(ctx, s, err)
 			continue
 		}
 		if err := f.Sync(); err != nil {
-			o.fileErr = err
+			o.spillFailed(ctx, s, err)
 		}
 	}
+}
+
+// spillFailed notes that stream s's spill file could not be written.
+func (o *output) spillFailed(ctx context.Context, s Stream, err error) {
+	o.fileErr = err
+	path := o.x.rt.outputDir(o.x.id) + "/" + s.String()
+	held := "nothing"
+	if fi, serr := o.x.rt.fs.Stat(ctx, path); serr == nil {
+		held = fmt.Sprintf("only its first %d bytes", fi.Size())
+	}
+	o.fileErrText = fmt.Sprintf("the full %s could not be saved: %s holds %s (%v)", s, path, held, err)
 }
 
 // close stops the flusher and returns what is still pending, for the
@@ -365,7 +429,7 @@ func (o *output) close() ([]journal.Event, journal.Progress) {
 	o.mu.Lock()
 	evs, sp, p := o.take()
 	o.mu.Unlock()
-	o.writeFiles(sp)
+	p.OutputError = o.writeFiles(sp)
 	for _, f := range o.files {
 		if f != nil {
 			f.Close()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -160,8 +161,10 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	}
 	var div *DivergenceError
 	var unsafeErr *unsafeInterruptedError
+	var storeErr *outputStoreError
 	switch {
-	case ctx.Err() != nil && (errors.As(cause, &div) || errors.As(cause, &unsafeErr) || errors.Is(cause, errNoAttempts)):
+	case ctx.Err() != nil && (errors.As(cause, &div) || errors.As(cause, &unsafeErr) || errors.As(cause, &storeErr) ||
+		errors.Is(cause, errNoAttempts)):
 		status, code, note = StatusFailed, 1, cause.Error()
 		exit.Err = cause
 	case ctx.Err() != nil && errors.Is(cause, errKilled):
@@ -203,7 +206,17 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	defer cancel()
 	// On failure (the database closed under the run) the record stays
 	// running and is reaped as interrupted by the next runtime.
-	gone, _ := r.store.Finish(wctx, x.id, evs, prog, final, r.retain())
+	gone, err := r.store.Finish(wctx, x.id, evs, prog, final, r.retain())
+	if err != nil && len(evs) > 1 {
+		// The output could not be stored (that is what stopped a run
+		// with an outputStoreError): end the run without it, saying so,
+		// rather than leave it running with no owner to finish it.
+		lost := len(evs) - 1
+		final.Error = strings.TrimSpace(final.Error + fmt.Sprintf(" %d output events could not be stored (%v).", lost, err))
+		ed.Error = final.Error
+		exitEv := journal.Event{Seq: evs[0].Seq, Kind: journal.Exit, Data: ed.json()}
+		gone, _ = r.store.Finish(wctx, x.id, []journal.Event{exitEv}, prog, final, r.retain())
+	}
 	for _, g := range gone {
 		r.removeOutput(wctx, g.ID)
 	}

@@ -206,6 +206,7 @@ type execOut struct {
 	StderrBytes int64            `json:"stderrBytes"`
 	DurationMs  int64            `json:"durationMs"`
 	Error       string           `json:"error,omitempty"`
+	OutputError string           `json:"outputError,omitempty"`
 	Changes     *runtime.Changes `json:"changes,omitempty"`
 }
 
@@ -377,7 +378,8 @@ func sizeText(n int64) string {
 func (s *Set) execResult(ctx context.Context, res *runtime.Result) *Result {
 	out := execOut{ID: res.ID, Backend: res.Backend, Status: res.Status, ExitCode: res.ExitCode,
 		Value: res.Value, StdoutBytes: res.StdoutBytes, StderrBytes: res.StderrBytes,
-		DurationMs: max(0, res.Finished.Sub(res.Created).Milliseconds()), Error: res.Error, Changes: res.Changes}
+		DurationMs: max(0, res.Finished.Sub(res.Created).Milliseconds()), Error: res.Error, Changes: res.Changes,
+		OutputError: res.OutputError}
 	var b strings.Builder
 	b.WriteString(statusLine(res.Status, res.ExitCode, out.DurationMs))
 	b.WriteByte('\n')
@@ -444,6 +446,15 @@ func (s *Set) excerpt(ctx context.Context, res *runtime.Result, st runtime.Strea
 	}
 	maxShown := s.opts.Exec.MaxOutputBytes
 	half := maxShown / 2
+	if path != "" && strings.Contains(res.OutputError, path) {
+		// The file holds only the beginning of the stream: show the
+		// record's head and say so, never "full output".
+		size := res.StdoutBytes
+		if st == runtime.Stderr {
+			size = res.StderrBytes
+		}
+		return cutMiddle(data[:min(len(data), half+utf8.UTFMax)], nil, size, half, path, res.OutputError)
+	}
 	if path != "" {
 		// The runtime saved the whole stream: read its ends from the file.
 		if head, tail, size, err := s.fileEnds(ctx, path, half); err == nil {

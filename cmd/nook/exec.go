@@ -247,6 +247,9 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if res, err := h.Result(a.ctx); err == nil && res.OutputError != "" {
+		fmt.Fprintf(a.stderr, "nook: warning: %s\n", res.OutputError)
+	}
 	if len(exit.Value) > 0 {
 		a.printf("%s\n", exit.Value)
 	}
@@ -380,11 +383,13 @@ type runJSON struct {
 	Created     string          `json:"created"`
 	DurationMs  int64           `json:"durationMs"`
 	Error       string          `json:"error,omitempty"`
+	OutputError string          `json:"outputError,omitempty"`
 }
 
 func runResultJSON(r *runtime.Result) runJSON {
 	return runJSON{ID: r.ID, Backend: r.Backend, Status: r.Status, ExitCode: r.ExitCode,
 		Stdout: string(r.Stdout), Stderr: string(r.Stderr), Value: r.Value, Truncated: r.Truncated,
 		StdoutPath: r.StdoutPath, StderrPath: r.StderrPath, StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes,
-		Created: r.Created.Format(time.RFC3339Nano), DurationMs: r.Finished.Sub(r.Created).Milliseconds(), Error: r.Error}
+		Created: r.Created.Format(time.RFC3339Nano), DurationMs: r.Finished.Sub(r.Created).Milliseconds(), Error: r.Error,
+		OutputError: r.OutputError}
 }

@@ -215,6 +215,9 @@ func runsShow(a *app, fl *flag.FlagSet, args []string) error {
 		if len(res.Value) > 0 {
 			a.printf("value:    %s\n", res.Value)
 		}
+		if res.OutputError != "" {
+			a.printf("warning:  %s\n", res.OutputError)
+		}
 		a.showStream("stdout", res.Stdout, res.StdoutBytes, res.StdoutPath)
 		a.showStream("stderr", res.Stderr, res.StderrBytes, res.StderrPath)
 		return nil
