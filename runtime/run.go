@@ -162,8 +162,10 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	var div *DivergenceError
 	var unsafeErr *unsafeInterruptedError
 	var storeErr *outputStoreError
+	var leaseErr *leaseLostError
 	switch {
 	case ctx.Err() != nil && (errors.As(cause, &div) || errors.As(cause, &unsafeErr) || errors.As(cause, &storeErr) ||
+		errors.As(cause, &leaseErr) ||
 		errors.Is(cause, errNoAttempts)):
 		status, code, note = StatusFailed, 1, cause.Error()
 		exit.Err = cause

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"sort"
 	"strings"
@@ -56,6 +57,9 @@ type Options struct {
 	// OnWait is called, at most once per wait, when a host-module call
 	// starts waiting for an answer (CallContext.Interrupt).
 	OnWait func(PendingCall)
+	// Logger receives what the runtime cannot return to a caller, such as
+	// a failed renewal of its lease (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Defaults of Options.
@@ -69,13 +73,29 @@ const (
 	MaxIDBytes = 128
 )
 
-// Lease timing: an owner renews its lease every leaseRenew; a lease not
-// renewed for leaseTTL is dead and its running runs are interrupted.
-const (
+// Lease timing: an owner renews its lease every leaseRenew, whether or not
+// it has runs; a lease not renewed for leaseTTL is dead and its running runs
+// are interrupted. After a failed renewal the owner retries every
+// leaseRetry, and once its lease would expire within leaseRenew it stops
+// its runs (another process may take them over after that) rather than let
+// them go on unowned. Variables, so that tests can shorten them.
+var (
 	leaseTTL   = 30 * time.Second
 	leaseRenew = 10 * time.Second
-	killPoll   = 100 * time.Millisecond
+	leaseRetry = time.Second
 )
+
+const killPoll = 100 * time.Millisecond
+
+// leaseLostError stops the runs of a runtime that could not renew its
+// lease in time.
+type leaseLostError struct{ err error }
+
+func (e *leaseLostError) Error() string {
+	return fmt.Sprintf("Execution stopped: this process could not renew its lease on the workspace (%v).", e.err)
+}
+
+func (e *leaseLostError) Unwrap() error { return e.err }
 
 var moduleName = regexp.MustCompile(`^ws:[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
@@ -120,6 +140,9 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
 	}
 	opts.Limits = opts.Limits.WithDefaults()
 	dir, err := vfs.Clean(opts.OutputDir)
@@ -211,33 +234,42 @@ func (r *Runtime) Close() error {
 	return r.store.Release(ctx, r.owner)
 }
 
-// maintain renews the lease, polls for kill requests from other processes
-// while runs are active, and prunes old runs.
+// maintain renews the lease (always: a run may start at any moment, and it
+// must never start under a dead lease), polls for kill requests from other
+// processes while runs are active, and prunes finished runs.
 func (r *Runtime) maintain() {
 	defer close(r.done)
-	renew := time.NewTicker(leaseRenew)
+	renew := time.NewTimer(leaseRenew)
 	defer renew.Stop()
 	kill := time.NewTicker(killPoll)
 	defer kill.Stop()
+	renewed := time.Now() // the last successful renewal (this process's clock)
 	for {
+		var killC <-chan time.Time
+		if r.active() > 0 {
+			killC = kill.C
+		}
 		select {
 		case <-r.stop:
 			return
+		case <-r.wake:
+			// A run started: poll for kill requests from now on.
 		case <-renew.C:
 			ctx, cancel := context.WithTimeout(context.Background(), leaseRenew)
-			r.store.Renew(ctx, r.owner, r.opts.Now().Add(leaseTTL))
-			r.prune(ctx, false)
-			cancel()
-		case <-kill.C:
-			if r.active() == 0 {
-				// Idle: sleep until a run starts.
-				select {
-				case <-r.stop:
-					return
-				case <-r.wake:
+			err := r.store.Renew(ctx, r.owner, r.opts.Now().Add(leaseTTL))
+			if err == nil {
+				renewed = time.Now()
+				r.prune(ctx, false)
+				renew.Reset(leaseRenew)
+			} else {
+				r.opts.Logger.Error("nook: renewing the runtime's lease failed", "owner", r.owner, "err", err)
+				if time.Since(renewed) >= leaseTTL-leaseRenew {
+					r.stopAll(&leaseLostError{err})
 				}
-				continue
+				renew.Reset(leaseRetry)
 			}
+			cancel()
+		case <-killC:
 			ctx, cancel := context.WithTimeout(context.Background(), leaseRenew)
 			ids, err := r.store.KillRequests(ctx, r.owner)
 			cancel()
@@ -247,6 +279,21 @@ func (r *Runtime) maintain() {
 				}
 			}
 		}
+	}
+}
+
+// stopAll cancels every run of this runtime with cause.
+func (r *Runtime) stopAll(cause error) {
+	r.mu.Lock()
+	var cancels []context.CancelCauseFunc
+	for _, x := range r.runs {
+		if x.cancel != nil {
+			cancels = append(cancels, x.cancel)
+		}
+	}
+	r.mu.Unlock()
+	for _, c := range cancels {
+		c(cause)
 	}
 }
 
