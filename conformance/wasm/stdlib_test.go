@@ -272,6 +272,18 @@ func TestStdlib(t *testing.T) {
 			}
 			fails = append(fails, n)
 		}
+		// The claim the README makes: over a workspace, at least the passes
+		// and at most the skips of a host directory, and never an empty run
+		// (a harness that ran nothing would otherwise pass).
+		if len(hc.pass) == 0 || len(wc.pass) == 0 {
+			t.Errorf("%s: no test passed (host directory: %s, workspace: %s): the harness ran nothing", pkg, hc, wc)
+		}
+		if len(wc.pass) < len(hc.pass) {
+			t.Errorf("%s: fewer passes in the workspace (%d) than on a host directory (%d)", pkg, len(wc.pass), len(hc.pass))
+		}
+		if len(wc.skip) > len(hc.skip) {
+			t.Errorf("%s: more skips in the workspace (%d) than on a host directory (%d)", pkg, len(wc.skip), len(hc.skip))
+		}
 		if len(lost) > 0 || len(fails) > 0 {
 			sort.Strings(fails)
 			t.Errorf("%s: passing on a host directory but not in the workspace: %v; failing in the workspace: %v", pkg, lost, fails)

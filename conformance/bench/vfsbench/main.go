@@ -47,7 +47,18 @@ var (
 // root is where the corpus lives in the workspace.
 const root = "/src"
 
+// disagreements counts the figures whose results differ from the baseline
+// tool's: the benchmark exits 1 if any did, since a fast wrong answer is no
+// figure at all.
+var disagreements []string
+
 func main() {
+	if code := benchMain(); code != 0 {
+		os.Exit(code)
+	}
+}
+
+func benchMain() int {
 	log.SetFlags(0)
 	log.SetPrefix("vfsbench: ")
 	flag.Parse()
@@ -92,6 +103,11 @@ func main() {
 	default:
 		log.Fatalf("-phase must be write or grep, not %q", *phase)
 	}
+	if len(disagreements) > 0 {
+		log.Printf("counts disagree with ripgrep in: %s", strings.Join(disagreements, ", "))
+		return 1
+	}
+	return 0
 }
 
 func selected(name string) bool { return *only == "" || strings.Contains(name, *only) }
@@ -226,6 +242,9 @@ func benchFind(ctx context.Context, f *vfs.FS) {
 	})
 	fmt.Printf("find_test_files ratio=%.3f nook_ms=%s base_ms=%s nook_count=%d rg_count=%d counts_agree=%t pages=%d target_max_ratio=0.1\n",
 		float64(nook)/float64(rg), ms(nook), ms(rg), count, rgCount, count == rgCount, pages)
+	if count != rgCount {
+		disagreements = append(disagreements, "find_test_files")
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -358,6 +377,9 @@ func benchGrep(ctx context.Context, f *vfs.FS, g grepFigure) {
 	fmt.Printf("%s ratio=%.3f nook_ms=%s base_ms=%s nook_count=%d rg_count=%d counts_agree=%t files=%d files_disagreeing=%d pages=%d nook_skipped=%d target_max_ratio=%s\n",
 		g.name, float64(nook)/float64(rg), ms(nook), ms(rg), nookTotal, rgTotal, nookTotal == rgTotal && diff == 0,
 		len(nookCounts), diff, pages, skipped, g.target)
+	if nookTotal != rgTotal || diff != 0 {
+		disagreements = append(disagreements, g.name)
+	}
 }
 
 // parseRgCount parses rg -c output ("path:count" lines) into counts by path
