@@ -217,7 +217,11 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 		final.Error = strings.TrimSpace(final.Error + fmt.Sprintf(" %d output events could not be stored (%v).", lost, err))
 		ed.Error = final.Error
 		exitEv := journal.Event{Seq: evs[0].Seq, Kind: journal.Exit, Data: ed.json()}
-		gone, _ = r.store.Finish(wctx, x.id, []journal.Event{exitEv}, prog, final, r.retain())
+		gone, err = r.store.Finish(wctx, x.id, []journal.Event{exitEv}, prog, final, r.retain())
+	}
+	if err != nil {
+		r.opts.Logger.Error("nook: recording the end of a run failed; the next runtime to open the workspace ends it as interrupted",
+			"run", x.id, "err", err)
 	}
 	for _, g := range gone {
 		r.removeOutput(wctx, g.ID)
@@ -260,7 +264,11 @@ func (x *run) park() {
 	if x.jh != nil {
 		ticks = x.jh.takeTicks()
 	}
-	r.store.Append(wctx, x.id, evs, prog, ticks)
+	if err := r.store.Append(wctx, x.id, evs, prog, ticks); err != nil {
+		// Nothing is lost: the resumed run replays up to its wait and
+		// prints (and reads the clock) again what was not stored.
+		r.opts.Logger.Warn("nook: storing the output of a run that waits failed", "run", x.id, "err", err)
+	}
 	r.mu.Lock()
 	delete(r.runs, x.id)
 	r.mu.Unlock()
