@@ -47,6 +47,10 @@ type ExecOptions struct {
 	// stops the run before it finishes (default: the backend's policy in
 	// Options.OnInterrupt, else PolicyFail).
 	OnInterrupt Policy
+	// Seed is the random seed of a replay-policy run (32 bytes; default:
+	// fresh), so that a recorded run can be run again drawing the same
+	// random bytes (conformance scenarios do).
+	Seed []byte
 }
 
 // request is what is stored of a run's request.
@@ -199,6 +203,9 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 	var snapshot []byte
 	if policy == PolicyReplay {
 		q.Seed = newSeed()
+		if len(o.Seed) > 0 {
+			q.Seed = append([]byte(nil), o.Seed...)
+		}
 		if s, ok := prog.(Snapshotter); ok {
 			snapshot = s.Snapshot()
 		}

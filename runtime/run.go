@@ -94,7 +94,7 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 	cfg := HostConfig{
 		FS: r.fs, Root: x.info.Root, Access: x.info.Access, RunID: x.id,
 		Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
-		Output: x.out.write,
+		Output: x.out.write, Now: r.opts.GuestClock,
 	}
 	var host Host
 	if x.policy == PolicyReplay {

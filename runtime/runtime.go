@@ -57,6 +57,10 @@ type Options struct {
 	// OnWait is called, at most once per wait, when a host-module call
 	// starts waiting for an answer (CallContext.Interrupt).
 	OnWait func(PendingCall)
+	// GuestClock is the clock sandboxed code reads (Date.now, clock_get),
+	// default time.Now; a deterministic one makes recorded runs comparable
+	// (conformance scenarios use one). Timers still run in real time.
+	GuestClock func() time.Time
 	// Logger receives what the runtime cannot return to a caller, such as
 	// a failed renewal of its lease (default slog.Default()).
 	Logger *slog.Logger
