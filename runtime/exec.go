@@ -47,9 +47,11 @@ type ExecOptions struct {
 	// stops the run before it finishes (default: the backend's policy in
 	// Options.OnInterrupt, else PolicyFail).
 	OnInterrupt Policy
-	// Seed is the random seed of a replay-policy run (32 bytes; default:
-	// fresh), so that a recorded run can be run again drawing the same
-	// random bytes (conformance scenarios do).
+	// Seed makes the run's randomness ChaCha8 keyed by it (32 bytes), for
+	// every attempt, whatever the policy, so that a recorded run can be run
+	// again drawing the same random bytes (conformance scenarios do). A
+	// replay-policy run without one gets a fresh seed; others draw from
+	// the system.
 	Seed []byte
 }
 
@@ -201,10 +203,12 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		Stdin: o.Stdin, Timeout: timeout.Milliseconds(), Encoding: o.Encoding, Policy: policy}
 	q.setSource(source)
 	var snapshot []byte
+	if len(o.Seed) > 0 {
+		q.Seed = append([]byte(nil), o.Seed...)
+	}
 	if policy == PolicyReplay {
-		q.Seed = newSeed()
-		if len(o.Seed) > 0 {
-			q.Seed = append([]byte(nil), o.Seed...)
+		if q.Seed == nil {
+			q.Seed = newSeed()
 		}
 		if s, ok := prog.(Snapshotter); ok {
 			snapshot = s.Snapshot()

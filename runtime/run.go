@@ -107,6 +107,9 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 		jh.live = NewHost(cfg).(*liveHost)
 		x.jh, host = jh, jh
 	} else {
+		if len(x.seed) > 0 {
+			cfg.Random = seededRandom(x.seed)
+		}
 		host = NewHost(cfg)
 	}
 	go func() {

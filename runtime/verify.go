@@ -175,3 +175,35 @@ func (r *Runtime) Verify(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// ExecRecord is what was asked of a run, as its record keeps it: enough to
+// run it again (conformance scenarios are made from it).
+type ExecRecord struct {
+	ID, Backend string
+	// Source is the program (a wasm module's bytes, as a string).
+	Source  string
+	Cwd     string
+	Input   json.RawMessage
+	Env     map[string]string
+	Args    []string
+	Stdin   []byte
+	Timeout time.Duration
+	Policy  Policy
+	// Seed is the random seed of a replay-policy run.
+	Seed []byte
+}
+
+// Record returns what was asked of run id.
+func (r *Runtime) Record(ctx context.Context, id string) (*ExecRecord, error) {
+	rec, err := r.store.Get(ctx, id)
+	if err != nil {
+		return nil, r.notFound("record", id, err)
+	}
+	var q request
+	if err := json.Unmarshal(rec.Request, &q); err != nil {
+		return nil, &Error{Op: "record", ID: id, Code: vfs.EIO, Text: "unreadable request: " + err.Error(), Err: err}
+	}
+	return &ExecRecord{ID: rec.ID, Backend: rec.Backend, Source: q.source(), Cwd: q.Cwd, Input: q.Input, Env: q.Env,
+		Args: q.Args, Stdin: q.Stdin, Timeout: time.Duration(q.Timeout) * time.Millisecond, Policy: q.Policy,
+		Seed: q.Seed}, nil
+}

@@ -21,8 +21,8 @@ const Version = 1
 type Config struct {
 	// Version is the format version (1; 0 is taken as 1).
 	Version int `json:"version,omitempty"`
-	// Backend runs the program: "js" (default for main.js/main.ts), "sh"
-	// (main.sh) or "wasm" (main.wasm.b64).
+	// Backend runs the program: "js" (default for main.js/main.ts),
+	// "shell" (main.sh) or "wasm" (main.wasm.b64).
 	Backend string `json:"backend,omitempty"`
 	// WasmSHA256 is the hex SHA-256 of a WASI module's bytes.
 	WasmSHA256 string `json:"wasmSha256,omitempty"`
@@ -112,7 +112,7 @@ type Scenario struct {
 }
 
 // entries are the program file names, by backend.
-var entries = map[string]string{"main.js": "js", "main.ts": "js", "main.sh": "sh", "main.wasm.b64": "wasm"}
+var entries = map[string]string{"main.js": "js", "main.ts": "js", "main.sh": "shell", "main.wasm.b64": "wasm"}
 
 // Parse reads a scenario from its txtar text.
 func Parse(name string, data []byte) (*Scenario, error) {
