@@ -181,7 +181,7 @@ func init() {
 		cmdPut, cmdCat, cmdLs, cmdStat, cmdMkdir, cmdRm, cmdMv, cmdLn,
 		cmdFind, cmdGrep,
 		cmdImport, cmdExport,
-		cmdExec, cmdRuns, cmdApprovals, cmdReplay,
+		cmdExec, cmdRuns, cmdApprovals, cmdReplay, cmdConformance,
 		cmdMCP, cmdServe, cmdTools, cmdTool,
 		cmdDemo, cmdChanges, cmdUsage, cmdGC, cmdVersion, cmdGit,
 		&command{

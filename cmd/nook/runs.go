@@ -36,6 +36,10 @@ retention. Subcommands:
   journal ID          the calls a replay-policy run made out of its sandbox,
                       as journaled: number, kind, operation, arguments, result
   backends            the backends runs can use, the default first
+  export [--scenario FILE] ID
+                      a finished replay-policy run as a conformance scenario
+                      (its host calls as fakes, the files it read, its end as
+                      expectations) for "nook conformance run"
 
 Flags come after the subcommand: "nook runs tail --from 12 ID".`,
 	run: runRuns,
@@ -43,7 +47,7 @@ Flags come after the subcommand: "nook runs tail --from 12 ID".`,
 
 func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 	if len(args) == 0 {
-		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose, recover, journal or backends)")
+		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose, recover, journal, export or backends)")
 	}
 	sub := args[0]
 	if strings.HasPrefix(sub, "-") {
@@ -68,8 +72,10 @@ func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 		return runsRecover(a, fl, args)
 	case "journal":
 		return runsJournal(a, fl, args)
+	case "export":
+		return runsExport(a, fl, args)
 	}
-	return a.usagef("runs: unknown subcommand %q (want ls, show, tail, kill, dispose, recover, journal or backends)", sub)
+	return a.usagef("runs: unknown subcommand %q (want ls, show, tail, kill, dispose, recover, journal, export or backends)", sub)
 }
 
 // openRuntime parses the arguments, opens the workspace and returns its
