@@ -164,15 +164,26 @@ func (f *fakeFetch) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	// The first unused exchange for this request; when all are used, the
+	// last one again: a request made again (by a restart) gets the answer
+	// an idempotent server gives.
+	match := -1
 	for i, e := range f.ex {
 		method := e.Method
 		if method == "" {
 			method = http.MethodGet
 		}
-		if f.used[i] || method != req.Method || e.URL != req.URL.String() {
+		if method != req.Method || e.URL != req.URL.String() {
 			continue
 		}
-		f.used[i] = true
+		match = i
+		if !f.used[i] {
+			break
+		}
+	}
+	if match >= 0 {
+		f.used[match] = true
+		e := f.ex[match]
 		status := e.Status
 		if status == 0 {
 			status = http.StatusOK
@@ -185,5 +196,5 @@ func (f *fakeFetch) RoundTrip(req *http.Request) (*http.Response, error) {
 			Header: h, Body: io.NopCloser(bytes.NewReader([]byte(e.Body))), ContentLength: int64(len(e.Body)),
 			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Request: req}, nil
 	}
-	return nil, fmt.Errorf("no recorded exchange left for %s %s", req.Method, req.URL)
+	return nil, fmt.Errorf("no recorded exchange for %s %s", req.Method, req.URL)
 }

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 // Version is the scenario format this package reads and writes.
@@ -41,6 +43,10 @@ type Config struct {
 	Modules map[string]map[string]Fake `json:"modules,omitempty"`
 	// Fetch are the HTTP exchanges fetch and curl get, in order.
 	Fetch []Exchange `json:"fetch,omitempty"`
+	// Policies are the interrupt policies an interrupted run of the
+	// scenario is resumed under (default replay, restart and fail): a run
+	// that waits for an approval can run under replay only.
+	Policies []runtime.Policy `json:"policies,omitempty"`
 	// Restart "any" says the program is not idempotent: a restart, which
 	// runs it again over the files its first attempt changed, may end
 	// otherwise. By default a restart must give the same result.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // Test runs the scenarios of files matching patterns as subtests of t, one
@@ -78,9 +79,15 @@ func Update(sc *Scenario, rep *Report) {
 	}
 	sc.WantFiles = map[string]string{}
 	for p, data := range rep.Files {
-		if old, ok := sc.Files[p]; !ok || old != data {
-			sc.WantFiles[p] = data
+		if old, ok := sc.Files[p]; ok && old == data {
+			continue
 		}
+		// Text files only, and not git's own: a scenario is text, and a
+		// repository's objects are checked through git's output.
+		if strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") || !utf8.ValidString(data) || strings.ContainsRune(data, 0) {
+			continue
+		}
+		sc.WantFiles[p] = data
 	}
 }
 

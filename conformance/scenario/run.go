@@ -64,6 +64,9 @@ type Case struct {
 	After    int64
 	Problems []string // what did not match; none: the case passed
 	Duration time.Duration
+	// Resume is how long the resuming process took, from opening the
+	// database the crash left to the run's end (interrupted cases).
+	Resume time.Duration
 }
 
 // Passed reports whether the case met its scenario's expectations.
@@ -118,6 +121,9 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Report, error) {
 		return rep, nil
 	}
 	policies := opts.Policies
+	if len(sc.Config.Policies) > 0 {
+		policies = sc.Config.Policies
+	}
 	if len(policies) == 0 {
 		policies = []runtime.Policy{runtime.PolicyReplay, runtime.PolicyRestart, runtime.PolicyFail}
 	}
@@ -134,6 +140,7 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Report, error) {
 				c.Problems = []string{err.Error()}
 			} else {
 				c.Problems = sc.checkInterrupted(ref, o, p)
+				c.Resume = o.resume
 			}
 			c.Duration = time.Since(start)
 			rep.Cases = append(rep.Cases, c)
@@ -187,6 +194,7 @@ type outcome struct {
 	invoked  int   // real executions of the fakes, over all attempts
 	inFlight int   // fake calls executed before the crash and not journaled
 	files    map[string]string
+	resume   time.Duration // opening the crashed database to the run's end
 }
 
 // guestClock is a scenario's deterministic clock: from start, one
@@ -222,6 +230,16 @@ func (sc *Scenario) open(ctx context.Context, opts *Options, db string, backends
 		bind(ws)
 	}
 	registry.Store(db, ws)
+	// Calls that were waiting when the crashed process went: answer them
+	// here, as a person would from any process.
+	pending, err := ws.Runtime().Pending(ctx)
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	for _, pc := range pending {
+		go sc.approve(context.WithoutCancel(ctx), db, pc)
+	}
 	return ws, nil
 }
 
@@ -328,6 +346,9 @@ func runCase(ctx context.Context, sc *Scenario, opts *Options, policy runtime.Po
 		if err != nil {
 			return nil, err
 		}
+		if err := wholeOutput(ctx, ws, res); err != nil {
+			return nil, err
+		}
 		files, err := workspaceFiles(ws)
 		if err != nil {
 			return nil, err
@@ -373,6 +394,7 @@ func runCase(ctx context.Context, sc *Scenario, opts *Options, policy runtime.Po
 	// A new process opens the file: its clock is past the crashed
 	// runtime's lease.
 	later := func() time.Time { return time.Now().Add(2 * time.Minute) }
+	resumed := time.Now()
 	ws, err = sc.open(ctx, opts, snap, opts.backends(), svc, fetch, false, later)
 	if err != nil {
 		return nil, err
@@ -382,6 +404,10 @@ func runCase(ctx context.Context, sc *Scenario, opts *Options, policy runtime.Po
 		return nil, err
 	}
 	if o.res, err = h2.Result(ctx); err != nil {
+		return nil, err
+	}
+	o.resume = time.Since(resumed)
+	if err := wholeOutput(ctx, ws, o.res); err != nil {
 		return nil, err
 	}
 	o.invoked = svc.total()
@@ -451,6 +477,28 @@ func (sc *Scenario) check(o *outcome, tail bool) []string {
 	return probs
 }
 
+// wholeOutput puts the whole of each stream of a run whose output was
+// spilled to files into its result.
+func wholeOutput(ctx context.Context, ws *nook.Workspace, res *runtime.Result) error {
+	if !res.Truncated {
+		return nil
+	}
+	for _, s := range []struct {
+		path string
+		dst  *[]byte
+	}{{res.StdoutPath, &res.Stdout}, {res.StderrPath, &res.Stderr}} {
+		if s.path == "" {
+			continue
+		}
+		b, err := ws.FS().ReadFile(ctx, s.path)
+		if err != nil {
+			return fmt.Errorf("reading the spilled output: %w", err)
+		}
+		*s.dst = b
+	}
+	return nil
+}
+
 // workspaceFiles returns every file under /workspace, by path under it.
 func workspaceFiles(ws *nook.Workspace) (map[string]string, error) {
 	files := map[string]string{}
@@ -513,7 +561,7 @@ func integrityCheck(db string) error {
 	return nil
 }
 
-// doneCalls reads the ids of the calls journaled as done for run id, with
+// doneCalls reads the ids of the calls journaled as done (or waiting) for run id, with
 // SQLite directly (the workspace is not open).
 func doneCalls(db, id string) (map[string]bool, error) {
 	c, err := sqlite3.Open(db)
@@ -521,7 +569,9 @@ func doneCalls(db, id string) (map[string]bool, error) {
 		return nil, err
 	}
 	defer c.Close()
-	s, _, err := c.Prepare(`SELECT seq FROM journal_calls WHERE run = ? AND done`)
+	// A call waiting for an answer is as good as done: its wait is stored.
+	s, _, err := c.Prepare(`SELECT seq FROM journal_calls WHERE run = ?1 AND done
+		UNION SELECT seq FROM journal_waits WHERE run = ?1`)
 	if err != nil {
 		return nil, err
 	}
