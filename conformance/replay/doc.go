@@ -11,12 +11,14 @@
 // NOOK_CRASH_ITERATIONS sets the number of iterations (default 200, 10 with
 // -short) and NOOK_CRASH_SEED the seed of the kill delays.
 //
-// scenarios_test.go runs the scenarios of testdata/*.txtar (a JavaScript
-// module, its input, host-module fakes, the expected result and output)
-// uninterrupted, then interrupted after each of their calls and resumed
-// under each policy. The interruption is in-process: a backend wrapper
-// copies the database (VACUUM INTO, a committed state, which is what a
-// crash leaves) right after the k-th call of the run returns, and the copy
-// is opened by a workspace whose clock is past the first runtime's lease,
-// so that it sees the run as orphaned, as a new process would after a crash.
+// scenarios_test.go runs the scenarios of testdata/*.txtar (programs for
+// the three backends, their inputs, host-module and fetch fakes, the
+// expected result, output and files) through package
+// conformance/scenario, as a user's suite runs: uninterrupted, then
+// interrupted after each of their calls and resumed under each policy. The
+// interruption is in-process: a backend wrapper copies the database (VACUUM
+// INTO, a committed state, which is what a crash leaves) right after the
+// k-th call of the run returns, and the copy is opened by a workspace whose
+// clock is past the first runtime's lease, so that it sees the run as
+// orphaned, as a new process would after a crash.
 package replay
