@@ -10,6 +10,10 @@ import (
 // with a POSIX-style code: ENOENT for an unknown run, EEXIST for a reused
 // id, EBUSY for a run that is still running or a full concurrency cap,
 // EINVAL for bad options, ECANCELED after Close.
+//
+// The code is part of the error's chain, as a vfs error's is: errors.Is(err,
+// runtime.ENOTWAITING) (or vfs.ENOENT, fs.ErrNotExist, ...) holds, and
+// vfs.Code(err) returns it.
 type Error struct {
 	Op   string    // "exec", "getexec", "kill", "dispose"
 	ID   string    // the run id, when there is one
@@ -27,8 +31,15 @@ const (
 
 func (e *Error) Error() string { return e.Text }
 
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns the code and the cause, so errors.Is and errors.As see
+// both (the code first: vfs.Code of a runtime error is its own code, not
+// that of its cause).
+func (e *Error) Unwrap() []error {
+	if e.Err != nil {
+		return []error{e.Code, e.Err}
+	}
+	return []error{e.Code}
+}
 
 // Is makes errors.Is(err, fs.ErrNotExist) hold for ENOENT and
 // errors.Is(err, fs.ErrExist) for EEXIST.
