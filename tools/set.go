@@ -52,7 +52,14 @@ type WriteOptions struct {
 
 // EditOptions cap the edit and patch tools.
 type EditOptions struct {
-	MaxBytes int // largest file edited (default 2 MiB)
+	MaxBytes int // largest file edited or updated by a patch (default 2 MiB)
+	// MaxPatchFiles is the most file sections one patch may have
+	// (default 1,000): a patch is one transaction, and a model that needs
+	// more can send several.
+	MaxPatchFiles int
+	// MaxPatchBytes is the largest patch text (default 2 MiB, what one
+	// write may carry).
+	MaxPatchBytes int
 }
 
 // ListOptions cap ls, find and grep pages.
@@ -69,6 +76,8 @@ const (
 	DefaultReadMaxMediaBytes = 3.5 * (1 << 20)
 	DefaultWriteMaxBytes     = 2 << 20
 	DefaultEditMaxBytes      = 2 << 20
+	DefaultMaxPatchFiles     = 1000
+	DefaultMaxPatchBytes     = 2 << 20
 	DefaultListLimit         = 200
 	DefaultListMaxLimit      = 1000
 )
@@ -90,6 +99,8 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	}
 	def(&o.Write.MaxBytes, DefaultWriteMaxBytes)
 	def(&o.Edit.MaxBytes, DefaultEditMaxBytes)
+	def(&o.Edit.MaxPatchFiles, DefaultMaxPatchFiles)
+	def(&o.Edit.MaxPatchBytes, DefaultMaxPatchBytes)
 	def(&o.List.DefaultLimit, DefaultListLimit)
 	def(&o.List.MaxLimit, DefaultListMaxLimit)
 	def(&o.Exec.MaxOutputBytes, DefaultExecMaxOutputBytes)
