@@ -60,6 +60,7 @@ type Matcher struct {
 	context  int
 	maxLine  int // Options.MaxLineBytes, resolved
 	matchCap int // MaxMatchLineBytes, lowered by tests
+	window   int // regexWindow, lowered by tests
 	query    *Query
 }
 
@@ -79,6 +80,7 @@ func Compile(o Options) (*Matcher, error) {
 		context:  o.Context,
 		maxLine:  min(cmp.Or(o.MaxLineBytes, DefaultMaxLineBytes), MaxMatchLineBytes),
 		matchCap: MaxMatchLineBytes,
+		window:   regexWindow,
 	}
 	if o.Regex || o.IgnoreCase && !isASCII(o.Pattern) {
 		expr := o.Pattern
