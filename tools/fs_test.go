@@ -269,3 +269,30 @@ func TestConcurrentMutations(t *testing.T) {
 		}
 	}
 }
+
+// A pathological expression over a big file: grep returns promptly, after
+// GrepTimeout, with the matches found so far and a note.
+func TestGrepTimeout(t *testing.T) {
+	s, f := newSet(t, Options{List: ListOptions{GrepTimeout: 200 * time.Millisecond}})
+	mustWrite(t, f, "/big.txt", strings.Repeat(strings.Repeat("x", 63)+"\n", (16<<20)/64))
+	start := time.Now()
+	r := ok(t, s, "grep", `{"query":"(.*){1000}","regex":true,"output":"count"}`)
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("grep with a 200ms budget took %v", d)
+	}
+	if want := "[grep stopped after the time limit GrepTimeout (200ms): these are the results found until then. Narrow path or include, or use a simpler pattern.]\n"; text(r) != want {
+		t.Errorf("timed-out grep:\n%q\nwant\n%q", text(r), want)
+	}
+	if m := structured(t, r); m["timedOut"] != true || m["count"] != 0.0 {
+		t.Errorf("structured: %v", m)
+	}
+	r = ok(t, s, "grep", `{"query":"(.*){1000}","regex":true,"limit":1000}`)
+	m := structured(t, r)
+	n := int(m["count"].(float64))
+	if m["timedOut"] != true || n == 1000 {
+		t.Fatalf("content grep: %v", m)
+	}
+	if n > 0 && !strings.HasSuffix(text(r), fmt.Sprintf("; offset=%d goes on after them. Narrow path or include, or use a simpler pattern.]\n", n)) {
+		t.Errorf("content grep with %d matches:\n%s", n, text(r)[max(0, len(text(r))-300):])
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/vfs"
@@ -66,6 +67,9 @@ type EditOptions struct {
 type ListOptions struct {
 	DefaultLimit int // entries per page when the call names none (default 200)
 	MaxLimit     int // largest page a call may ask for (default 1,000)
+	// GrepTimeout bounds one grep call (default 10s): then it returns the
+	// matches found so far, with a note saying so.
+	GrepTimeout time.Duration
 }
 
 // Defaults.
@@ -80,6 +84,7 @@ const (
 	DefaultMaxPatchBytes     = 2 << 20
 	DefaultListLimit         = 200
 	DefaultListMaxLimit      = 1000
+	DefaultGrepTimeout       = 10 * time.Second
 )
 
 func (o Options) withDefaults(f *vfs.FS) Options {
@@ -103,6 +108,9 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	def(&o.Edit.MaxPatchBytes, DefaultMaxPatchBytes)
 	def(&o.List.DefaultLimit, DefaultListLimit)
 	def(&o.List.MaxLimit, DefaultListMaxLimit)
+	if o.List.GrepTimeout <= 0 {
+		o.List.GrepTimeout = DefaultGrepTimeout
+	}
 	def(&o.Exec.MaxOutputBytes, DefaultExecMaxOutputBytes)
 	if o.Exec.MaxOutputBytes < 16 {
 		o.Exec.MaxOutputBytes = 16
