@@ -95,11 +95,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := newHTTPServer(mux, defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {
 		auth = "bearer token required"
