@@ -12,7 +12,7 @@ import (
 
 // writeGrepLine writes "path<sep>line<sep>text\n", as grep -n does.
 func writeGrepLine(b *strings.Builder, path string, sep byte, line int, text string) {
-	b.WriteString(path)
+	b.WriteString(shown(path))
 	b.WriteByte(sep)
 	b.WriteString(strconv.Itoa(line))
 	b.WriteByte(sep)
@@ -159,9 +159,9 @@ func (s *Set) grep(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	for _, f := range res.Files {
 		out.Files = append(out.Files, grepFile{Path: f.Path, Count: f.Count})
 		if opts.Mode == vfs.GrepCount {
-			fmt.Fprintf(&b, "%s:%d\n", f.Path, f.Count)
+			fmt.Fprintf(&b, "%s:%d\n", shown(f.Path), f.Count)
 		} else {
-			fmt.Fprintf(&b, "%s\n", f.Path)
+			fmt.Fprintf(&b, "%s\n", shown(f.Path))
 		}
 	}
 	out.Count = len(out.Matches) + len(out.Files)

@@ -120,13 +120,13 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	for _, f := range out.Files {
 		switch {
 		case f.MovedTo != "":
-			fmt.Fprintf(&b, "M %s -> %s\n", f.Path, f.MovedTo)
+			fmt.Fprintf(&b, "M %s -> %s\n", shown(f.Path), shown(f.MovedTo))
 		case f.Action == "add":
-			fmt.Fprintf(&b, "A %s\n", f.Path)
+			fmt.Fprintf(&b, "A %s\n", shown(f.Path))
 		case f.Action == "delete":
-			fmt.Fprintf(&b, "D %s\n", f.Path)
+			fmt.Fprintf(&b, "D %s\n", shown(f.Path))
 		default:
-			fmt.Fprintf(&b, "M %s\n", f.Path)
+			fmt.Fprintf(&b, "M %s\n", shown(f.Path))
 		}
 	}
 	return Text(b.String(), out), nil
