@@ -536,6 +536,9 @@ func (r *reader) text(q readQuery) (*Result, error) {
 			if len(t) > o.MaxLineBytes {
 				break
 			}
+			if n == 0 && len(t) > o.MaxBytes-len(num.digits())-1 {
+				break // the first line may not fit the byte cap: see below
+			}
 			if n > 0 {
 				add := 1 + len(t) // with the joining newline
 				if !o.NoLineNumbers {
@@ -572,7 +575,10 @@ func (r *reader) text(q readQuery) (*Result, error) {
 			prefix = len(num.digits()) + 1
 		}
 		keep, budget := o.MaxLineBytes, &skip
-		segment := n == 0 && q.col > 0 // the rest of a cut line: as much as fits
+		// The rest of a cut line, or a first line that the byte cap may
+		// cut before MaxLineBytes: as much as fits, and a lineOffset to
+		// go on from.
+		segment := n == 0 && (q.col > 0 || o.MaxBytes-prefix < o.MaxLineBytes)
 		if segment {
 			var none int64
 			keep, budget = max(o.MaxBytes-prefix, 1), &none
