@@ -60,19 +60,29 @@ func runsJournal(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	type callErrorJSON struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Syscall string `json:"syscall,omitempty"`
+		Path    string `json:"path,omitempty"`
+		Dest    string `json:"dest,omitempty"`
+	}
 	type callJSON struct {
-		Seq    int64              `json:"seq"`
-		Kind   runtime.CallKind   `json:"kind"`
-		Op     string             `json:"op"`
-		Args   json.RawMessage    `json:"args"`
-		Result json.RawMessage    `json:"result,omitempty"`
-		Error  *runtime.CallError `json:"error,omitempty"`
-		Done   bool               `json:"done"`
-		Unsafe bool               `json:"unsafe,omitempty"`
+		Seq    int64            `json:"seq"`
+		Kind   runtime.CallKind `json:"kind"`
+		Op     string           `json:"op"`
+		Args   json.RawMessage  `json:"args"`
+		Result json.RawMessage  `json:"result,omitempty"`
+		Error  *callErrorJSON   `json:"error,omitempty"`
+		Done   bool             `json:"done"`
+		Unsafe bool             `json:"unsafe,omitempty"`
 	}
 	out := make([]callJSON, len(calls))
 	for i, c := range calls {
-		out[i] = callJSON{c.Seq, c.Kind, c.Op, c.Args, c.Result, c.Error, c.Done, c.Unsafe}
+		out[i] = callJSON{Seq: c.Seq, Kind: c.Kind, Op: c.Op, Args: c.Args, Result: c.Result, Done: c.Done, Unsafe: c.Unsafe}
+		if e := c.Error; e != nil {
+			out[i].Error = &callErrorJSON{e.Code, e.Message, e.Syscall, e.Path, e.Dest}
+		}
 	}
 	return a.emit(out, func() error {
 		if len(out) == 0 {

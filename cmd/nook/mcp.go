@@ -43,7 +43,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger()})
+	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger(), Version: nookVersion()})
 	return mcpadapter.RunStdio(a.ctx, server)
 }
 
@@ -84,7 +84,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	log := a.logger()
-	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log})
+	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpadapter.Handler(server, &mcpadapter.HTTPOptions{
 		Token:          token,
@@ -198,9 +198,14 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 			list = append(list, entry{t.Name, t.Description, t.Annotations.ReadOnly})
 		}
 		return a.emit(list, func() error {
+			// The whole description: exec's lists its backends on
+			// lines of their own, indented under the first.
 			for _, e := range list {
-				first, _, _ := strings.Cut(e.Description, "\n")
-				a.printf("%-8s %s\n", e.Name, first)
+				lines := strings.Split(strings.TrimRight(e.Description, "\n"), "\n")
+				a.printf("%-8s %s\n", e.Name, lines[0])
+				for _, l := range lines[1:] {
+					a.printf("%-8s %s\n", "", l)
+				}
 			}
 			return nil
 		})
