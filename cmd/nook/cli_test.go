@@ -48,6 +48,15 @@ func TestFlagsAnywhere(t *testing.T) {
 		t.Errorf("cat --db=FILE PATH: %q %v", out, err)
 	}
 
+	// Global flags before a subcommand.
+	if out := w.ok("runs", "--json", "ls"); !strings.HasPrefix(out, `{"runs":[`) {
+		t.Errorf("runs --json ls: %q", out)
+	}
+	if out := w.ok("tools", "--json"); !strings.HasPrefix(out, `[{"name":"read"`) {
+		t.Errorf("tools --json: %.40q", out)
+	}
+	equal(t, "approvals --db FILE ls", w.ok("approvals", "--db", w.db, "ls"), "no calls are waiting\n")
+
 	// "--" ends the flags: "-f" is a path.
 	w.put("/-f", "dash")
 	equal(t, "cat -- -f", w.ok("cat", "--", "-f"), "dash")

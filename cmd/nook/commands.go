@@ -152,6 +152,32 @@ func parseInterleaved(fl *flag.FlagSet, args []string, argsEnd bool) ([]string, 
 	return pos, nil
 }
 
+// subcommand splits the arguments of a command with subcommands (runs,
+// approvals, tools) into the subcommand and the rest, letting global flags
+// come before the subcommand ("nook runs --json ls"). It returns "" when
+// no subcommand comes first after them (a stray flag, -h, nothing).
+func subcommand(args []string) (string, []string) {
+	var global []string
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-"), "=")
+		switch {
+		case !strings.HasPrefix(arg, "-"):
+			return arg, append(global, args[i+1:]...)
+		case name == "json":
+			global = append(global, arg)
+		case name == "db" && hasValue:
+			global = append(global, arg)
+		case name == "db" && i+1 < len(args):
+			global = append(global, arg, args[i+1])
+			i++
+		default:
+			return "", args
+		}
+	}
+	return "", args
+}
+
 // isBoolFlag reports whether f takes no value (-f rather than -f VALUE).
 func isBoolFlag(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })

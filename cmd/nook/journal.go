@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -126,15 +125,16 @@ var cmdApprovals = &command{
 }
 
 func runApprovals(a *app, fl *flag.FlagSet, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) == 0 {
-			return a.usagef("approvals: missing subcommand (ls or respond)")
-		}
+	if len(args) == 0 {
+		return a.usagef("approvals: missing subcommand (ls or respond)")
+	}
+	sub, args := subcommand(args)
+	if sub == "" {
 		return a.parse(fl, args, 0, 0)
 	}
-	switch args[0] {
+	switch sub {
 	case "ls":
-		rt, err := a.openRuntime(fl, args[1:], 0, 0)
+		rt, err := a.openRuntime(fl, args, 0, 0)
 		if err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func runApprovals(a *app, fl *flag.FlagSet, args []string) error {
 			return tw.Flush()
 		})
 	case "respond":
-		rt, err := a.openRuntime(fl, args[1:], 3, 3)
+		rt, err := a.openRuntime(fl, args, 3, 3)
 		if err != nil {
 			return err
 		}
@@ -190,7 +190,7 @@ func runApprovals(a *app, fl *flag.FlagSet, args []string) error {
 				return nil
 			})
 	}
-	return a.usagef("approvals: unknown subcommand %q (want ls or respond)", args[0])
+	return a.usagef("approvals: unknown subcommand %q (want ls or respond)", sub)
 }
 
 var cmdReplay = &command{

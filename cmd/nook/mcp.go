@@ -169,9 +169,11 @@ Flags come after the subcommand: "nook tools schema --format openai".`,
 }
 
 func runTools(a *app, fl *flag.FlagSet, args []string) error {
-	sub := "list"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		sub, args = args[0], args[1:]
+	sub, rest := subcommand(args)
+	if sub == "" {
+		sub = "list"
+	} else {
+		args = rest
 	}
 	format := fl.String("format", "mcp", "schema: output `FORMAT`, one of mcp, openai, openai-strict, anthropic")
 	readOnly := fl.Bool("read-only", false, "only the tools that do not change the workspace")

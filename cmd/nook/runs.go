@@ -47,12 +47,11 @@ func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 	if len(args) == 0 {
 		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose, recover, journal or backends)")
 	}
-	sub := args[0]
-	if strings.HasPrefix(sub, "-") {
+	sub, args := subcommand(args)
+	if sub == "" {
 		// "nook runs -h" and stray flags.
 		return a.parse(fl, args, 0, 0)
 	}
-	args = args[1:]
 	switch sub {
 	case "ls":
 		return runsLs(a, fl, args)
