@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -13,7 +12,8 @@ type serveTimeouts struct {
 	// Header is the time to read a request's headers.
 	Header time.Duration
 	// Read is the time to read a whole request, headers and body: a
-	// client that dribbles its body is cut off after it.
+	// client that dribbles its body is cut off after it. It does not
+	// bound the response.
 	Read time.Duration
 	// Write is the time one write of a response may take. It is a
 	// deadline per write, renewed before each one, not per response: an
@@ -45,40 +45,18 @@ func newHTTPServer(h http.Handler, t serveTimeouts, log *slog.Logger) *http.Serv
 	}
 }
 
-// withDeadlines replaces the server's whole-request deadlines by
-// per-request ones once they stop making sense: the read deadline is
-// lifted once the body has been read (so that the server's background read,
-// which watches for the client going away, does not end a long response),
-// and the write deadline is renewed before every write.
+// withDeadlines renews the write deadline before every write, so that the
+// server's WriteTimeout bounds each write rather than the whole response.
+// The read deadline needs nothing: net/http lifts it once the request body
+// has been read, when it starts watching the connection for the client
+// going away, so ReadTimeout bounds the request and not the response.
 func withDeadlines(h http.Handler, t serveTimeouts) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
-		lift := func() { rc.SetReadDeadline(time.Time{}) }
-		if r.Body == nil || r.Body == http.NoBody {
-			lift()
-		} else {
-			r.Body = &bodyReader{ReadCloser: r.Body, atEOF: lift}
-		}
 		h.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: rc, d: t.Write}, r)
 		// What the server flushes after the handler gets a deadline too.
 		rc.SetWriteDeadline(time.Now().Add(t.Write))
 	})
-}
-
-// bodyReader calls atEOF once the request body has been read whole.
-type bodyReader struct {
-	io.ReadCloser
-	atEOF func()
-	done  bool
-}
-
-func (b *bodyReader) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err == io.EOF && !b.done {
-		b.done = true
-		b.atEOF()
-	}
-	return n, err
 }
 
 // deadlineWriter renews the connection's write deadline before each write
