@@ -71,8 +71,9 @@ func (m *Matcher) NewScanner() *Scanner {
 // The context is checked before every regular-expression search (a
 // candidate search runs over at most regexWindow bytes of whole lines at
 // a time) and every pollEvery literal candidates. One search of one line
-// cannot be interrupted: its cost is bounded by MaxMatchLineBytes times
-// the size of the expression's program.
+// cannot be interrupted: its cost is bounded by regexStepBudget steps,
+// which Compile sees to by searching less of each line for a large
+// expression (Matcher.MatchLineBytes).
 func (s *Scanner) WithContext(ctx context.Context) *Scanner {
 	s.ctx = ctx
 	return s
@@ -112,7 +113,7 @@ func (s *Scanner) interrupted(costly bool) bool {
 // again, and any other error ends the scan and is returned. Lines are split
 // at "\n", a "\r" ending a line is not part of its text, and a last line
 // without "\n" is a line too. Lines and matches may span chunks. Only the
-// first MaxMatchLineBytes of a line are searched and kept.
+// first m.MatchLineBytes() bytes of a line are searched and kept.
 //
 // The first skip matching lines are counted but not reported, cheaply, so
 // that a caller can page through matches. ScanFile returns the number of

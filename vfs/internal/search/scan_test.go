@@ -581,3 +581,30 @@ func TestScanContext(t *testing.T) {
 		t.Errorf("CountFile with a live context = %d, %v", n, err)
 	}
 }
+
+// A large expression searches less of each line, so that one search of one
+// line, which nothing interrupts, stays within regexStepBudget; a small one
+// searches all of MaxMatchLineBytes.
+func TestLargeRegexSearchesLessOfALine(t *testing.T) {
+	small := mustCompile(t, Options{Pattern: `x+needle$`, Regex: true})
+	big := mustCompile(t, Options{Pattern: `(.*){1000}needle$`, Regex: true})
+	if small.MatchLineBytes() != MaxMatchLineBytes {
+		t.Errorf("x+needle searches %d bytes of a line, want %d", small.MatchLineBytes(), MaxMatchLineBytes)
+	}
+	if n := big.MatchLineBytes(); n < minMatchLineBytes || n > 64<<10 {
+		t.Errorf("(.*){1000}needle searches %d bytes of a line", n)
+	}
+	line := strings.Repeat("x", 200<<10) + "needle\n"
+	if n, _, err := small.NewScanner().CountFile(chunked(line), 0); n != 1 || err != nil {
+		t.Errorf("x+needle over a 200 KB line: %d, %v", n, err)
+	}
+	// The big expression sees the line cut before "needle", as a line over
+	// MaxMatchLineBytes is for any pattern.
+	if n, _, err := big.NewScanner().CountFile(chunked(line), 0); n != 0 || err != nil {
+		t.Errorf("(.*){1000}needle over a 200 KB line: %d, %v", n, err)
+	}
+	short := strings.Repeat("x", 100) + "needle\n"
+	if n, _, err := big.NewScanner().CountFile(chunked(short), 0); n != 1 || err != nil {
+		t.Errorf("(.*){1000}needle over a short line: %d, %v", n, err)
+	}
+}
