@@ -248,8 +248,8 @@ before or after the arguments ("nook rm /dir -r"); "--" ends them, so
 	fmt.Fprint(w, `
 Run "nook help COMMAND" or "nook COMMAND -h" for one command.
 Exit status: 0 ok, 1 an operation failed (the message ends with its POSIX
-code, e.g. "(ENOENT)"), 2 usage error; exec and runs tail exit with the
-run's exit code (124 timed out, 130 cancelled).
+code, e.g. "(ENOENT)") or grep found nothing, 2 usage error; exec and runs
+tail exit with the run's exit code (124 timed out, 130 cancelled).
 `)
 }
 

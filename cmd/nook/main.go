@@ -13,8 +13,9 @@
 // into the default workspace and searches it.
 //
 // Exit status: 0 on success, 1 when an operation fails (the message names
-// the POSIX code, e.g. "nook: no such path: /x (ENOENT)"), 2 on a usage
-// error; "nook exec" and "nook runs tail" exit with the run's exit code.
+// the POSIX code, e.g. "nook: no such path: /x (ENOENT)") or grep matches
+// nothing, 2 on a usage error; "nook exec" and "nook runs tail" exit with
+// the run's exit code.
 package main
 
 import (
