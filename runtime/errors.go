@@ -1,10 +1,6 @@
 package runtime
 
-import (
-	"io/fs"
-
-	"github.com/nookdev/nook/vfs"
-)
+import "github.com/nookdev/nook/vfs"
 
 // Error is an error of the runtime's own operations (Exec, GetExec, ...),
 // with a POSIX-style code: ENOENT for an unknown run, EEXIST for a reused
@@ -31,26 +27,26 @@ const (
 
 func (e *Error) Error() string { return e.Text }
 
-// Unwrap returns the code and the cause, so errors.Is and errors.As see
-// both (the code first: vfs.Code of a runtime error is its own code, not
-// that of its cause).
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Code, e.Err}
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, runtime.ENOTWAITING) (or vfs.ENOENT, ...) hold
+// for the error's own code, and errors.Is(err, fs.ErrNotExist) and the
+// other io/fs sentinels as they hold for that code's vfs.Errno.
+func (e *Error) Is(target error) bool {
+	if code, ok := target.(vfs.Errno); ok {
+		return e.Code == code
 	}
-	return []error{e.Code}
+	return e.Code.Is(target)
 }
 
-// Is makes errors.Is(err, fs.ErrNotExist) hold for ENOENT and
-// errors.Is(err, fs.ErrExist) for EEXIST.
-func (e *Error) Is(target error) bool {
-	switch target {
-	case fs.ErrNotExist:
-		return e.Code == vfs.ENOENT
-	case fs.ErrExist:
-		return e.Code == vfs.EEXIST
-	case fs.ErrInvalid:
-		return e.Code == vfs.EINVAL
+// As sets a *vfs.Errno target to the error's own code (not its cause's),
+// which is how vfs.Code reads it; an error without a code leaves it to the
+// cause.
+func (e *Error) As(target any) bool {
+	if p, ok := target.(*vfs.Errno); ok && e.Code != "" {
+		*p = e.Code
+		return true
 	}
 	return false
 }
