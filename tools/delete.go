@@ -73,7 +73,7 @@ func (s *Set) delete(ctx context.Context, raw json.RawMessage) (*Result, error) 
 		return nil, err
 	}
 	if !out.Deleted {
-		return Text(fmt.Sprintf("%s does not exist; nothing to delete", p), out), nil
+		return Text(fmt.Sprintf("%s does not exist; nothing to delete", shown(p)), out), nil
 	}
-	return Text(fmt.Sprintf("Deleted %s %s", out.Type, p), out), nil
+	return Text(fmt.Sprintf("Deleted %s %s", out.Type, shown(p)), out), nil
 }

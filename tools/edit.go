@@ -136,7 +136,7 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Edited %s:", p)
+	fmt.Fprintf(&b, "Edited %s:", shown(p))
 	for i, m := range out.Matches {
 		if i > 0 {
 			b.WriteString(",")

@@ -86,7 +86,7 @@ func TestEditErrors(t *testing.T) {
 		"File too large to edit: 65 bytes exceeds the 64-byte cap. Use the write tool to rewrite the file from scratch.")
 	fails(t, s, "edit", `{"path":"/a.txt","edits":[]}`, "edits must contain at least one replacement.")
 	fails(t, s, "edit", editArgs("/a.txt", [2]string{"alpha", "A"}),
-		"Found 2 occurrences of the text in /a.txt. The text must be unique. Please provide more context to make it unique.")
+		"Found 2 occurrences of the text in /a.txt (at lines 1 and 3). The text must be unique. Please provide more context to make it unique.")
 	fails(t, s, "edit", editArgs("/a.txt", [2]string{"beta\n", "B\n"}, [2]string{"beta", "C"}),
 		"edits[0] and edits[1] overlap in /a.txt. Merge them into one edit or target disjoint regions.")
 	fails(t, s, "edit", editArgs("/a.txt", [2]string{"beta", "beta"}),
@@ -143,4 +143,12 @@ func TestEditConcurrentNoLostUpdate(t *testing.T) {
 	if strings.Contains(got, "empty") {
 		t.Errorf("an update was lost:\n%s", got)
 	}
+}
+
+// A text that is not unique is reported with the lines it is on.
+func TestEditNotUniqueNamesLines(t *testing.T) {
+	s, f := newSet(t, Options{})
+	mustWrite(t, f, "/seven.go", "x := 0\nlog()\ny := 1\nlog()\nlog()\n\nlog()\nz()\nlog()\nlog()\nlog()\n")
+	fails(t, s, "edit", editArgs("/seven.go", [2]string{"log()", "trace()"}),
+		"Found 7 occurrences of the text in /seven.go (at lines 2, 4, 5, 7, 9, 10 and 11). The text must be unique. Please provide more context to make it unique.")
 }

@@ -89,7 +89,7 @@ func (s *Set) find(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	var b strings.Builder
 	for i, e := range l.Entries {
 		out.Entries[i] = findEntry{Path: e.Path, Type: e.Kind.String()}
-		b.WriteString(e.Path)
+		b.WriteString(shown(e.Path))
 		if e.Kind == vfs.TypeDir {
 			b.WriteByte('/')
 		}

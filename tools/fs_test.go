@@ -70,11 +70,18 @@ func TestLs(t *testing.T) {
 	if err := f.MkdirAll(bg, "/d/sub", 0); err != nil {
 		t.Fatal(err)
 	}
+	for i, p := range []string{"/d/a.txt", "/d/b.txt", "/d/sub"} {
+		at := time.Date(2026, 1, 2, 3, 4, 5+i, 0, time.UTC)
+		if err := f.Chtimes(bg, p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r := ok(t, s, "ls", `{"path":"/d"}`)
-	if want := "a.txt\t1\nb.txt\t2\nlink@\t5\nsub/\t0\n"; text(r) != want {
+	m := structured(t, r)
+	linkTime := time.UnixMilli(int64(m["entries"].([]any)[2].(map[string]any)["mtime"].(float64))).UTC().Format(time.RFC3339)
+	if want := "a.txt\t1\t2026-01-02T03:04:05Z\nb.txt\t2\t2026-01-02T03:04:06Z\nlink@\t5\t" + linkTime + "\nsub/\t0\t2026-01-02T03:04:07Z\n"; text(r) != want {
 		t.Errorf("ls text = %q, want %q", text(r), want)
 	}
-	m := structured(t, r)
 	if m["count"] != 4.0 || m["path"] != "/d" || m["nextOffset"] != nil {
 		t.Errorf("ls structured = %v", m)
 	}
@@ -83,7 +90,7 @@ func TestLs(t *testing.T) {
 		t.Errorf("paged ls = %q %v", text(r), structured(t, r))
 	}
 	r = ok(t, s, "ls", `{"path":"/d","offset":3}`)
-	if text(r) != "sub/\t0\n" {
+	if text(r) != "sub/\t0\t2026-01-02T03:04:07Z\n" {
 		t.Errorf("second page = %q", text(r))
 	}
 	fails(t, s, "ls", `{"path":"/nope"}`, "no such path: /nope")
@@ -267,5 +274,74 @@ func TestConcurrentMutations(t *testing.T) {
 		if c := contentOf(t, f, e.Path); !strings.HasPrefix(c, "writer ") {
 			t.Errorf("%s = %q", e.Path, c)
 		}
+	}
+}
+
+// A pathological expression over a big file: grep returns promptly, after
+// GrepTimeout, with the matches found so far and a note.
+func TestGrepTimeout(t *testing.T) {
+	s, f := newSet(t, Options{List: ListOptions{GrepTimeout: 200 * time.Millisecond}})
+	mustWrite(t, f, "/big.txt", strings.Repeat(strings.Repeat("x", 63)+"\n", (16<<20)/64))
+	start := time.Now()
+	r := ok(t, s, "grep", `{"query":"(.*){1000}","regex":true,"output":"count"}`)
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("grep with a 200ms budget took %v", d)
+	}
+	if want := "[grep stopped after the time limit GrepTimeout (200ms): these are the results found until then. Narrow path or include, or use a simpler pattern.]\n"; text(r) != want {
+		t.Errorf("timed-out grep:\n%q\nwant\n%q", text(r), want)
+	}
+	if m := structured(t, r); m["timedOut"] != true || m["count"] != 0.0 {
+		t.Errorf("structured: %v", m)
+	}
+	r = ok(t, s, "grep", `{"query":"(.*){1000}","regex":true,"limit":1000}`)
+	m := structured(t, r)
+	n := int(m["count"].(float64))
+	if m["timedOut"] != true || n == 1000 {
+		t.Fatalf("content grep: %v", m)
+	}
+	if n > 0 && !strings.HasSuffix(text(r), fmt.Sprintf("; offset=%d goes on after them. Narrow path or include, or use a simpler pattern.]\n", n)) {
+		t.Errorf("content grep with %d matches:\n%s", n, text(r)[max(0, len(text(r))-300):])
+	}
+}
+
+// Names with control characters are quoted in the tools' text, as ls -b
+// does, and kept raw in the structured results.
+func TestControlCharactersInNames(t *testing.T) {
+	s, f := newSet(t, Options{})
+	nl, esc := "/c/a\nb.txt", "/c/\x1b[31mred"
+	mustWrite(t, f, nl, "needle\n")
+	mustWrite(t, f, esc, "needle\n")
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, p := range []string{nl, esc} {
+		if err := f.Chtimes(bg, p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := ok(t, s, "ls", `{"path":"/c"}`)
+	if want := "\"\\x1b[31mred\"\t7\t2026-01-02T03:04:05Z\n\"a\\nb.txt\"\t7\t2026-01-02T03:04:05Z\n"; text(r) != want {
+		t.Errorf("ls text = %q, want %q", text(r), want)
+	}
+	if e := structured(t, r)["entries"].([]any); e[1].(map[string]any)["name"] != "a\nb.txt" {
+		t.Errorf("structured ls name = %q", e[1].(map[string]any)["name"])
+	}
+	r = ok(t, s, "find", `{"pattern":"*","path":"/c"}`)
+	if want := "\"/c/\\x1b[31mred\"\n\"/c/a\\nb.txt\"\n"; text(r) != want {
+		t.Errorf("find text = %q, want %q", text(r), want)
+	}
+	r = ok(t, s, "grep", `{"query":"needle","path":"/c"}`)
+	if want := "\"/c/\\x1b[31mred\":1:needle\n\"/c/a\\nb.txt\":1:needle\n"; text(r) != want {
+		t.Errorf("grep text = %q, want %q", text(r), want)
+	}
+	if m := structured(t, r)["matches"].([]any); m[1].(map[string]any)["path"] != nl {
+		t.Errorf("structured grep path = %q", m[1].(map[string]any)["path"])
+	}
+	r = ok(t, s, "grep", `{"query":"needle","path":"/c","output":"count"}`)
+	if want := "\"/c/\\x1b[31mred\":1\n\"/c/a\\nb.txt\":1\n"; text(r) != want {
+		t.Errorf("grep count text = %q, want %q", text(r), want)
+	}
+	fails(t, s, "read", `{"path":"/c/x\ny"}`, `File not found: "/c/x\ny"`)
+	r = ok(t, s, "write", `{"path":"/c/new\u0007","content":"x"}`)
+	if want := `Created "/c/new\a" (1 bytes)`; text(r) != want {
+		t.Errorf("write text = %q, want %q", text(r), want)
 	}
 }

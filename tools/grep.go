@@ -12,7 +12,7 @@ import (
 
 // writeGrepLine writes "path<sep>line<sep>text\n", as grep -n does.
 func writeGrepLine(b *strings.Builder, path string, sep byte, line int, text string) {
-	b.WriteString(path)
+	b.WriteString(shown(path))
 	b.WriteByte(sep)
 	b.WriteString(strconv.Itoa(line))
 	b.WriteByte(sep)
@@ -51,7 +51,8 @@ func grepTool(s *Set) *Tool {
 				"path":{"type":"string"},"count":{"type":"integer"}},"required":["path"]}},
 			"skipped":{"type":"array","items":{"type":"object","properties":{
 				"path":{"type":"string"},"reason":{"type":"string"}}}},
-			"nextOffset":{"type":"integer"}},
+			"nextOffset":{"type":"integer"},
+			"timedOut":{"type":"boolean","description":"the search ran out of time: the results are those found until then"}},
 			"required":["path","query","count"]}`),
 		Annotations: Annotations{ReadOnly: true, Idempotent: true},
 		run:         s.grep,
@@ -102,6 +103,7 @@ type grepOut struct {
 	Files      []grepFile  `json:"files,omitempty"`
 	Skipped    []grepSkip  `json:"skipped,omitempty"`
 	NextOffset int         `json:"nextOffset,omitempty"`
+	TimedOut   bool        `json:"timedOut,omitempty"`
 }
 
 func (s *Set) grep(ctx context.Context, raw json.RawMessage) (*Result, error) {
@@ -117,7 +119,7 @@ func (s *Set) grep(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		return Errorf("context must be between 0 and %d, got %d", maxGrepContext, in.Context), nil
 	}
 	opts := &vfs.GrepOptions{Page: page, Regex: in.Regex, IgnoreCase: in.IgnoreCase, Context: in.Context,
-		Include: in.Include, Exclude: excludes(in.Exclude)}
+		Include: in.Include, Exclude: excludes(in.Exclude), Timeout: s.opts.List.GrepTimeout}
 	switch in.Output {
 	case "", "content":
 	case "files":
@@ -132,7 +134,7 @@ func (s *Set) grep(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := grepOut{Path: dir, Query: in.Query, NextOffset: res.NextOffset,
+	out := grepOut{Path: dir, Query: in.Query, NextOffset: res.NextOffset, TimedOut: res.TimedOut,
 		Matches: make([]grepMatch, 0, len(res.Matches)), Files: make([]grepFile, 0, len(res.Files))}
 	var b strings.Builder
 	b.Grow(64 * (len(res.Matches) + len(res.Files)))
@@ -157,22 +159,29 @@ func (s *Set) grep(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	for _, f := range res.Files {
 		out.Files = append(out.Files, grepFile{Path: f.Path, Count: f.Count})
 		if opts.Mode == vfs.GrepCount {
-			fmt.Fprintf(&b, "%s:%d\n", f.Path, f.Count)
+			fmt.Fprintf(&b, "%s:%d\n", shown(f.Path), f.Count)
 		} else {
-			fmt.Fprintf(&b, "%s\n", f.Path)
+			fmt.Fprintf(&b, "%s\n", shown(f.Path))
 		}
 	}
 	out.Count = len(out.Matches) + len(out.Files)
 	for _, sk := range res.Skipped {
 		out.Skipped = append(out.Skipped, grepSkip{Path: sk.Path, Reason: sk.Reason})
 	}
-	if out.Count == 0 {
+	switch {
+	case res.TimedOut:
+		fmt.Fprintf(&b, "[grep stopped after the time limit GrepTimeout (%s): these are the results found until then", s.opts.List.GrepTimeout)
+		if res.NextOffset > 0 {
+			fmt.Fprintf(&b, "; offset=%d goes on after them", res.NextOffset)
+		}
+		b.WriteString(". Narrow path or include, or use a simpler pattern.]\n")
+	case out.Count == 0:
 		fmt.Fprintf(&b, "no matches for %q under %s\n", in.Query, dir)
 	}
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(&b, "[%d files not searched: binary or too large]\n", len(res.Skipped))
 	}
-	if res.NextOffset > 0 {
+	if res.NextOffset > 0 && !res.TimedOut {
 		fmt.Fprintf(&b, "[more results: call grep again with offset=%d]\n", res.NextOffset)
 	}
 	return Text(b.String(), out), nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nookdev/nook/vfs"
 )
@@ -69,7 +70,7 @@ func (s *Set) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	var b strings.Builder
 	for i, e := range l.Entries {
 		out.Entries[i] = lsEntry{Name: e.Name, Type: e.Kind.String(), Size: e.Size, Mtime: e.Mtime / 1e6}
-		name := e.Name
+		name := shown(e.Name)
 		switch e.Kind {
 		case vfs.TypeDir:
 			name += "/"
@@ -79,6 +80,8 @@ func (s *Set) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		b.WriteString(name)
 		b.WriteByte('\t')
 		b.WriteString(strconv.FormatInt(e.Size, 10))
+		b.WriteByte('\t')
+		b.WriteString(time.Unix(0, e.Mtime).UTC().Format(time.RFC3339))
 		b.WriteByte('\n')
 	}
 	out.Count = len(out.Entries)

@@ -57,5 +57,5 @@ func (s *Set) move(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Text(fmt.Sprintf("Moved %s to %s", from, to), moveIn{From: from, To: to}), nil
+	return Text(fmt.Sprintf("Moved %s to %s", shown(from), shown(to)), moveIn{From: from, To: to}), nil
 }

@@ -54,9 +54,17 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := len(in.Patch); n > s.opts.Edit.MaxPatchBytes {
+		return Errorf("patch of %d bytes exceeds the limit MaxPatchBytes (%d). Split it into several patches, or use write for large new files.",
+			n, s.opts.Edit.MaxPatchBytes), nil
+	}
 	p, err := applypatch.Parse(in.Patch)
 	if err != nil {
 		return Errorf("%v", err), nil
+	}
+	if n := p.Len(); n > s.opts.Edit.MaxPatchFiles {
+		return Errorf("patch with %d file sections exceeds the limit MaxPatchFiles (%d). Split it into several patches.",
+			n, s.opts.Edit.MaxPatchFiles), nil
 	}
 	var reqs []LockRequest
 	for _, path := range p.Paths(cwd) {
@@ -74,7 +82,7 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	var out patchOut
 	// Plan against the files as they are and apply in one transaction.
 	err = s.fs.Batch(ctx, func(b *vfs.Batch) error {
-		ops, err := p.Plan(b, cwd)
+		ops, err := p.Plan(cappedReader{b, s.opts.Edit.MaxBytes}, cwd)
 		if err != nil {
 			return fail("%v\nNothing was changed.", err)
 		}
@@ -112,16 +120,30 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	for _, f := range out.Files {
 		switch {
 		case f.MovedTo != "":
-			fmt.Fprintf(&b, "M %s -> %s\n", f.Path, f.MovedTo)
+			fmt.Fprintf(&b, "M %s -> %s\n", shown(f.Path), shown(f.MovedTo))
 		case f.Action == "add":
-			fmt.Fprintf(&b, "A %s\n", f.Path)
+			fmt.Fprintf(&b, "A %s\n", shown(f.Path))
 		case f.Action == "delete":
-			fmt.Fprintf(&b, "D %s\n", f.Path)
+			fmt.Fprintf(&b, "D %s\n", shown(f.Path))
 		default:
-			fmt.Fprintf(&b, "M %s\n", f.Path)
+			fmt.Fprintf(&b, "M %s\n", shown(f.Path))
 		}
 	}
 	return Text(b.String(), out), nil
+}
+
+// cappedReader reads the files a patch updates, refusing those over the
+// edit tool's file-size cap before reading them, as edit does.
+type cappedReader struct {
+	b   *vfs.Batch
+	max int
+}
+
+func (r cappedReader) ReadFile(p string) ([]byte, error) {
+	if fi, err := r.b.Stat(p); err == nil && !fi.IsDir() && fi.Size() > int64(r.max) {
+		return nil, fmt.Errorf("file too large to patch: %d bytes exceeds the %d-byte cap. Use the write tool to rewrite the file from scratch", fi.Size(), r.max)
+	}
+	return r.b.ReadFile(p)
 }
 
 func parentOf(p string) string {

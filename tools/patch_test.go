@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,50 @@ func TestPatchErrors(t *testing.T) {
 	ro, _ := newSet(t, Options{ReadOnly: true})
 	if ro.Tool("patch") != nil {
 		t.Error("read-only set has patch")
+	}
+}
+
+// The known abusive input: 65,537 one-line Add File sections in 1.9 MB is
+// refused by MaxPatchFiles before anything is planned or written.
+func TestPatchLimits(t *testing.T) {
+	s, f := newSet(t, Options{})
+	var b strings.Builder
+	b.WriteString("*** Begin Patch\n")
+	for i := range 65537 {
+		fmt.Fprintf(&b, "*** Add File: /d/f%d.txt\n+x\n", i)
+	}
+	b.WriteString("*** End Patch\n")
+	big := b.String()
+	if len(big) < 1_900_000 || len(big) > DefaultMaxPatchBytes {
+		t.Fatalf("abusive patch is %d bytes", len(big))
+	}
+	rev, _ := f.Rev(bg)
+	fails(t, s, "patch", patchArgs(big),
+		"patch with 65537 file sections exceeds the limit MaxPatchFiles (1000). Split it into several patches.")
+	if r, _ := f.Rev(bg); r != rev {
+		t.Errorf("a refused patch moved the revision %d -> %d", rev, r)
+	}
+
+	small, _ := newSet(t, Options{Edit: EditOptions{MaxPatchFiles: 2, MaxPatchBytes: 100}})
+	three := "*** Begin Patch\n*** Add File: /a\n+a\n*** Add File: /b\n+b\n*** Add File: /c\n+c\n*** End Patch"
+	fails(t, small, "patch", patchArgs(three),
+		"patch with 3 file sections exceeds the limit MaxPatchFiles (2). Split it into several patches.")
+	fails(t, small, "patch", patchArgs("*** Begin Patch\n*** Add File: /a\n+"+strings.Repeat("a", 100)+"\n*** End Patch"),
+		"patch of 148 bytes exceeds the limit MaxPatchBytes (100). Split it into several patches, or use write for large new files.")
+	ok(t, small, "patch", patchArgs("*** Begin Patch\n*** Add File: /a\n+a\n*** Add File: /b\n+b\n*** End Patch"))
+}
+
+// patch refuses to update a file over the edit tool's cap, as edit does.
+func TestPatchFileSizeCap(t *testing.T) {
+	s, f := newSet(t, Options{Edit: EditOptions{MaxBytes: 10}})
+	mustWrite(t, f, "/big.txt", "0123456789ab\n")
+	mustWrite(t, f, "/small.txt", "one\n")
+	fails(t, s, "patch", patchArgs("*** Begin Patch\n*** Update File: /big.txt\n@@\n-0123456789ab\n+x\n*** End Patch"),
+		"Update File /big.txt: file too large to patch: 13 bytes exceeds the 10-byte cap. Use the write tool to rewrite the file from scratch\nNothing was changed.")
+	fails(t, s, "edit", `{"path":"/big.txt","edits":[{"oldText":"0","newText":"1"}]}`,
+		"File too large to edit: 13 bytes exceeds the 10-byte cap. Use the write tool to rewrite the file from scratch.")
+	ok(t, s, "patch", patchArgs("*** Begin Patch\n*** Update File: /small.txt\n@@\n-one\n+uno\n*** End Patch"))
+	if got := contentOf(t, f, "/big.txt"); got != "0123456789ab\n" {
+		t.Errorf("big.txt = %q", got)
 	}
 }

@@ -198,15 +198,15 @@ func (r *reader) fail(err error) (*Result, error) {
 	case vfs.ENOENT, vfs.ENOTDIR:
 		return r.notFound(), nil
 	case vfs.EISDIR:
-		return Errorf("%s is a directory, not a file; use ls to list it.", r.path), nil
+		return Errorf("%s is a directory, not a file; use ls to list it.", shown(r.path)), nil
 	}
 	return nil, err
 }
 
 func (r *reader) notFound() *Result {
-	msg := "File not found: " + r.path
+	msg := "File not found: " + shown(r.path)
 	if alt := r.s.similarPaths(r.ctx, r.path); len(alt) > 0 {
-		msg += " Did you mean: " + strings.Join(alt, ", ") + "?"
+		msg += " Did you mean: " + strings.Join(shownAll(alt), ", ") + "?"
 	}
 	return Errorf("%s", msg)
 }
@@ -357,10 +357,10 @@ func (r *reader) media(cls fileClass, mime string, q readQuery) (*Result, error)
 		size = fi.Bytes
 	}
 	if size == 0 {
-		return Errorf("Cannot attach empty file: %s", r.path), nil
+		return Errorf("Cannot attach empty file: %s", shown(r.path)), nil
 	}
 	tooBig := func(n int64) *Result {
-		return Errorf("Read %s (%s, %d bytes), but it exceeds the %d-byte inline model output limit.", r.path, mime, n, max)
+		return Errorf("Read %s (%s, %d bytes), but it exceeds the %d-byte inline model output limit.", shown(r.path), mime, n, max)
 	}
 	if size > max {
 		return tooBig(size), nil
@@ -373,7 +373,7 @@ func (r *reader) media(cls fileClass, mime string, q readQuery) (*Result, error)
 		}
 		switch {
 		case len(data) == 0:
-			return Errorf("Could not read file bytes: %s", r.path), nil
+			return Errorf("Could not read file bytes: %s", shown(r.path)), nil
 		case int64(len(data)) > max:
 			return tooBig(int64(len(data))), nil
 		}
@@ -400,7 +400,7 @@ func (r *reader) media(cls fileClass, mime string, q readQuery) (*Result, error)
 	}
 	return &Result{
 		Content: []Content{
-			{Type: TextContent, Text: fmt.Sprintf("Read %s (%s, %d bytes).", r.path, mime, len(data))},
+			{Type: TextContent, Text: fmt.Sprintf("Read %s (%s, %d bytes).", shown(r.path), mime, len(data))},
 			{Type: ct, MIME: mime, Data: data},
 		},
 		Structured: readFile{Path: r.path, Kind: kind, Size: size, Hash: vfs.HashContent(data), MIME: mime},
@@ -414,7 +414,7 @@ func (r *reader) binary(mime string) (*Result, error) {
 		return nil, err
 	}
 	msg := fmt.Sprintf("%s is a binary file (%s, %d bytes); read shows only text, images and PDFs. "+
-		"Use other means to inspect it, such as a tool that understands its format.", r.path, mime, size)
+		"Use other means to inspect it, such as a tool that understands its format.", shown(r.path), mime, size)
 	return Text(msg, readFile{Path: r.path, Kind: "binary", Size: size, MIME: mime, Unsupported: true}), nil
 }
 
@@ -536,6 +536,9 @@ func (r *reader) text(q readQuery) (*Result, error) {
 			if len(t) > o.MaxLineBytes {
 				break
 			}
+			if n == 0 && len(t) > o.MaxBytes-len(num.digits())-1 {
+				break // the first line may not fit the byte cap: see below
+			}
 			if n > 0 {
 				add := 1 + len(t) // with the joining newline
 				if !o.NoLineNumbers {
@@ -572,7 +575,10 @@ func (r *reader) text(q readQuery) (*Result, error) {
 			prefix = len(num.digits()) + 1
 		}
 		keep, budget := o.MaxLineBytes, &skip
-		segment := n == 0 && q.col > 0 // the rest of a cut line: as much as fits
+		// The rest of a cut line, or a first line that the byte cap may
+		// cut before MaxLineBytes: as much as fits, and a lineOffset to
+		// go on from.
+		segment := n == 0 && (q.col > 0 || o.MaxBytes-prefix < o.MaxLineBytes)
 		if segment {
 			var none int64
 			keep, budget = max(o.MaxBytes-prefix, 1), &none
@@ -672,9 +678,9 @@ func (r *reader) text(q readQuery) (*Result, error) {
 		}
 		text += fmt.Sprintf("\n\n[Showing %s; %s. To continue, read with %s.]", shown, stop, next)
 	case n == 0 && out.Size == 0:
-		text = fmt.Sprintf("[%s is empty]", r.path)
+		text = fmt.Sprintf("[%s is empty]", shown(r.path))
 	case n == 0:
-		text = fmt.Sprintf("[nothing to show at offset=%d, lineOffset=%d of %s]", line, q.col, r.path)
+		text = fmt.Sprintf("[nothing to show at offset=%d, lineOffset=%d of %s]", line, q.col, shown(r.path))
 	}
 	return Text(text, out), nil
 }

@@ -132,11 +132,25 @@ func TestReadCaps(t *testing.T) {
 	if out, _ := rdText(t, plain, rdArgs("/wide")); out.Content != "aaaaaa\nbbbbbb" || out.NextByteOffset != 14 {
 		t.Errorf("byte cap without numbers = %+v", out)
 	}
-	// A first line over the output cap is still shown (cut at MaxLineBytes).
+	// The cap applies to the first line too: it is cut where the cap
+	// falls, and the next read goes on inside it.
 	mustWrite(t, f, "/one", strings.Repeat("x", 30)+"\nnext\n")
-	out, _ = rdText(t, s, rdArgs("/one"))
-	if out.Lines != 1 || !out.Truncated || out.NextOffset != 2 || out.NextByteOffset != 31 {
+	out, r = rdText(t, s, rdArgs("/one"))
+	if out.Content != "1\t"+strings.Repeat("x", 18) || !out.Truncated || out.NextOffset != 1 || out.NextByteOffset != 18 || out.NextLineOffset != 18 {
 		t.Errorf("oversize first line = %+v", out)
+	}
+	if want := "\n\n[Showing line 1; line 1 continues past the 20-byte output cap. To continue, read with offset=1, byteOffset=18, lineOffset=18.]"; !strings.HasSuffix(text(r), want) {
+		t.Errorf("oversize first line text %q, want suffix %q", text(r), want)
+	}
+	three, _ := rdSet(t, Options{Read: ReadOptions{MaxBytes: 3, NoLineNumbers: true}})
+	mustWriteTo(t, three, "/abc", "abcdef\n")
+	out, _ = rdText(t, three, rdArgs("/abc"))
+	if out.Content != "abc" || !out.Truncated || out.NextByteOffset != 3 || out.NextLineOffset != 3 {
+		t.Errorf("MaxBytes 3 over \"abcdef\\n\" = %+v", out)
+	}
+	out, _ = rdText(t, three, rdArgs("/abc", "offset", 1, "byteOffset", 3, "lineOffset", 3))
+	if out.Content != "def" || out.Truncated {
+		t.Errorf("the rest of the line = %+v", out)
 	}
 }
 

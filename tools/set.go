@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/vfs"
@@ -52,13 +53,23 @@ type WriteOptions struct {
 
 // EditOptions cap the edit and patch tools.
 type EditOptions struct {
-	MaxBytes int // largest file edited (default 2 MiB)
+	MaxBytes int // largest file edited or updated by a patch (default 2 MiB)
+	// MaxPatchFiles is the most file sections one patch may have
+	// (default 1,000): a patch is one transaction, and a model that needs
+	// more can send several.
+	MaxPatchFiles int
+	// MaxPatchBytes is the largest patch text (default 2 MiB, what one
+	// write may carry).
+	MaxPatchBytes int
 }
 
 // ListOptions cap ls, find and grep pages.
 type ListOptions struct {
 	DefaultLimit int // entries per page when the call names none (default 200)
 	MaxLimit     int // largest page a call may ask for (default 1,000)
+	// GrepTimeout bounds one grep call (default 10s): then it returns the
+	// matches found so far, with a note saying so.
+	GrepTimeout time.Duration
 }
 
 // Defaults.
@@ -69,8 +80,11 @@ const (
 	DefaultReadMaxMediaBytes = 3.5 * (1 << 20)
 	DefaultWriteMaxBytes     = 2 << 20
 	DefaultEditMaxBytes      = 2 << 20
+	DefaultMaxPatchFiles     = 1000
+	DefaultMaxPatchBytes     = 2 << 20
 	DefaultListLimit         = 200
 	DefaultListMaxLimit      = 1000
+	DefaultGrepTimeout       = 10 * time.Second
 )
 
 func (o Options) withDefaults(f *vfs.FS) Options {
@@ -90,8 +104,13 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	}
 	def(&o.Write.MaxBytes, DefaultWriteMaxBytes)
 	def(&o.Edit.MaxBytes, DefaultEditMaxBytes)
+	def(&o.Edit.MaxPatchFiles, DefaultMaxPatchFiles)
+	def(&o.Edit.MaxPatchBytes, DefaultMaxPatchBytes)
 	def(&o.List.DefaultLimit, DefaultListLimit)
 	def(&o.List.MaxLimit, DefaultListMaxLimit)
+	if o.List.GrepTimeout <= 0 {
+		o.List.GrepTimeout = DefaultGrepTimeout
+	}
 	def(&o.Exec.MaxOutputBytes, DefaultExecMaxOutputBytes)
 	if o.Exec.MaxOutputBytes < 16 {
 		o.Exec.MaxOutputBytes = 16

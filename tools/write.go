@@ -70,5 +70,5 @@ func (s *Set) write(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if out.Created {
 		verb = "Created"
 	}
-	return Text(fmt.Sprintf("%s %s (%d bytes)", verb, p, out.Bytes), out), nil
+	return Text(fmt.Sprintf("%s %s (%d bytes)", verb, shown(p), out.Bytes), out), nil
 }

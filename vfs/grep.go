@@ -31,10 +31,21 @@ func init() { buildFilter = search.BuildFilter }
 // and paging are the same as a search of one file after another. Under
 // concurrent writes, a file's content may be read from a slightly later
 // snapshot than the directory walk that found it.
+//
+// The search stops soon after ctx ends, inside a file too (see
+// search.Scanner.WithContext for the one step that cannot be cut short);
+// with opts.Timeout, the end of that time returns the results found so
+// far instead of an error.
 func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*GrepResult, error) {
 	const op = "grep"
 	if opts == nil {
 		opts = &GrepOptions{}
+	}
+	caller := ctx
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
 	}
 	p, err := f.clean(op, path)
 	if err != nil {
@@ -70,7 +81,7 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 	if maxSize <= 0 {
 		maxSize = DefaultGrepMaxFileSize
 	}
-	g := &grepper{f: f, ctx: ctx, opts: opts, m: m, q: m.Query(), sc: m.NewScanner(),
+	g := &grepper{f: f, ctx: ctx, opts: opts, m: m, q: m.Query(), sc: m.NewScanner().WithContext(ctx),
 		limit: limit, skip: offset, offset: offset, maxSize: maxSize, res: &GrepResult{},
 		workers: min(runtime.GOMAXPROCS(0), maxGrepWorkers)}
 	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
@@ -104,6 +115,18 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 		}
 		return err
 	})
+	if err != nil && opts.Timeout > 0 && caller.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// Out of time: whatever the interrupted step returned (a
+		// context error, or SQLite's "interrupted"), the results found
+		// so far stand, and the next page starts after them.
+		g.res.TimedOut = true
+		if g.res.NextOffset == 0 {
+			if n := len(g.res.Matches) + len(g.res.Files); n > 0 {
+				g.res.NextOffset = offset + n
+			}
+		}
+		return g.res, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +252,7 @@ func (g *grepper) flush() (stop bool, err error) {
 			// A worker without a free connection does nothing: its share
 			// is read in order below, on the walk's connection.
 			_, errs[w] = g.f.db.TryRead(g.ctx, func(c *sqldb.Conn) error {
-				sc := g.m.NewScanner()
+				sc := g.m.NewScanner().WithContext(g.ctx)
 				for {
 					i := int(next.Add(1)) - 1
 					if i >= len(batch) {

@@ -1,11 +1,14 @@
 package vfs
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func grepTree(t *testing.T) *FS {
@@ -386,5 +389,63 @@ func TestGrepParallelPaging(t *testing.T) {
 	}
 	if !slices.Equal(paged, counts.Files) {
 		t.Errorf("count mode: paged %d files, one page %d", len(paged), len(counts.Files))
+	}
+}
+
+// bigSlowFile writes a 16 MB file of short lines over which (.*){1000}
+// takes minutes, and returns its number of lines.
+func bigSlowFile(t *testing.T, f *FS, p string) int {
+	t.Helper()
+	line := strings.Repeat("x", 63) + "\n"
+	n := (16 << 20) / len(line)
+	put(t, f, p, strings.Repeat(line, n))
+	return n
+}
+
+// A pathological expression over a big file: Timeout returns the lines
+// found so far, in order, with TimedOut set and the offset to go on from.
+func TestGrepTimeout(t *testing.T) {
+	f := openTest(t)
+	lines := bigSlowFile(t, f, "/big.txt")
+	put(t, f, "/z.txt", "x\n")
+	start := time.Now()
+	res, err := f.Grep(bg, "(.*){1000}", "/", &GrepOptions{Regex: true, Timeout: 200 * time.Millisecond, Page: Page{Limit: 1000}})
+	noErr(t, err)
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("Grep with a 200ms timeout took %v", d)
+	}
+	if !res.TimedOut {
+		t.Fatalf("Grep over %d slow lines did not time out: %d matches", lines, len(res.Matches))
+	}
+	for i, m := range res.Matches {
+		if m.Path != "/big.txt" || m.Line != i+1 {
+			t.Fatalf("match %d is %s:%d, want /big.txt:%d", i, m.Path, m.Line, i+1)
+		}
+	}
+	if n := len(res.Matches); n > 0 && res.NextOffset != n || n == 0 && res.NextOffset != 0 {
+		t.Errorf("%d matches, NextOffset %d", n, res.NextOffset)
+	}
+	// Counting stops too, and a file it did not finish is not listed.
+	res, err = f.Grep(bg, "(.*){1000}", "/", &GrepOptions{Regex: true, Mode: GrepCount, Timeout: 100 * time.Millisecond})
+	noErr(t, err)
+	if !res.TimedOut || len(res.Files) != 0 || res.NextOffset != 0 {
+		t.Errorf("count mode: TimedOut %v, files %v, NextOffset %d", res.TimedOut, res.Files, res.NextOffset)
+	}
+}
+
+// The end of the caller's context stops a search inside a file, with the
+// context's error.
+func TestGrepCancelInsideFile(t *testing.T) {
+	f := openTest(t)
+	bigSlowFile(t, f, "/big.txt")
+	ctx, cancel := context.WithTimeout(bg, 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := f.Grep(ctx, "(.*){1000}", "/", &GrepOptions{Regex: true, Timeout: time.Hour})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Grep after its context ended: %v", err)
+	}
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("Grep took %v after its context ended", d)
 	}
 }

@@ -184,6 +184,11 @@ type GrepOptions struct {
 	// MaxFileSize skips larger files (reported in Skipped). Zero means
 	// DefaultGrepMaxFileSize.
 	MaxFileSize int64
+	// Timeout, when positive, bounds the search: once it has passed,
+	// Grep stops (within a file too) and returns the results found so far
+	// with GrepResult.TimedOut set, instead of an error. The end of the
+	// caller's context is still an error.
+	Timeout time.Duration
 }
 
 // DefaultGrepMaxFileSize is the largest file Grep reads unless told otherwise.
@@ -224,6 +229,10 @@ type GrepResult struct {
 	Files      []GrepFile  // files and count modes
 	Skipped    []GrepSkip
 	NextOffset int // 0 when there is nothing more
+	// TimedOut reports that GrepOptions.Timeout ended the search: the
+	// results are those found until then, in order, and NextOffset (when
+	// set) continues after them.
+	TimedOut bool
 }
 
 // ChangeOp is what a change did.

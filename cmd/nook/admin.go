@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"reflect"
 	"runtime"
 	"runtime/debug"
+	"unicode"
 
 	"github.com/nookdev/nook/vfs"
 )
@@ -18,7 +20,7 @@ var cmdChanges = &command{
 per line: "REV OP TYPE PATH", and "REV rename TYPE OLD -> NEW" for renames.
 Every committed mutation bumps the revision by one; the feed keeps the last
 MaxChanges entries (gc prunes older ones; asking for changes that were pruned
-is an EINVAL error). With --follow, nook keeps printing new changes as they are
+is an EINVAL error, as is a REV after the current one). With --follow, nook keeps printing new changes as they are
 committed (by any process) until interrupted; with --json each change is then
 one JSON line.`,
 	run: runChanges,
@@ -29,7 +31,7 @@ type changeJSON struct {
 	Rev     int64  `json:"rev"`
 	Op      string `json:"op"`
 	Path    string `json:"path"`
-	OldPath string `json:"old_path,omitempty"`
+	OldPath string `json:"oldPath,omitempty"`
 	Type    string `json:"type"`
 	Time    string `json:"time"`
 }
@@ -41,12 +43,12 @@ func changeJSONOf(c vfs.Change) changeJSON {
 func changeLine(c vfs.Change) string {
 	switch c.Op {
 	case vfs.OpRename:
-		return fmt.Sprintf("%d %s %s %s -> %s", c.Rev, c.Op, c.Kind, c.OldPath, c.Path)
+		return fmt.Sprintf("%d %s %s %s -> %s", c.Rev, c.Op, c.Kind, shown(c.OldPath), shown(c.Path))
 	case vfs.OpLink:
 		// A new name for the file OldPath names.
-		return fmt.Sprintf("%d %s %s %s (to %s)", c.Rev, c.Op, c.Kind, c.Path, c.OldPath)
+		return fmt.Sprintf("%d %s %s %s (to %s)", c.Rev, c.Op, c.Kind, shown(c.Path), shown(c.OldPath))
 	}
-	return fmt.Sprintf("%d %s %s %s", c.Rev, c.Op, c.Kind, c.Path)
+	return fmt.Sprintf("%d %s %s %s", c.Rev, c.Op, c.Kind, shown(c.Path))
 }
 
 func runChanges(a *app, fl *flag.FlagSet, args []string) error {
@@ -62,6 +64,14 @@ func runChanges(a *app, fl *flag.FlagSet, args []string) error {
 	f, err := a.workspace()
 	if err != nil {
 		return err
+	}
+	rev, err := f.Rev(a.ctx)
+	if err != nil {
+		return err
+	}
+	if *since > rev {
+		return &vfs.PathError{Op: "changes", Code: vfs.EINVAL,
+			Text: fmt.Sprintf("revision %d is in the future: the workspace is at revision %d", *since, rev)}
 	}
 	if *follow {
 		for c := range f.Watch(a.ctx, *since) {
@@ -94,9 +104,8 @@ func runChanges(a *app, fl *flag.FlagSet, args []string) error {
 	if *limit > 0 && len(cs) > *limit {
 		cs = cs[:*limit]
 	}
-	rev, err := f.Rev(a.ctx)
-	if err != nil {
-		return err
+	if len(cs) > 0 {
+		rev = max(rev, cs[len(cs)-1].Rev)
 	}
 	out := struct {
 		Rev     int64        `json:"rev"`
@@ -134,11 +143,11 @@ func runUsage(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	lim := f.Limits()
 	out := struct {
-		Database string     `json:"database"`
-		Rev      int64      `json:"rev"`
-		Usage    vfs.Usage  `json:"usage"`
-		Limits   vfs.Limits `json:"limits"`
-	}{a.ws.Path(), rev, u, lim}
+		Database string         `json:"database"`
+		Rev      int64          `json:"rev"`
+		Usage    map[string]any `json:"usage"`
+		Limits   map[string]any `json:"limits"`
+	}{a.ws.Path(), rev, camelFields(u), camelFields(lim)}
 	return a.emit(out, func() error {
 		a.printf("database: %s\n", a.ws.Path())
 		a.printf("revision: %d\n", rev)
@@ -189,6 +198,45 @@ func runVersion(a *app, fl *flag.FlagSet, args []string) error {
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
 	}
+	v := nookVersion()
+	return a.emit(map[string]any{"version": v, "go": runtime.Version(), "schema": vfs.SchemaVersion}, func() error {
+		a.printf("nook %s (%s, vfs schema %d)\n", v, runtime.Version(), vfs.SchemaVersion)
+		return nil
+	})
+}
+
+// camelFields returns the exported fields of the struct v keyed by their
+// names in lower camel case ("MaxFileSize" → "maxFileSize"), the keys of
+// every --json document, for vfs structs that carry no JSON tags.
+func camelFields(v any) map[string]any {
+	rv := reflect.ValueOf(v)
+	out := map[string]any{}
+	for i := range rv.NumField() {
+		f := rv.Type().Field(i)
+		if f.IsExported() {
+			out[lowerCamel(f.Name)] = rv.Field(i).Interface()
+		}
+	}
+	return out
+}
+
+// lowerCamel lowers the leading capitals of a Go name, keeping the one
+// that starts the next word: "Bytes" → "bytes", "IDs" → "ids", "URLPath" →
+// "urlPath".
+func lowerCamel(name string) string {
+	r := []rune(name)
+	for i := 0; i < len(r) && unicode.IsUpper(r[i]); i++ {
+		if i > 0 && i+1 < len(r) && unicode.IsLower(r[i+1]) && r[i+1] != 's' {
+			break
+		}
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
+}
+
+// nookVersion is the version of this build: the link-time version, else
+// the module version, else "devel-<commit>" or "devel".
+func nookVersion() string {
 	v := version
 	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
 		v = bi.Main.Version
@@ -201,10 +249,7 @@ func runVersion(a *app, fl *flag.FlagSet, args []string) error {
 	if v == "" || v == "(devel)" {
 		v = "devel"
 	}
-	return a.emit(map[string]any{"version": v, "go": runtime.Version(), "schema": vfs.SchemaVersion}, func() error {
-		a.printf("nook %s (%s, vfs schema %d)\n", v, runtime.Version(), vfs.SchemaVersion)
-		return nil
-	})
+	return v
 }
 
 // humanBytes renders n as "1.5 MiB".

@@ -20,6 +20,10 @@ type command struct {
 	summary  string // one line for "nook help"
 	help     string // paragraphs for "nook help NAME"
 	run      func(a *app, fl *flag.FlagSet, args []string) error
+	// argsEnd makes the first positional argument end the flags, as Go's
+	// flag package does: for commands whose later arguments belong to
+	// something else (git's own flags).
+	argsEnd bool
 }
 
 var groups = []string{"Files", "Search", "Host transfer", "Runs", "Model tools", "Workspace"}
@@ -60,8 +64,6 @@ func (a *app) flagSet(c *command) *flag.FlagSet {
 	return fl
 }
 
-// parse parses a command's flags and checks its positional argument count
-// (max < 0: no upper bound).
 // parseOpen parses a command's flags and arguments, then opens the
 // workspace: the start of every command that works on one.
 func (a *app) parseOpen(fl *flag.FlagSet, args []string, minArgs, maxArgs int) (*vfs.FS, error) {
@@ -71,26 +73,115 @@ func (a *app) parseOpen(fl *flag.FlagSet, args []string, minArgs, maxArgs int) (
 	return a.workspace()
 }
 
+// Usage texts of the global flags, which every command accepts too.
+const (
+	dbUsage   = "workspace database `FILE`, created on first use (default $NOOK_DB or " + defaultDB + ")"
+	jsonUsage = "machine output: one JSON document per command"
+)
+
+// parse parses a command's flags and checks its positional argument count
+// (max < 0: no upper bound). Flags may come before, between and after the
+// arguments ("nook rm /tmp/x -f"), "--" ends them, and the global flags
+// --db and --json are accepted here too. fl.Args() then holds the
+// positional arguments.
 func (a *app) parse(fl *flag.FlagSet, args []string, minArgs, maxArgs int) error {
-	if err := fl.Parse(args); err != nil {
+	if fl.Lookup("db") == nil {
+		fl.StringVar(&a.dbPath, "db", a.dbPath, dbUsage)
+	}
+	if fl.Lookup("json") == nil {
+		fl.BoolVar(&a.json, "json", a.json, jsonUsage)
+	}
+	pos, err := parseInterleaved(fl, args, a.cmd != nil && a.cmd.argsEnd)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printCommandUsage(a.stdout, a.cmd, fl)
 			return errHelpShown
 		}
 		return a.usagef("%s: %v", a.cmd.name, err)
 	}
-	n := fl.NArg()
+	n := len(pos)
 	switch {
 	case n < minArgs:
 		return a.usagef("%s: missing argument", a.cmd.name)
 	case maxArgs >= 0 && n > maxArgs:
-		extra := fl.Arg(maxArgs)
-		if strings.HasPrefix(extra, "-") {
-			return a.usagef("%s: unexpected argument %q (flags go before arguments)", a.cmd.name, extra)
-		}
-		return a.usagef("%s: unexpected argument %q", a.cmd.name, extra)
+		return a.usagef("%s: unexpected argument %q", a.cmd.name, pos[maxArgs])
 	}
 	return nil
+}
+
+// parseInterleaved parses the flags of fl found anywhere in args and leaves
+// the other arguments, in order, as fl.Args(). A "-" alone is an argument
+// (standard input); "--" ends the flags, and so does the first argument
+// when argsEnd is set.
+//
+// It is a loop over Go's flag package, which stops at the first argument,
+// rather than another flag library: each flag (with its value, when it
+// takes one) is handed to fl.Parse in turn, so every flag keeps Go's
+// syntax (-f, --flag, -flag=value, --flag value) and messages, and the
+// commands keep defining their flags on a *flag.FlagSet.
+func parseInterleaved(fl *flag.FlagSet, args []string, argsEnd bool) ([]string, error) {
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if len(arg) < 2 || arg[0] != '-' {
+			if argsEnd {
+				pos = append(pos, args[i:]...)
+				break
+			}
+			pos = append(pos, arg)
+			continue
+		}
+		n := 1
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(arg[1:], "-"), "=")
+		if f := fl.Lookup(name); f != nil && !hasValue && !isBoolFlag(f) && i+1 < len(args) {
+			n = 2 // the value is the next argument, whatever it looks like
+		}
+		if err := fl.Parse(args[i : i+n]); err != nil {
+			return nil, err
+		}
+		i += n - 1
+	}
+	// Leave the arguments as fl.Args().
+	if err := fl.Parse(append([]string{"--"}, pos...)); err != nil {
+		return nil, err
+	}
+	return pos, nil
+}
+
+// subcommand splits the arguments of a command with subcommands (runs,
+// approvals, tools) into the subcommand and the rest, letting global flags
+// come before the subcommand ("nook runs --json ls"). It returns "" when
+// no subcommand comes first after them (a stray flag, -h, nothing).
+func subcommand(args []string) (string, []string) {
+	var global []string
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-"), "=")
+		switch {
+		case !strings.HasPrefix(arg, "-"):
+			return arg, append(global, args[i+1:]...)
+		case name == "json":
+			global = append(global, arg)
+		case name == "db" && hasValue:
+			global = append(global, arg)
+		case name == "db" && i+1 < len(args):
+			global = append(global, arg, args[i+1])
+			i++
+		default:
+			return "", args
+		}
+	}
+	return "", args
+}
+
+// isBoolFlag reports whether f takes no value (-f rather than -f VALUE).
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 func printCommandUsage(w io.Writer, c *command, fl *flag.FlagSet) {
@@ -99,7 +190,7 @@ func printCommandUsage(w io.Writer, c *command, fl *flag.FlagSet) {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.help))
 	}
 	if fl != nil {
-		printFlags(w, fl, "Flags (before the arguments)")
+		printFlags(w, fl, "Flags (anywhere on the line; -- ends them)")
 	}
 }
 
@@ -108,6 +199,9 @@ func printCommandUsage(w io.Writer, c *command, fl *flag.FlagSet) {
 func printFlags(w io.Writer, fl *flag.FlagSet, title string) {
 	var lines []string
 	fl.VisitAll(func(f *flag.Flag) {
+		if title != globalTitle && (f.Name == "db" && f.Usage == dbUsage || f.Name == "json" && f.Usage == jsonUsage) {
+			return // listed by "nook help"
+		}
 		name, usage := flag.UnquoteUsage(f)
 		dash := "--"
 		if len(f.Name) == 1 {
@@ -129,16 +223,20 @@ func printFlags(w io.Writer, fl *flag.FlagSet, title string) {
 	fmt.Fprintf(w, "\n%s:\n%s\n", title, strings.Join(lines, "\n"))
 }
 
+// globalTitle heads the list of global flags.
+const globalTitle = "Global flags (before or after COMMAND)"
+
 func printMainUsage(w io.Writer, g *flag.FlagSet) {
 	fmt.Fprint(w, `nook: a durable sandboxed workspace for AI agents
 
 usage: nook [--db FILE] [--json] COMMAND [flags] [args]
 
 A workspace is one SQLite file holding a virtual filesystem. Workspace paths
-are absolute; a relative PATH is taken from the root (/). Flags go before
-positional arguments: "nook rm -r /dir", not "nook rm /dir -r".
+are absolute; a relative PATH is taken from the root (/). Flags may come
+before or after the arguments ("nook rm /dir -r"); "--" ends them, so
+"nook rm -- -f" removes the file /-f.
 `)
-	printFlags(w, g, "Global flags (before COMMAND)")
+	printFlags(w, g, globalTitle)
 	for _, grp := range groups {
 		fmt.Fprintf(w, "\n%s:\n", grp)
 		for _, c := range commands {
@@ -150,8 +248,8 @@ positional arguments: "nook rm -r /dir", not "nook rm /dir -r".
 	fmt.Fprint(w, `
 Run "nook help COMMAND" or "nook COMMAND -h" for one command.
 Exit status: 0 ok, 1 an operation failed (the message ends with its POSIX
-code, e.g. "(ENOENT)"), 2 usage error; exec and runs tail exit with the
-run's exit code (124 timed out, 130 cancelled).
+code, e.g. "(ENOENT)") or grep found nothing, 2 usage error; exec and runs
+tail exit with the run's exit code (124 timed out, 130 cancelled).
 `)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -70,7 +71,8 @@ var cmdExec = &command{
 	name: "exec", group: "Runs",
 	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--root DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE [-- ARGS...]",
 	summary:  "run code in the workspace's sandbox",
-	help: `Runs the program in the host file FILE ("-" reads it from standard input), or
+	help: `Runs the program in the host file FILE ("-" reads it from standard input;
+"ws:PATH" reads the workspace file PATH, e.g. ws:/workspace/main.ts), or
 the source given with -e, on a backend of the workspace's runtime (default:
 JavaScript, or the shell for a FILE ending in .sh; "nook runs backends"
 lists them). The program sees the workspace
@@ -87,7 +89,8 @@ output. --env sets the run's whole environment (nothing is inherited from
 nook's); --stdin passes nook's standard input to the run. With --json nothing
 is streamed: the result is one JSON document {id, backend, status, exitCode,
 stdout, stderr, value, stdoutPath, stderrPath, stdoutBytes, stderrBytes,
-durationMs, error}, and the exit status is still the run's.
+durationMs, error, changes} (changes: the workspace files the run created,
+updated and deleted), and the exit status is still the run's.
 
 Every run is recorded in the workspace: "nook runs ls" lists them, "nook runs
 tail ID" re-attaches to one from another process.
@@ -193,6 +196,8 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 		var err error
 		if name := fl.Arg(0); name == "-" {
 			b, err = io.ReadAll(io.LimitReader(a.stdin, runtime.DefaultMaxSourceBytes+1))
+		} else if p, ok := strings.CutPrefix(name, "ws:"); ok {
+			b, err = a.readWorkspaceSource(wsPath(p))
 		} else {
 			b, err = os.ReadFile(name)
 			// A WebAssembly module may also be a workspace file: the
@@ -256,6 +261,21 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	return exitFor(exit.ExitCode)
 }
 
+// readWorkspaceSource reads a program from the workspace file p, up to one
+// byte more than a source may have (the runtime refuses a longer one).
+func (a *app) readWorkspaceSource(p string) ([]byte, error) {
+	f, err := a.workspace()
+	if err != nil {
+		return nil, err
+	}
+	r, err := f.NewReader(a.ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(io.LimitReader(r, runtime.DefaultMaxSourceBytes+1))
+}
+
 func exitFor(code int) error {
 	if code == 0 {
 		return nil
@@ -305,6 +325,7 @@ func (a *app) follow(rt *runtime.Runtime, h *runtime.Handle, kill, whole bool) (
 	ctx := a.ctx
 	var printed [3]int64
 	var paths map[string]string
+	var errTail []byte // the end of what was printed on stderr
 	for {
 		ev, err := h.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -326,15 +347,36 @@ func (a *app) follow(rt *runtime.Runtime, h *runtime.Handle, kill, whole bool) (
 		case runtime.EventStderr:
 			a.stderr.Write(ev.Data)
 			printed[runtime.Stderr] += int64(len(ev.Data))
+			errTail = append(errTail, ev.Data...)
+			errTail = errTail[max(0, len(errTail)-maxErrTail):]
 		case runtime.EventTruncated:
 			paths = ev.Paths
 		case runtime.EventExit:
 			if paths != nil {
 				a.copyRest(ctx, paths, printed, whole)
 			}
+			a.reportRunError(ctx, h, ev, errTail)
 			return ev, nil
 		}
 	}
+}
+
+// maxErrTail is how much of a run's stderr output follow keeps to tell
+// whether the run's error was printed.
+const maxErrTail = 4 << 10
+
+// reportRunError prints, on stderr, the error a run failed with when its
+// output did not carry it: a run stopped by a limit on its output (such as
+// MaxOutputBytes) cannot print why, since its output is what was stopped.
+func (a *app) reportRunError(ctx context.Context, h *runtime.Handle, ev runtime.Event, errTail []byte) {
+	if ev.Status == runtime.StatusCompleted {
+		return
+	}
+	res, err := h.Result(ctx)
+	if err != nil || res.Error == "" || bytes.Contains(errTail, []byte(res.Error)) {
+		return
+	}
+	a.warnf("%s", res.Error)
 }
 
 // copyRest prints what a run wrote past its stored output, from the files
@@ -384,6 +426,9 @@ type runJSON struct {
 	DurationMs  int64           `json:"durationMs"`
 	Error       string          `json:"error,omitempty"`
 	OutputError string          `json:"outputError,omitempty"`
+	// Changes lists the workspace files the run changed, when its
+	// backend reports them.
+	Changes *runtime.Changes `json:"changes,omitempty"`
 }
 
 func runResultJSON(r *runtime.Result) runJSON {
@@ -391,5 +436,5 @@ func runResultJSON(r *runtime.Result) runJSON {
 		Stdout: string(r.Stdout), Stderr: string(r.Stderr), Value: r.Value, Truncated: r.Truncated,
 		StdoutPath: r.StdoutPath, StderrPath: r.StderrPath, StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes,
 		Created: r.Created.Format(time.RFC3339Nano), DurationMs: r.Finished.Sub(r.Created).Milliseconds(), Error: r.Error,
-		OutputError: r.OutputError}
+		OutputError: r.OutputError, Changes: r.Changes}
 }

@@ -44,7 +44,7 @@ var cmdCat = &command{
 	summary: "write a file to standard output",
 	help: `Streams the content of PATH to standard output. With --json the output is
 {"path", "size", "content"} for UTF-8 text or {"path", "size",
-"content_base64"} otherwise.`,
+"contentBase64"} otherwise.`,
 	run: runCat,
 }
 
@@ -63,7 +63,7 @@ func runCat(a *app, fl *flag.FlagSet, args []string) error {
 		if utf8.Valid(data) {
 			out["content"] = string(data)
 		} else {
-			out["content_base64"] = data // encoding/json writes []byte as base64
+			out["contentBase64"] = data // encoding/json writes []byte as base64
 		}
 		return a.writeJSON(out)
 	}
@@ -98,13 +98,14 @@ func runLs(a *app, fl *flag.FlagSet, args []string) error {
 		p = wsPath(fl.Arg(0))
 	}
 	show := func(e vfs.Entry, name string) {
+		name = shown(name)
 		if !*long {
 			a.printf("%s\n", name)
 			return
 		}
 		if e.Kind == vfs.TypeSymlink {
 			if t, err := f.Readlink(a.ctx, e.Path); err == nil {
-				name += " -> " + t
+				name += " -> " + shown(t)
 			}
 		}
 		a.printf("%s %8d %s %s\n", modeString(e.Kind, e.Perm), e.Size, time.Unix(0, e.Mtime).Format("2006-01-02 15:04"), name)
@@ -175,12 +176,12 @@ func runStat(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	j := jsonInfoOf(fi)
 	return a.emit(j, func() error {
-		a.printf("path:   %s\n", j.Path)
+		a.printf("path:   %s\n", shown(j.Path))
 		a.printf("type:   %s\n", j.Type)
 		a.printf("mode:   %s (%s)\n", j.Mode, modeString(fi.Kind, fi.Perm))
 		a.printf("size:   %d\n", j.Size)
 		if fi.Kind == vfs.TypeSymlink {
-			a.printf("target: %s\n", fi.Target)
+			a.printf("target: %s\n", shown(fi.Target))
 		}
 		a.printf("inode:  %d\n", j.Inode)
 		a.printf("links:  %d\n", j.Nlink)
@@ -388,7 +389,7 @@ type jsonInfo struct {
 	Ctime    string `json:"ctime"`
 	Atime    string `json:"atime"`
 	Rev      int64  `json:"rev"`
-	ReadOnly bool   `json:"readonly,omitempty"`
+	ReadOnly bool   `json:"readOnly,omitempty"`
 }
 
 func jsonInfoOf(fi *vfs.FileInfo) jsonInfo {

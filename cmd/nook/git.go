@@ -21,7 +21,8 @@ repository is found there or in a parent up to /workspace). Commits are by
 --name and --email (default nook <nook@localhost>). clone, fetch and push
 reach the network only with --allow-network, over http(s), and only the
 --allow-host hosts when any are given. nook exits with git's exit status.`,
-	run: runGit,
+	run:     runGit,
+	argsEnd: true, // git's own flags follow COMMAND
 }
 
 func runGit(a *app, fl *flag.FlagSet, args []string) error {

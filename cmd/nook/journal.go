@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -60,19 +59,29 @@ func runsJournal(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	type callErrorJSON struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Syscall string `json:"syscall,omitempty"`
+		Path    string `json:"path,omitempty"`
+		Dest    string `json:"dest,omitempty"`
+	}
 	type callJSON struct {
-		Seq    int64              `json:"seq"`
-		Kind   runtime.CallKind   `json:"kind"`
-		Op     string             `json:"op"`
-		Args   json.RawMessage    `json:"args"`
-		Result json.RawMessage    `json:"result,omitempty"`
-		Error  *runtime.CallError `json:"error,omitempty"`
-		Done   bool               `json:"done"`
-		Unsafe bool               `json:"unsafe,omitempty"`
+		Seq    int64            `json:"seq"`
+		Kind   runtime.CallKind `json:"kind"`
+		Op     string           `json:"op"`
+		Args   json.RawMessage  `json:"args"`
+		Result json.RawMessage  `json:"result,omitempty"`
+		Error  *callErrorJSON   `json:"error,omitempty"`
+		Done   bool             `json:"done"`
+		Unsafe bool             `json:"unsafe,omitempty"`
 	}
 	out := make([]callJSON, len(calls))
 	for i, c := range calls {
-		out[i] = callJSON{c.Seq, c.Kind, c.Op, c.Args, c.Result, c.Error, c.Done, c.Unsafe}
+		out[i] = callJSON{Seq: c.Seq, Kind: c.Kind, Op: c.Op, Args: c.Args, Result: c.Result, Done: c.Done, Unsafe: c.Unsafe}
+		if e := c.Error; e != nil {
+			out[i].Error = &callErrorJSON{e.Code, e.Message, e.Syscall, e.Path, e.Dest}
+		}
 	}
 	return a.emit(out, func() error {
 		if len(out) == 0 {
@@ -116,15 +125,16 @@ var cmdApprovals = &command{
 }
 
 func runApprovals(a *app, fl *flag.FlagSet, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) == 0 {
-			return a.usagef("approvals: missing subcommand (ls or respond)")
-		}
+	if len(args) == 0 {
+		return a.usagef("approvals: missing subcommand (ls or respond)")
+	}
+	sub, args := subcommand(args)
+	if sub == "" {
 		return a.parse(fl, args, 0, 0)
 	}
-	switch args[0] {
+	switch sub {
 	case "ls":
-		rt, err := a.openRuntime(fl, args[1:], 0, 0)
+		rt, err := a.openRuntime(fl, args, 0, 0)
 		if err != nil {
 			return err
 		}
@@ -155,7 +165,7 @@ func runApprovals(a *app, fl *flag.FlagSet, args []string) error {
 			return tw.Flush()
 		})
 	case "respond":
-		rt, err := a.openRuntime(fl, args[1:], 3, 3)
+		rt, err := a.openRuntime(fl, args, 3, 3)
 		if err != nil {
 			return err
 		}
@@ -180,7 +190,7 @@ func runApprovals(a *app, fl *flag.FlagSet, args []string) error {
 				return nil
 			})
 	}
-	return a.usagef("approvals: unknown subcommand %q (want ls or respond)", args[0])
+	return a.usagef("approvals: unknown subcommand %q (want ls or respond)", sub)
 }
 
 var cmdReplay = &command{

@@ -5,13 +5,17 @@
 //
 //	nook [--db FILE] [--json] COMMAND [flags] [args]
 //
+// Flags may come before or after the arguments, the global ones too; "--"
+// ends them.
+//
 // Run "nook help" for the list of commands and "nook help COMMAND" (or
 // "nook COMMAND -h") for one command. "nook demo" imports a small sample tree
 // into the default workspace and searches it.
 //
 // Exit status: 0 on success, 1 when an operation fails (the message names
-// the POSIX code, e.g. "nook: no such path: /x (ENOENT)"), 2 on a usage
-// error; "nook exec" and "nook runs tail" exit with the run's exit code.
+// the POSIX code, e.g. "nook: no such path: /x (ENOENT)") or grep matches
+// nothing, 2 on a usage error; "nook exec" and "nook runs tail" exit with
+// the run's exit code.
 package main
 
 import (
@@ -62,8 +66,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if def == "" {
 		def = defaultDB
 	}
-	g.StringVar(&a.dbPath, "db", def, "workspace database `FILE`, created on first use (default $NOOK_DB or "+defaultDB+")")
-	g.BoolVar(&a.json, "json", false, "machine output: one JSON document per command")
+	g.StringVar(&a.dbPath, "db", def, dbUsage)
+	g.BoolVar(&a.json, "json", false, jsonUsage)
 	if err := g.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printMainUsage(stdout, g)
@@ -125,17 +129,16 @@ func (a *app) report(err error) int {
 		// Machine output: the error as one JSON document on stderr.
 		doc := map[string]string{"error": err.Error()}
 		var pe *vfs.PathError
-		var en vfs.Errno
 		var re *runtime.Error
+		if code := errorCode(err); code != "" {
+			doc["code"] = code
+		}
 		if errors.As(err, &re) {
-			doc["code"], doc["op"] = string(re.Code), re.Op
+			doc["op"] = re.Op
 			if re.ID != "" {
 				doc["id"] = re.ID
 			}
-		} else if errors.As(err, &pe) || errors.As(err, &en) {
-			doc["code"] = string(vfs.Code(err))
-		}
-		if pe != nil {
+		} else if errors.As(err, &pe) {
 			doc["op"], doc["path"] = pe.Op, pe.Path
 		}
 		b, _ := json.Marshal(doc)
@@ -146,19 +149,74 @@ func (a *app) report(err error) int {
 	return 1
 }
 
-// errorText renders an error as "<message> (<CODE>)" when it is a vfs error,
-// and as its plain message otherwise.
+// errorText renders an error as "<message> (<CODE>)" when it has a code (a
+// vfs or runtime error, or a host error carrying an errno), and as its
+// plain message otherwise.
 func errorText(err error) string {
+	if code := errorCode(err); code != "" {
+		return fmt.Sprintf("%s (%s)", err.Error(), code)
+	}
+	return err.Error()
+}
+
+// errorCode is the POSIX code of err, or "" when it has none.
+func errorCode(err error) string {
 	var re *runtime.Error
 	if errors.As(err, &re) {
-		return fmt.Sprintf("%s (%s)", err.Error(), re.Code)
+		return string(re.Code)
 	}
 	var pe *vfs.PathError
 	var en vfs.Errno
 	if errors.As(err, &pe) || errors.As(err, &en) {
-		return fmt.Sprintf("%s (%s)", err.Error(), vfs.Code(err))
+		return string(vfs.Code(err))
 	}
-	return err.Error()
+	var se syscall.Errno
+	if errors.As(err, &se) {
+		return hostErrnoName(se)
+	}
+	return ""
+}
+
+// hostErrnoName is the name of a host errno ("ENOENT"), or "" for one
+// that has none here.
+func hostErrnoName(e syscall.Errno) string {
+	switch e {
+	case syscall.ENOENT:
+		return "ENOENT"
+	case syscall.EEXIST:
+		return "EEXIST"
+	case syscall.ENOTDIR:
+		return "ENOTDIR"
+	case syscall.EISDIR:
+		return "EISDIR"
+	case syscall.ENOTEMPTY:
+		return "ENOTEMPTY"
+	case syscall.EACCES:
+		return "EACCES"
+	case syscall.EPERM:
+		return "EPERM"
+	case syscall.EINVAL:
+		return "EINVAL"
+	case syscall.ELOOP:
+		return "ELOOP"
+	case syscall.ENAMETOOLONG:
+		return "ENAMETOOLONG"
+	case syscall.ENOSPC:
+		return "ENOSPC"
+	case syscall.EROFS:
+		return "EROFS"
+	case syscall.EIO:
+		return "EIO"
+	case syscall.EBUSY:
+		return "EBUSY"
+	case syscall.EADDRINUSE:
+		return "EADDRINUSE"
+	case syscall.EADDRNOTAVAIL:
+		return "EADDRNOTAVAIL"
+	case syscall.ECONNREFUSED:
+		return "ECONNREFUSED"
+	}
+	return ""
 }
 
 // workspace opens the workspace on first use.

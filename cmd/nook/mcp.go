@@ -43,7 +43,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger()})
+	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger(), Version: nookVersion()})
 	return mcpadapter.RunStdio(a.ctx, server)
 }
 
@@ -84,7 +84,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	log := a.logger()
-	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log})
+	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpadapter.Handler(server, &mcpadapter.HTTPOptions{
 		Token:          token,
@@ -95,11 +95,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := newHTTPServer(mux, defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {
 		auth = "bearer token required"
@@ -173,9 +169,11 @@ Flags come after the subcommand: "nook tools schema --format openai".`,
 }
 
 func runTools(a *app, fl *flag.FlagSet, args []string) error {
-	sub := "list"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		sub, args = args[0], args[1:]
+	sub, rest := subcommand(args)
+	if sub == "" {
+		sub = "list"
+	} else {
+		args = rest
 	}
 	format := fl.String("format", "mcp", "schema: output `FORMAT`, one of mcp, openai, openai-strict, anthropic")
 	readOnly := fl.Bool("read-only", false, "only the tools that do not change the workspace")
@@ -202,9 +200,14 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 			list = append(list, entry{t.Name, t.Description, t.Annotations.ReadOnly})
 		}
 		return a.emit(list, func() error {
+			// The whole description: exec's lists its backends on
+			// lines of their own, indented under the first.
 			for _, e := range list {
-				first, _, _ := strings.Cut(e.Description, "\n")
-				a.printf("%-8s %s\n", e.Name, first)
+				lines := strings.Split(strings.TrimRight(e.Description, "\n"), "\n")
+				a.printf("%-8s %s\n", e.Name, lines[0])
+				for _, l := range lines[1:] {
+					a.printf("%-8s %s\n", "", l)
+				}
 			}
 			return nil
 		})

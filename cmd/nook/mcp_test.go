@@ -59,7 +59,7 @@ func TestToolCommand(t *testing.T) {
 	w := newWS(t)
 	names := toolNames(w, false)
 	if !has(names, "ls") || !has(names, "read") {
-		t.Skipf("tools ls and read are not built yet (have %v)", names)
+		t.Fatalf("nook tools lacks ls or read (has %v)", names)
 	}
 	w.put("/src/main.go", "package main\n")
 	w.put("/notes.md", "hello\n")
@@ -134,13 +134,14 @@ func TestToolCommand(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "invalid arguments for ls") {
 		t.Errorf("bad JSON: %+v", r)
 	}
-	if has(names, "write") {
-		w.ok("tool", "write", `{"path":"/w.txt","content":"written\n"}`)
-		equal(t, "cat after tool write", w.ok("cat", "/w.txt"), "written\n")
-		r = w.run("tool", "--read-only", "write", `{"path":"/w2.txt","content":"x"}`)
-		if r.code != 1 || !strings.Contains(r.stderr, `unknown tool "write"`) {
-			t.Errorf("write with --read-only: %+v", r)
-		}
+	if !has(names, "write") {
+		t.Fatalf("nook tools lacks write (has %v)", names)
+	}
+	w.ok("tool", "write", `{"path":"/w.txt","content":"written\n"}`)
+	equal(t, "cat after tool write", w.ok("cat", "/w.txt"), "written\n")
+	r = w.run("tool", "--read-only", "write", `{"path":"/w2.txt","content":"x"}`)
+	if r.code != 1 || !strings.Contains(r.stderr, `unknown tool "write"`) {
+		t.Errorf("write with --read-only: %+v", r)
 	}
 	w.fail(2, "", "tool")
 }
@@ -275,11 +276,9 @@ func TestMCPStdio(t *testing.T) {
 	if !reflect.DeepEqual(sorted(got), sorted(names)) {
 		t.Errorf("tools/list: %v, want %v", got, names)
 	}
-	if has(names, "ls") {
-		r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "ls", Arguments: map[string]any{"path": "/a"}})
-		if err != nil || r.IsError || r.StructuredContent == nil {
-			t.Errorf("ls over stdio: %v %+v", err, r)
-		}
+	r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "ls", Arguments: map[string]any{"path": "/a"}})
+	if err != nil || r.IsError || r.StructuredContent == nil {
+		t.Errorf("ls over stdio: %v %+v", err, r)
 	}
 	ro := connectStdio(t, w, "--read-only")
 	res, err = ro.ListTools(ctx, nil)
@@ -363,11 +362,13 @@ func TestServe(t *testing.T) {
 	if err != nil || len(res.Tools) != len(names) {
 		t.Errorf("tools/list over HTTP: %v, %d tools, want %d", err, len(res.Tools), len(names))
 	}
-	if has(names, "read") {
-		r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "read", Arguments: map[string]any{"path": "/hello.txt"}})
-		if err != nil || r.IsError {
-			t.Errorf("read over HTTP: %v %+v", err, r)
-		}
+	r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "read", Arguments: map[string]any{"path": "/hello.txt"}})
+	if err != nil || r.IsError {
+		t.Errorf("read over HTTP: %v %+v", err, r)
+	}
+	// The server's version is nook's.
+	if v, want := cs.InitializeResult().ServerInfo.Version, strings.Fields(w.ok("version"))[1]; v != want {
+		t.Errorf("MCP server version %q, nook version %q", v, want)
 	}
 	cs.Close()
 
@@ -481,7 +482,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	names := toolNames(w, false)
 	for _, name := range []string{"ls", "read"} {
 		if !has(names, name) {
-			t.Skipf("tool %s is not built yet", name)
+			t.Fatalf("nook tools lacks %s (has %v)", name, names)
 		}
 	}
 	dir := npmSDK(t)

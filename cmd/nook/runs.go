@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/vfs"
 )
 
 var cmdRuns = &command{
@@ -28,7 +29,8 @@ retention. Subcommands:
                       and, while it runs, follow it until it ends; works from
                       any process sharing the workspace. nook exits with the
                       run's exit code; Ctrl-C stops following, not the run
-  kill ID             stop a running run (it ends cancelled, exit code 130)
+  kill ID             stop a running run (it ends cancelled, exit code 130);
+                      a run that has finished is an error
   dispose ID          delete a finished run, its output and output files
   recover             resume the runs interrupted by a dead process (restart
                       and replay policies; fail-policy runs are failed) and
@@ -49,12 +51,11 @@ func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 	if len(args) == 0 {
 		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose, recover, journal, export or backends)")
 	}
-	sub := args[0]
-	if strings.HasPrefix(sub, "-") {
+	sub, args := subcommand(args)
+	if sub == "" {
 		// "nook runs -h" and stray flags.
 		return a.parse(fl, args, 0, 0)
 	}
-	args = args[1:]
 	switch sub {
 	case "ls":
 		return runsLs(a, fl, args)
@@ -97,6 +98,25 @@ type runInfoJSON struct {
 	DurationMs  int64          `json:"durationMs"`
 	StdoutBytes int64          `json:"stdoutBytes"`
 	StderrBytes int64          `json:"stderrBytes"`
+	// Interrupted marks a run whose status is running but whose process
+	// is gone: "nook runs recover" resumes it.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// interruptedText describes an interrupted run in place of "running".
+const interruptedText = "interrupted (its process is gone): nook runs recover resumes it"
+
+// interrupted returns the set of the runtime's interrupted runs.
+func (a *app) interrupted(rt *runtime.Runtime) (map[string]bool, error) {
+	ids, err := rt.Interrupted(a.ctx)
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set, nil
 }
 
 func runInfoJSONOf(r runtime.RunInfo, now time.Time) runInfoJSON {
@@ -143,10 +163,16 @@ func runsLs(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	gone, err := a.interrupted(rt)
+	if err != nil {
+		return err
+	}
 	now := time.Now()
 	out := []runInfoJSON{}
 	for _, r := range runs {
-		out = append(out, runInfoJSONOf(r, now))
+		j := runInfoJSONOf(r, now)
+		j.Interrupted = gone[r.ID]
+		out = append(out, j)
 	}
 	return a.emit(map[string]any{"runs": out}, func() error {
 		if len(runs) == 0 {
@@ -159,11 +185,21 @@ func runsLs(a *app, fl *flag.FlagSet, args []string) error {
 			if !r.Finished.IsZero() {
 				exit = fmt.Sprint(r.ExitCode)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Backend, r.Status, exit,
+			status := string(r.Status)
+			if gone[r.ID] {
+				status = "interrupted"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Backend, status, exit,
 				r.Created.Local().Format("2006-01-02 15:04:05"), durationString(runDuration(r, now)),
 				humanBytes(r.StdoutBytes+r.StderrBytes))
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if len(gone) > 0 {
+			a.printf("interrupted: its process is gone; nook runs recover resumes it\n")
+		}
+		return nil
 	})
 }
 
@@ -196,7 +232,18 @@ func runsShow(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	if info.Finished.IsZero() {
-		return a.emit(runInfoJSONOf(info, time.Now()), func() error {
+		gone, err := a.interrupted(rt)
+		if err != nil {
+			return err
+		}
+		j := runInfoJSONOf(info, time.Now())
+		j.Interrupted = gone[info.ID]
+		return a.emit(j, func() error {
+			if j.Interrupted {
+				a.printf("id:       %s\nbackend:  %s\nstatus:   %s\n", info.ID, info.Backend, interruptedText)
+				a.printf("output:   %s so far\n", humanBytes(info.StdoutBytes+info.StderrBytes))
+				return nil
+			}
 			a.printf("id:       %s\nbackend:  %s\nstatus:   running for %s\n", info.ID, info.Backend,
 				durationString(runDuration(info, time.Now())))
 			a.printf("output:   %s so far; follow it with: nook runs tail %s\n", humanBytes(info.StdoutBytes+info.StderrBytes), info.ID)
@@ -315,6 +362,12 @@ func runsKill(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	id := fl.Arg(0)
+	if info, err := runInfo(a.ctx, rt, id); err != nil {
+		return err
+	} else if !info.Finished.IsZero() {
+		return &runtime.Error{Op: "kill", ID: id, Code: vfs.EINVAL,
+			Text: fmt.Sprintf("run %s has already finished (%s, exit code %d)", id, info.Status, info.ExitCode)}
+	}
 	if err := rt.KillExec(a.ctx, id); err != nil {
 		return err
 	}

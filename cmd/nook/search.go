@@ -59,7 +59,7 @@ func runFind(a *app, fl *flag.FlagSet, args []string) error {
 			if a.json {
 				out.Entries = append(out.Entries, jsonEntryOf(e))
 			} else {
-				a.printf("%s\n", e.Path)
+				a.printf("%s\n", shown(e.Path))
 			}
 		}
 		if l.NextOffset == 0 || len(l.Entries) == 0 {
@@ -82,7 +82,7 @@ with -C N, context lines are "path-line-text" and groups are separated by
 Globs without a slash (--include '*.go', --exclude vendor) match names at any
 depth; globs with a slash match paths relative to PATH.
 Binary files are skipped; other skipped files (too large) are reported on
-standard error. Exit status is 0 whether or not anything matched.`,
+standard error. Exit status is 1 when nothing matched, as grep's.`,
 	run: runGrep,
 }
 
@@ -162,6 +162,7 @@ func runGrep(a *app, fl *flag.FlagSet, args []string) error {
 	opts.Limit = f.Limits().MaxPage
 	out := grepJSON{Query: query, Path: root}
 	pr := &grepPrinter{a: a, context: *context}
+	found := 0
 	for {
 		res, err := f.Grep(a.ctx, query, root, opts)
 		if err != nil {
@@ -171,7 +172,7 @@ func runGrep(a *app, fl *flag.FlagSet, args []string) error {
 			if a.json {
 				out.Skipped = append(out.Skipped, grepSkipJSON{s.Path, s.Reason})
 			} else if s.Reason != "binary" {
-				a.warnf("grep: skipped %s (%s)", s.Path, s.Reason)
+				a.warnf("grep: skipped %s (%s)", shown(s.Path), s.Reason)
 			}
 		}
 		for _, m := range res.Matches {
@@ -186,18 +187,25 @@ func runGrep(a *app, fl *flag.FlagSet, args []string) error {
 			case a.json:
 				out.Files = append(out.Files, grepFileJSON{gf.Path, gf.Count})
 			case *count:
-				a.printf("%s:%d\n", gf.Path, gf.Count)
+				a.printf("%s:%d\n", shown(gf.Path), gf.Count)
 			default:
-				a.printf("%s\n", gf.Path)
+				a.printf("%s\n", shown(gf.Path))
 			}
 		}
+		found += len(res.Matches) + len(res.Files)
 		n := len(res.Matches) + len(res.Files) + len(res.Skipped)
 		if res.NextOffset == 0 || n == 0 {
 			break
 		}
 		opts.Offset = res.NextOffset
 	}
-	return a.emit(out, nil)
+	if err := a.emit(out, nil); err != nil {
+		return err
+	}
+	if found == 0 {
+		return &exitStatus{1} // nothing matched, as grep(1) says it
+	}
+	return nil
 }
 
 func grepMatchOf(m vfs.GrepMatch) grepMatchJSON {
@@ -238,7 +246,7 @@ func (g *grepPrinter) match(m vfs.GrepMatch) {
 		if l.Truncated {
 			text += " [...]"
 		}
-		g.a.printf("%s%s%d%s%s\n", m.Path, sep, l.Line, sep, strings.TrimSuffix(text, "\r"))
+		g.a.printf("%s%s%d%s%s\n", shown(m.Path), sep, l.Line, sep, strings.TrimSuffix(text, "\r"))
 		g.path, g.last, g.printed = m.Path, l.Line, true
 	}
 }

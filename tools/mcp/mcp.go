@@ -37,6 +37,7 @@ import (
 )
 
 // Server identity reported to clients in the initialize handshake.
+// ServerVersion is the default of Options.Version.
 const (
 	ServerName    = "nook"
 	ServerVersion = "0.1.0"
@@ -49,6 +50,10 @@ type Options struct {
 	// Logger receives the SDK's log of server activity (nil: none). Never
 	// log to stdout when serving over stdio.
 	Logger *slog.Logger
+	// Version is the server version reported to clients (default
+	// ServerVersion); the nook command reports its own, as "nook version"
+	// prints it.
+	Version string
 }
 
 // NewServer returns an MCP server named "nook" exposing every tool of set.
@@ -56,7 +61,11 @@ func NewServer(set *tools.Set, opts *Options) *sdk.Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: ServerVersion}, &sdk.ServerOptions{
+	version := opts.Version
+	if version == "" {
+		version = ServerVersion
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, &sdk.ServerOptions{
 		Instructions: opts.Instructions,
 		Logger:       opts.Logger,
 		// A non-nil, empty Capabilities drops the default "logging"

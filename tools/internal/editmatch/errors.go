@@ -1,6 +1,11 @@
 package editmatch
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Error is a model-facing edit failure. Message is the exact text to show
 // the model; Kind classifies it for callers and tests.
@@ -58,11 +63,65 @@ func errNotFound(path string, i int, multi bool, hint string) *Error {
 	return newError(KindNotFound, "Could not find the exact text in %s. The old text must match exactly including all whitespace and newlines.%s", path, hint)
 }
 
-func errNotUnique(path string, i int, multi bool, n int) *Error {
+// errNotUnique reports n occurrences on the given lines (the first
+// maxListedLines distinct ones; more says there are occurrences past them).
+func errNotUnique(path string, i int, multi bool, n int, lines []int, more bool) *Error {
+	at := linesText(lines, more)
 	if multi {
-		return newError(KindNotUnique, "Found %d occurrences of edits[%d] in %s. Each oldText must be unique. Please provide more context to make it unique.", n, i, path)
+		return newError(KindNotUnique, "Found %d occurrences of edits[%d] in %s%s. Each oldText must be unique. Please provide more context to make it unique.", n, i, path, at)
 	}
-	return newError(KindNotUnique, "Found %d occurrences of the text in %s. The text must be unique. Please provide more context to make it unique.", n, path)
+	return newError(KindNotUnique, "Found %d occurrences of the text in %s%s. The text must be unique. Please provide more context to make it unique.", n, path, at)
+}
+
+// maxListedLines is how many line numbers a not-unique error lists.
+const maxListedLines = 10
+
+// linesText renders " (at lines 3, 8 and 12)", or " (at lines 3, 8, ...)"
+// when more occurrences follow.
+func linesText(lines []int, more bool) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(" (at line")
+	if len(lines) > 1 {
+		b.WriteString("s")
+	}
+	for k, l := range lines {
+		switch {
+		case k == 0:
+			b.WriteString(" ")
+		case k == len(lines)-1 && !more:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(l))
+	}
+	if more {
+		b.WriteString(", ...")
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// lineNumbers returns the distinct 1-based line numbers in text of the
+// offsets starts, which are in ascending order, and whether starts held
+// more than maxListedLines of them.
+func lineNumbers(text []byte, starts []int) (lines []int, more bool) {
+	line, pos := 1, 0
+	for _, s := range starts {
+		line += bytes.Count(text[pos:s], []byte{'\n'})
+		pos = s
+		if len(lines) > 0 && lines[len(lines)-1] == line {
+			continue
+		}
+		if len(lines) == maxListedLines {
+			return lines, true
+		}
+		lines = append(lines, line)
+	}
+	return lines, false
 }
 
 const boundaryTail = "crosses an ambiguous Unicode-normalization or trimmed-whitespace boundary. Copy the exact source text or use a span whose normalized boundaries map cleanly."

@@ -2,6 +2,7 @@ package editmatch
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -58,7 +59,7 @@ func TestErrorMessages(t *testing.T) {
 		},
 		{
 			name: "not unique single", content: "x = 1\nx = 1\nx = 1\n", edits: []Edit{{OldText: "x = 1", NewText: "y"}}, kind: KindNotUnique,
-			msg: "Found 3 occurrences of the text in /workspace/a.txt. The text must be unique. Please provide more context to make it unique.",
+			msg: "Found 3 occurrences of the text in /workspace/a.txt (at lines 1, 2 and 3). The text must be unique. Please provide more context to make it unique.",
 		},
 		{
 			name: "not unique multi", content: "x = 1\nx = 1\n", edits: []Edit{{OldText: "z", NewText: "y"}, {OldText: "x = 1", NewText: "y"}}, kind: KindNotFound,
@@ -66,23 +67,27 @@ func TestErrorMessages(t *testing.T) {
 		},
 		{
 			name: "not unique multi second", content: "z\nx = 1\nx = 1\n", edits: []Edit{{OldText: "z", NewText: "y"}, {OldText: "x = 1", NewText: "y"}}, kind: KindNotUnique,
-			msg: "Found 2 occurrences of edits[1] in /workspace/a.txt. Each oldText must be unique. Please provide more context to make it unique.",
+			msg: "Found 2 occurrences of edits[1] in /workspace/a.txt (at lines 2 and 3). Each oldText must be unique. Please provide more context to make it unique.",
 		},
 		{
 			name: "not unique overlapping", content: "aaa", edits: []Edit{{OldText: "aa", NewText: "b"}}, kind: KindNotUnique,
-			msg: "Found 2 occurrences of the text in /workspace/a.txt. The text must be unique. Please provide more context to make it unique.",
+			msg: "Found 2 occurrences of the text in /workspace/a.txt (at line 1). The text must be unique. Please provide more context to make it unique.",
+		},
+		{
+			name: "not unique many", content: strings.Repeat("x = 1\n\n", 12), edits: []Edit{{OldText: "x = 1", NewText: "y"}}, kind: KindNotUnique,
+			msg: "Found 12 occurrences of the text in /workspace/a.txt (at lines 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, ...). The text must be unique. Please provide more context to make it unique.",
 		},
 		{
 			name: "not unique fuzzy", content: "say “hi”\nsay “hi”\n", edits: []Edit{{OldText: `say "hi"`, NewText: "y"}}, kind: KindNotUnique,
-			msg: "Found 2 occurrences of the text in /workspace/a.txt. The text must be unique. Please provide more context to make it unique.",
+			msg: "Found 2 occurrences of the text in /workspace/a.txt (at lines 1 and 2). The text must be unique. Please provide more context to make it unique.",
 		},
 		{
 			name: "not unique fuzzy overlapping", content: "x ‘a‘a‘a\n", edits: []Edit{{OldText: "'a'a", NewText: "y"}}, kind: KindNotUnique,
-			msg: "Found 2 occurrences of the text in /workspace/a.txt. The text must be unique. Please provide more context to make it unique.",
+			msg: "Found 2 occurrences of the text in /workspace/a.txt (at line 1). The text must be unique. Please provide more context to make it unique.",
 		},
 		{
 			name: "not unique indentation overlapping", content: "\tx()\n\tx()\n\tx()\n", edits: []Edit{{OldText: "    x()\n    x()", NewText: "y"}}, kind: KindNotUnique,
-			msg: "Found 2 occurrences of the text in /workspace/a.txt. The text must be unique. Please provide more context to make it unique.",
+			msg: "Found 2 occurrences of the text in /workspace/a.txt (at lines 1 and 2). The text must be unique. Please provide more context to make it unique.",
 		},
 		{
 			name: "fuzzy boundary single", content: "the ﬁle\n", edits: []Edit{{OldText: "the f", NewText: "a"}}, kind: KindFuzzyBoundary,

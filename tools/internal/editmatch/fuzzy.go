@@ -71,7 +71,12 @@ func (m *matcher) fuzzy(i int, e Edit, old, repl string) (*found, error) {
 			// Gave up on pathological input: refuse rather than guess.
 			return nil, nil
 		case len(r.occs) > 1 && !e.ReplaceAll:
-			return nil, errNotUnique(m.path, i, m.multi, len(r.occs))
+			starts := make([]int, len(r.occs))
+			for k, o := range r.occs {
+				starts[k] = o.start
+			}
+			lines, more := lineNumbers(m.src.lf, starts)
+			return nil, errNotUnique(m.path, i, m.multi, len(r.occs), lines, more)
 		case len(r.occs) > 0:
 			first := r.occs[0]
 			span := string(m.src.lf[first.start:first.end])

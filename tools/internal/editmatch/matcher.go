@@ -78,8 +78,9 @@ func (m *matcher) find(i int, e Edit) (*found, error) {
 			return &found{occs: occs, rule: RuleExact}, nil
 		}
 		// Overlapping occurrences count too: "aa" in "aaa" is ambiguous.
-		if indexFast(lf[at+1:], needle) >= 0 {
-			return nil, errNotUnique(m.path, i, m.multi, max(2, bytes.Count(lf, needle)))
+		if second := indexFast(lf[at+1:], needle); second >= 0 {
+			lines, more := exactLines(lf, needle, at, at+1+second)
+			return nil, errNotUnique(m.path, i, m.multi, max(2, bytes.Count(lf, needle)), lines, more)
 		}
 		return &found{occs: []occ{{start: at, end: at + len(needle), repl: repl}}, rule: RuleExact}, nil
 	}
@@ -96,4 +97,28 @@ func (m *matcher) find(i int, e Edit) (*found, error) {
 // hasContent reports whether s has something other than whitespace.
 func hasContent(s string) bool {
 	return strings.TrimFunc(s, func(r rune) bool { return r == '\n' || isTrimSpace(r) }) != ""
+}
+
+// exactLines returns the lines of the first occurrences of needle in lf
+// (see lineNumbers), which has one at first and the next (perhaps
+// overlapping) at second; later ones are found without overlap, as they
+// are counted. It stops at the line after the last it can list.
+func exactLines(lf, needle []byte, first, second int) ([]int, bool) {
+	starts := []int{first, second}
+	distinct := 1
+	if first < second && bytes.IndexByte(lf[first:second], '\n') >= 0 {
+		distinct = 2
+	}
+	for at := second + len(needle); distinct <= maxListedLines; {
+		next := indexFast(lf[at:], needle)
+		if next < 0 {
+			break
+		}
+		if bytes.IndexByte(lf[starts[len(starts)-1]:at+next], '\n') >= 0 {
+			distinct++
+		}
+		starts = append(starts, at+next)
+		at += next + len(needle)
+	}
+	return lineNumbers(lf, starts)
 }

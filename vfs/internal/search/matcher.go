@@ -17,8 +17,23 @@ const DefaultMaxLineBytes = 4096
 // MaxMatchLineBytes is how much of a line is searched: a longer line is
 // matched on its first MaxMatchLineBytes bytes only, as if it ended there
 // (so a regular expression's $ matches at the cut), which bounds a
-// Scanner's memory whatever the file holds.
+// Scanner's memory whatever the file holds. A regular expression whose
+// program is large searches less of each line (see regexStepBudget).
 const MaxMatchLineBytes = 1 << 20
+
+// regexStepBudget bounds the work of one regular-expression search, which
+// nothing can interrupt: RE2 takes up to one step per byte and program
+// instruction, so an expression of n instructions searches at most
+// regexStepBudget/n bytes of a line (and of a window, see regexWindow),
+// but never less than minMatchLineBytes. A pattern of up to 32
+// instructions keeps the whole MaxMatchLineBytes; (.*){1000}, about 4,000
+// instructions, searches the first 8 KiB of each line, and one search
+// takes a fraction of a second (about 0.4 s on a loaded 2-core machine)
+// instead of a minute.
+const regexStepBudget = 32 << 20
+
+// minMatchLineBytes is the least of a line any pattern searches.
+const minMatchLineBytes = 1 << 10
 
 // Options configure a grep search.
 type Options struct {
@@ -38,8 +53,9 @@ type Options struct {
 	// report, like grep -C.
 	Context int
 	// MaxLineBytes caps the length of each reported line's text; 0 means
-	// DefaultMaxLineBytes. Values above MaxMatchLineBytes act as
-	// MaxMatchLineBytes.
+	// DefaultMaxLineBytes. Values above the part of a line that is
+	// searched (MaxMatchLineBytes, or less for a large regular
+	// expression) act as that.
 	MaxLineBytes int
 }
 
@@ -60,6 +76,7 @@ type Matcher struct {
 	context  int
 	maxLine  int // Options.MaxLineBytes, resolved
 	matchCap int // MaxMatchLineBytes, lowered by tests
+	window   int // regexWindow, lowered by tests
 	query    *Query
 }
 
@@ -79,7 +96,9 @@ func Compile(o Options) (*Matcher, error) {
 		context:  o.Context,
 		maxLine:  min(cmp.Or(o.MaxLineBytes, DefaultMaxLineBytes), MaxMatchLineBytes),
 		matchCap: MaxMatchLineBytes,
+		window:   regexWindow,
 	}
+	defer func() { m.maxLine = min(m.maxLine, m.matchCap) }()
 	if o.Regex || o.IgnoreCase && !isASCII(o.Pattern) {
 		expr := o.Pattern
 		if !o.Regex {
@@ -122,6 +141,11 @@ func (m *Matcher) compileRegex(expr string, ignoreCase bool) error {
 			return fmt.Errorf("invalid regular expression: %s: `%s`", serr.Code, serr.Expr)
 		}
 		return fmt.Errorf("invalid regular expression: %w", err)
+	}
+	if prog, err := syntax.Compile(re.Simplify()); err == nil {
+		n := max(1, len(prog.Inst))
+		m.matchCap = max(minMatchLineBytes, min(MaxMatchLineBytes, regexStepBudget/n))
+		m.window = max(minMatchLineBytes, min(regexWindow, regexStepBudget/n))
 	}
 	pieces := requiredPieces(re)
 	lower := make([][]byte, len(pieces))
@@ -177,6 +201,10 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// MatchLineBytes returns how much of each line m searches:
+// MaxMatchLineBytes, or less for a large regular expression.
+func (m *Matcher) MatchLineBytes() int { return m.matchCap }
 
 // Query returns the trigram query that every file containing a match
 // satisfies, or nil when the pattern requires no string of three or more

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"unicode/utf8"
 )
@@ -40,8 +41,9 @@ type Hit struct {
 // MaxMatchLineBytes, never on the file size.
 type Scanner struct {
 	m    *Matcher
-	head []byte // the first chunks of a file, gathered to detect binary files
-	tail []byte // the incomplete last line of the chunks seen so far
+	ctx  context.Context // checked while searching; nil: never
+	head []byte          // the first chunks of a file, gathered to detect binary files
+	tail []byte          // the incomplete last line of the chunks seen so far
 
 	// Per-file state.
 	skipRest bool           // discarding the rest of a line cut at m.matchCap
@@ -53,11 +55,54 @@ type Scanner struct {
 	lineNum  int            // ScanFile: number of the line that starts the next block
 	hist     []Line         // ScanFile: up to m.context lines before the next block
 	pending  []Hit          // ScanFile: hits still short of After lines, in order
+	err      error          // ctx's error, once it ended the scan
+	polls    int            // candidates since ctx was last checked
 }
 
 // NewScanner returns a Scanner for m.
 func (m *Matcher) NewScanner() *Scanner {
 	return &Scanner{m: m}
+}
+
+// WithContext makes the Scanner stop a scan soon after ctx ends, within a
+// file as well as between chunks: ScanFile and CountFile then return
+// ctx's error. It returns s.
+//
+// The context is checked before every regular-expression search (a
+// candidate search runs over at most regexWindow bytes of whole lines at
+// a time) and every pollEvery literal candidates. One search of one line
+// cannot be interrupted: its cost is bounded by regexStepBudget steps,
+// which Compile sees to by searching less of each line for a large
+// expression (Matcher.MatchLineBytes).
+func (s *Scanner) WithContext(ctx context.Context) *Scanner {
+	s.ctx = ctx
+	return s
+}
+
+// regexWindow is how much text, in whole lines, one candidate search by a
+// regular expression covers, so that a slow expression over a long run of
+// non-matching lines still lets the context be checked.
+const regexWindow = 16 << 10
+
+// pollEvery is how many cheap (literal) candidates pass between two checks
+// of the context.
+const pollEvery = 256
+
+// interrupted reports whether the scan must stop because its context
+// ended; cheap, when only a literal search ran since the last check.
+func (s *Scanner) interrupted(costly bool) bool {
+	if s.ctx == nil {
+		return false
+	}
+	if s.polls++; !costly && s.polls < pollEvery {
+		return false
+	}
+	s.polls = 0
+	if err := s.ctx.Err(); err != nil {
+		s.err, s.stopped = err, true
+		return true
+	}
+	return false
 }
 
 // ScanFile searches a file and reports its matching lines to emit, in
@@ -68,7 +113,7 @@ func (m *Matcher) NewScanner() *Scanner {
 // again, and any other error ends the scan and is returned. Lines are split
 // at "\n", a "\r" ending a line is not part of its text, and a last line
 // without "\n" is a line too. Lines and matches may span chunks. Only the
-// first MaxMatchLineBytes of a line are searched and kept.
+// first m.MatchLineBytes() bytes of a line are searched and kept.
 //
 // The first skip matching lines are counted but not reported, cheaply, so
 // that a caller can page through matches. ScanFile returns the number of
@@ -96,7 +141,7 @@ func (s *Scanner) CountFile(next func() ([]byte, error), limit int) (matches int
 func (s *Scanner) reset() {
 	clear(s.hist)
 	clear(s.pending)
-	*s = Scanner{m: s.m, head: s.head[:0], tail: s.tail[:0], hist: s.hist[:0], pending: s.pending[:0]}
+	*s = Scanner{m: s.m, ctx: s.ctx, head: s.head[:0], tail: s.tail[:0], hist: s.hist[:0], pending: s.pending[:0]}
 }
 
 func (s *Scanner) run(next func() ([]byte, error)) (int, bool, error) {
@@ -118,6 +163,9 @@ func (s *Scanner) run(next func() ([]byte, error)) (int, bool, error) {
 	}
 	if !s.stopped {
 		s.finish()
+	}
+	if s.err != nil {
+		return s.found, false, s.err
 	}
 	return s.found, false, nil
 }
@@ -241,8 +289,22 @@ func (s *Scanner) block(b []byte, cut bool) {
 	// into s.lineNum.
 	counted := 0
 	cur := newFoldCursor()
+	costly := m.bufRe != nil || m.lineRe != nil
 	for pos := 0; pos < len(b) && !s.stopped; {
-		p := m.index(b, pos, &cur)
+		if s.interrupted(costly) {
+			return
+		}
+		end := len(b)
+		if m.bufRe != nil && len(b)-pos > m.window {
+			// Search a window of whole lines: bufRe matches within
+			// one line, so a match found there is the first in b.
+			end = lineEnd(b, pos+m.window)
+		}
+		p := m.index(b[:end], pos, &cur)
+		if p < 0 && end < len(b) {
+			pos = end + 1
+			continue
+		}
 		if p < 0 || p == len(b) && b[p-1] == '\n' {
 			// No candidate, or an empty match after the last "\n",
 			// which is in no line.

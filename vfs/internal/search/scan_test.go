@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // chunked returns a next function delivering data in pieces of the given
@@ -501,6 +503,7 @@ func TestScanFileRandom(t *testing.T) {
 		o.MaxLineBytes = 1 + rng.IntN(matchCap+2)
 		m := mustCompile(t, o)
 		m.matchCap, m.maxLine = matchCap, min(o.MaxLineBytes, matchCap)
+		m.window = 1 + rng.IntN(16)
 		want := refScan(o, matchCap, content)
 		var sizes []int
 		for range 8 {
@@ -545,4 +548,63 @@ func ExampleScanner_ScanFile() {
 	// 1-a
 	// 2:// TODO: b
 	// 3-c
+}
+
+// A scan with a context stops soon after the context ends, inside a file
+// and a chunk, even with an expression that makes every line slow: it
+// returns the context's error and the matches found until then.
+func TestScanContext(t *testing.T) {
+	line := strings.Repeat("a", 79) + "\n"
+	data := strings.Repeat(line, (4<<20)/len(line))
+	for _, o := range []Options{
+		{Pattern: "(.*){1000}", Regex: true},  // slow on every line
+		{Pattern: "(.*){1000}b", Regex: true}, // slow, and never matches
+	} {
+		m := mustCompile(t, o)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		start := time.Now()
+		n, _, err := m.NewScanner().WithContext(ctx).CountFile(chunked(data), 0)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: CountFile = %d, %v; want the deadline's error", o.Pattern, n, err)
+		}
+		if total := strings.Count(data, "\n"); n >= total && o.Pattern == "(.*){1000}" {
+			t.Errorf("%s: counted %d of %d lines after the deadline", o.Pattern, n, total)
+		}
+		if d := time.Since(start); d > 30*time.Second {
+			t.Errorf("%s: CountFile took %v after a 50ms deadline", o.Pattern, d)
+		}
+	}
+	// Without an end, the same scanner counts every line.
+	m := mustCompile(t, Options{Pattern: "a$", Regex: true})
+	if n, _, err := m.NewScanner().WithContext(context.Background()).CountFile(chunked(data), 0); err != nil || n != strings.Count(data, "\n") {
+		t.Errorf("CountFile with a live context = %d, %v", n, err)
+	}
+}
+
+// A large expression searches less of each line, so that one search of one
+// line, which nothing interrupts, stays within regexStepBudget; a small one
+// searches all of MaxMatchLineBytes.
+func TestLargeRegexSearchesLessOfALine(t *testing.T) {
+	small := mustCompile(t, Options{Pattern: `x+needle$`, Regex: true})
+	big := mustCompile(t, Options{Pattern: `(.*){1000}needle$`, Regex: true})
+	if small.MatchLineBytes() != MaxMatchLineBytes {
+		t.Errorf("x+needle searches %d bytes of a line, want %d", small.MatchLineBytes(), MaxMatchLineBytes)
+	}
+	if n := big.MatchLineBytes(); n < minMatchLineBytes || n > 64<<10 {
+		t.Errorf("(.*){1000}needle searches %d bytes of a line", n)
+	}
+	line := strings.Repeat("x", 200<<10) + "needle\n"
+	if n, _, err := small.NewScanner().CountFile(chunked(line), 0); n != 1 || err != nil {
+		t.Errorf("x+needle over a 200 KB line: %d, %v", n, err)
+	}
+	// The big expression sees the line cut before "needle", as a line over
+	// MaxMatchLineBytes is for any pattern.
+	if n, _, err := big.NewScanner().CountFile(chunked(line), 0); n != 0 || err != nil {
+		t.Errorf("(.*){1000}needle over a 200 KB line: %d, %v", n, err)
+	}
+	short := strings.Repeat("x", 100) + "needle\n"
+	if n, _, err := big.NewScanner().CountFile(chunked(short), 0); n != 1 || err != nil {
+		t.Errorf("(.*){1000}needle over a short line: %d, %v", n, err)
+	}
 }
