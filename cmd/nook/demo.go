@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"strings"
 	"time"
@@ -26,10 +28,13 @@ var cmdDemo = &command{
 default .nook/workspace.db, created on first use, reused afterwards), copies a
 small embedded sample project into PATH (default /workspace/demo, where
 sandboxed code sees it), adds a symlink, then runs ls, find, grep, a
-JavaScript module that counts the words of every file, and changes on it,
-and prints each command with its output.
-Running it again overwrites the sample files in place. The output is text
-even with --json.`,
+JavaScript module that counts the words of every file, a shell script over
+the same live files, two of the tools a model calls, and a run that is
+killed (SIGKILL) halfway and replayed from its journal by "nook runs
+recover" (its output and its writes happen once), and prints each command
+with its output.
+Running it again writes only the sample files that changed. The output is
+text even with --json.`,
 	run: runDemo,
 }
 
@@ -61,6 +66,7 @@ func runDemo(a *app, fl *flag.FlagSet, args []string) error {
 	a.printf("\n$ nook import <embedded sample> %s\n", root)
 	start := time.Now()
 	var st transferStats
+	unchanged := 0
 	err = fs.WalkDir(sample, "demo", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -76,6 +82,10 @@ func runDemo(a *app, fl *flag.FlagSet, args []string) error {
 		if err != nil {
 			return err
 		}
+		if old, err := f.ReadFile(a.ctx, target); err == nil && string(old) == string(data) {
+			unchanged++ // a rerun: already there
+			return nil
+		}
 		if err := f.WriteFile(a.ctx, target, data, &vfs.WriteOptions{MkdirAll: true}); err != nil {
 			return err
 		}
@@ -87,7 +97,11 @@ func runDemo(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	st.Seconds = time.Since(start).Seconds()
-	a.printf("%s\n", st.summary("imported"))
+	if st.Files == 0 {
+		a.printf("the sample is already in place (%d files unchanged)\n", unchanged)
+	} else {
+		a.printf("%s\n", st.summary("imported"))
+	}
 
 	link := path.Join(root, "TODO")
 	if _, err := f.Lstat(a.ctx, link); isNotExist(err) {
@@ -102,14 +116,26 @@ func runDemo(a *app, fl *flag.FlagSet, args []string) error {
 		{"grep", "-i", "todo", root},
 		{"grep", "-c", "--include", "*.{js,py}", "retr", root},
 	}
-	if cwd, ok := a.codeDir(root); ok {
-		steps = append(steps, []string{"exec", "--cwd", cwd, "-e", wordCount})
+	cwd, code := a.codeDir(root)
+	if code {
+		steps = append(steps, []string{"exec", "--cwd", cwd, "-e", wordCount},
+			[]string{"exec", "--backend", "shell", "--cwd", cwd, "-e", shellScript})
 	}
-	steps = append(steps, []string{"changes", "--since", fmt.Sprint(rev0)})
+	steps = append(steps,
+		[]string{"tool", "grep", fmt.Sprintf(`{"query":"retry","path":%q,"context":0}`, root)},
+		[]string{"tool", "read", fmt.Sprintf(`{"path":%q,"limit":3}`, root+"/notes/todo.md")})
 	for _, s := range steps {
 		if err := a.demoStep(s...); err != nil {
 			return err
 		}
+	}
+	if code {
+		if err := a.demoCrash(root, cwd, rev0); err != nil {
+			return err
+		}
+	}
+	if err := a.demoStep("changes", "--since", fmt.Sprint(rev0)); err != nil {
+		return err
 	}
 	nook := "go run ./cmd/nook"
 	if a.dbPath != defaultDB {
@@ -144,6 +170,64 @@ export default async () => {
   console.log("counted the words of", Object.keys(words).length, "files");
   return { total, words };
 };`
+
+// shellScript is the shell run of the demo: bash over the same live
+// files, with coreutils written in Go (nothing runs on the host).
+const shellScript = `grep -rl TODO . | sort
+wc -l $(find . -name '*.js' | sort) | tail -1
+echo "$(ls src | wc -l) files in $(pwd)/src"`
+
+// crashScript appends a step to a log and prints it, five times, pausing
+// between steps: the demo kills the process running it after step 2.
+const crashScript = `import fs from "node:fs/promises";
+for (let i = 1; i <= 5; i++) {
+  await fs.appendFile("crash.log", "step " + i + "\n");
+  console.log("step " + i);
+  await new Promise((r) => setTimeout(r, 250));
+}`
+
+// demoCrash starts a replay-policy run in a second nook process, kills
+// that process with SIGKILL after the run printed "step 2", and resumes
+// the run from its journal with "nook runs recover": the resumed run
+// prints steps 3 to 5 only, and crash.log holds each step once.
+func (a *app) demoCrash(root, cwd string, rev int64) error {
+	id := fmt.Sprintf("demo-crash-%d", rev)
+	if err := a.ws.FS().Remove(a.ctx, root+"/crash.log", &vfs.RemoveOptions{Force: true}); err != nil {
+		return err
+	}
+	a.printf("\n$ nook exec --on-interrupt replay --id %s --cwd %s -e '<append \"step i\" to crash.log, five times>' &\n", id, cwd)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(a.ctx, self, "--db", a.dbPath, "exec", "--on-interrupt", "replay", "--id", id,
+		"--cwd", cwd, "-e", crashScript)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	cmd.Stderr = a.stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		a.printf("%s\n", sc.Text())
+		if sc.Text() == "step 2" {
+			break
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	a.printf("(killed the process running %s with SIGKILL)\n", id)
+	if err := a.demoStep("runs", "recover"); err != nil {
+		return err
+	}
+	if err := a.demoStep("runs", "show", id); err != nil {
+		return err
+	}
+	return a.demoStep("cat", root+"/crash.log")
+}
 
 // codeDir returns dir relative to the default backend's root, when code
 // can reach it.

@@ -669,6 +669,12 @@ func TestDemo(t *testing.T) {
 		"/workspace/demo/src/server.js:13:      // TODO: rate-limit checkout per user\n",
 		"\n'\ncounted the words of 6 files\n" +
 			`{"total":285,"words":{"README.md":75,"docs/design.md":36,"notes/todo.md":29,"src/cart.js":42,"src/server.js":63,"src/worker.py":40}}` + "\n",
+		"$ nook exec --backend shell --cwd demo -e '\n", "./notes/todo.md\n./src/cart.js\n./src/server.js\n./src/worker.py\n 29 total\n3 files in /workspace/demo/src\n",
+		"$ nook tool grep ", "/workspace/demo/notes/todo.md:4:- [ ] retry payments with exponential backoff\n",
+		"\nstep 1\nstep 2\n(killed the process running demo-crash-",
+		"$ nook runs recover\ndemo-crash-", "\tcompleted\texit 0\n",
+		"--- stdout (35 B) ---\nstep 1\nstep 2\nstep 3\nstep 4\nstep 5\n",
+		"$ nook cat /workspace/demo/crash.log\nstep 1\nstep 2\nstep 3\nstep 4\nstep 5\n",
 		"$ nook changes --since ",
 	} {
 		if !strings.Contains(out, want) {
@@ -676,8 +682,11 @@ func TestDemo(t *testing.T) {
 		}
 	}
 	out = w.ok("demo")
-	if !strings.Contains(out, "(reused, revision ") {
-		t.Errorf("second demo:\n%s", out)
+	for _, want := range []string{"(reused, revision ", "the sample is already in place (6 files unchanged)\n",
+		"$ nook cat /workspace/demo/crash.log\nstep 1\nstep 2\nstep 3\nstep 4\nstep 5\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("second demo lacks %q:\n%s", want, out)
+		}
 	}
 	// The default workspace is .nook/workspace.db in the current directory.
 	dir := t.TempDir()
