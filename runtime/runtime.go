@@ -12,6 +12,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/nookdev/nook/internal/tier"
 	"github.com/nookdev/nook/journal"
 	"github.com/nookdev/nook/vfs"
 )
@@ -56,6 +57,10 @@ type Options struct {
 	// OnWait is called, at most once per wait, when a host-module call
 	// starts waiting for an answer (CallContext.Interrupt).
 	OnWait func(PendingCall)
+	// Isolation runs each program in a sandbox process (the process tier,
+	// package runtime/worker); nil (the default) runs programs in this
+	// process. See Isolator.
+	Isolation Isolator
 }
 
 // Defaults of Options.
@@ -122,6 +127,9 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 		opts.Now = time.Now
 	}
 	opts.Limits = opts.Limits.WithDefaults()
+	if opts.Isolation == nil {
+		opts.Isolation, _ = tier.Default.(Isolator)
+	}
 	dir, err := vfs.Clean(opts.OutputDir)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: OutputDir: %w", err)

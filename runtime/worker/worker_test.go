@@ -1,0 +1,164 @@
+package worker_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/wasm"
+	"github.com/nookdev/nook/runtime/worker"
+)
+
+func backends() []runtime.Backend {
+	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{}), wasm.New(wasm.Options{})}
+}
+
+// TestMain makes the test binary its own worker.
+func TestMain(m *testing.M) {
+	worker.Main(backends()...)
+	os.Exit(m.Run())
+}
+
+// env is a workspace whose runs run in a pool of workers.
+type env struct {
+	t    *testing.T
+	ws   *nook.Workspace
+	pool *worker.Pool
+}
+
+func newEnv(t *testing.T, o runtime.Options, wo worker.Options) *env {
+	t.Helper()
+	pool, err := worker.New(wo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	ws, err := nook.OpenMemory(context.Background(), nook.WithRuntime(o), nook.WithBackends(backends()...),
+		nook.WithIsolation(pool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return &env{t: t, ws: ws, pool: pool}
+}
+
+// run runs src to its end.
+func (e *env) run(src string, o runtime.ExecOptions) *runtime.Result {
+	e.t.Helper()
+	ctx := context.Background()
+	h, err := e.ws.Runtime().Exec(ctx, src, o)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	res, err := h.Result(ctx)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return res
+}
+
+// healthy checks that a run of the runtime still completes.
+func (e *env) healthy() {
+	e.t.Helper()
+	res := e.run(`export default (x) => x.n + 1`, runtime.ExecOptions{Input: map[string]int{"n": 41}})
+	if res.Status != runtime.StatusCompleted || string(res.Value) != "42" {
+		e.t.Fatalf("a healthy run after it: %s %q %q", res.Status, res.Value, res.Stderr)
+	}
+}
+
+func TestJSRunsInWorker(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{})
+	res := e.run(`import fs from "node:fs";
+export default async (x) => {
+  fs.writeFileSync("a.txt", "hi " + x.n);
+  console.log("pid", process.pid, Date.now() > 0, Math.random() < 1);
+  await new Promise((r) => setTimeout(r, 5));
+  return fs.readFileSync("a.txt", "utf8");
+}`, runtime.ExecOptions{Input: map[string]int{"n": 7}})
+	if res.Status != runtime.StatusCompleted || string(res.Value) != `"hi 7"` {
+		t.Fatalf("%s %q stdout=%q stderr=%q", res.Status, res.Value, res.Stdout, res.Stderr)
+	}
+	b, err := e.ws.FS().ReadFile(context.Background(), "/workspace/a.txt")
+	if err != nil || string(b) != "hi 7" {
+		t.Fatalf("the file the worker wrote: %q %v", b, err)
+	}
+}
+
+func TestShellRunsInWorker(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{})
+	res := e.run("echo one > f; cat f | tr a-z A-Z; ls", runtime.ExecOptions{Backend: "shell"})
+	if res.Status != runtime.StatusCompleted || string(res.Stdout) != "ONE\nf\n" {
+		t.Fatalf("%s stdout=%q stderr=%q", res.Status, res.Stdout, res.Stderr)
+	}
+}
+
+// TestStackOverflowCrashesOnlyItsRun: a parse that overflows the Go
+// stack is a fatal error of the worker, which ends its run, not the host.
+func TestStackOverflowCrashesOnlyItsRun(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{})
+	res := e.run(`const n = 3e6; JSON.parse("[".repeat(n) + "]".repeat(n));`, runtime.ExecOptions{})
+	want := "the sandbox process crashed: runtime: goroutine stack exceeds 67108864-byte limit"
+	if res.Status != runtime.StatusFailed || res.Error != want || !strings.Contains(string(res.Stderr), want) {
+		t.Fatalf("%s %q stderr=%q", res.Status, res.Error, res.Stderr)
+	}
+	e.healthy()
+}
+
+// TestRunawayBuiltinTimesOut: a built-in that runs long past its run's
+// end (JSON.stringify of a value with 2^30 leaves) is killed with its worker.
+func TestRunawayBuiltinTimesOut(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{})
+	ctx := context.Background()
+	h, err := e.ws.Runtime().Exec(ctx, `let o = [1]; for (let i = 0; i < 30; i++) o = [o, o]; JSON.stringify(o);`,
+		runtime.ExecOptions{Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for pid == 0 {
+		if b := e.pool.Busy(); len(b) == 1 {
+			pid = b[0]
+		}
+		time.Sleep(time.Millisecond)
+	}
+	res, err := h.Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != runtime.StatusTimedOut || res.ExitCode != runtime.ExitTimedOut {
+		t.Fatalf("%s %d %q", res.Status, res.ExitCode, res.Error)
+	}
+	if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
+		t.Fatalf("the worker %d is still there: %v", pid, err)
+	}
+	e.healthy()
+	// Nothing of the run goes on in the host: over a quiet spell the host
+	// uses next to no CPU, and stays small.
+	_, cpu0, _ := worker.Usage(os.Getpid())
+	time.Sleep(300 * time.Millisecond)
+	rss, cpu1, err := worker.Usage(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cpu1-cpu0 > 100*time.Millisecond || rss > 256<<20 {
+		t.Fatalf("the host used %s of CPU in a quiet spell of 300ms and holds %d bytes", cpu1-cpu0, rss)
+	}
+}
+
+// TestMemoryHogFailsNamingTheLimit: a program that holds more memory than
+// MaxMemoryBytes is killed, naming the limit.
+func TestMemoryHogFailsNamingTheLimit(t *testing.T) {
+	e := newEnv(t, runtime.Options{Limits: runtime.Limits{MaxMemoryBytes: 128 << 20}}, worker.Options{})
+	res := e.run(`const a = []; for (let i = 0; ; i++) a.push({i, s: "x" + i});`, runtime.ExecOptions{Timeout: time.Minute})
+	if res.Status != runtime.StatusFailed || !strings.Contains(res.Error, "exceeds the limit MaxMemoryBytes (134217728)") {
+		t.Fatalf("%s %q stderr=%q", res.Status, res.Error, res.Stderr)
+	}
+	e.healthy()
+}
