@@ -253,9 +253,10 @@ func (p *Pool) fill() {
 // its backend restores (JavaScript), or as its request, prepared again in
 // the worker without the workspace (the shell; WebAssembly when the source
 // is the module itself). A WebAssembly run of a workspace file runs in
-// process.
+// process. So does a program whose backend the workers do not have (the
+// same id, of the same Go type): give Main the runtime's backends.
 func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Request) (runtime.Program, bool) {
-	x := &program{pool: p, backend: b.Info().ID, req: *req}
+	x := &program{pool: p, orig: prog, typ: fmt.Sprintf("%T", b), backend: b.Info().ID, req: *req}
 	if s, ok := prog.(runtime.Snapshotter); ok {
 		if _, ok := b.(runtime.Restorer); ok {
 			x.snapshot = s.Snapshot()
@@ -269,7 +270,8 @@ func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Req
 			return nil, false
 		}
 	default:
-		// Another backend: its Prepare must not need the workspace.
+		// Another backend's Prepare must not need the workspace (the
+		// worker prepares with a nil *vfs.FS).
 	}
 	return x, true
 }

@@ -42,7 +42,7 @@ type proc struct {
 type session struct {
 	host    runtime.Host
 	tj      runtime.TimerJournal
-	ctx     context.Context // the calls' context: ends when the attempt ends
+	ctx     context.Context // the calls' context: the run's
 	calls   sync.WaitGroup
 	maxCall int64
 	failed  bool // a write failed: the worker was told
@@ -197,7 +197,7 @@ func (w *proc) dispatch(f *frame) bool {
 	}
 	switch f.T {
 	case tCall:
-		c := &runtime.Call{Kind: runtime.CallKind(f.Kind), Op: f.Op, Args: f.Args, Seq: f.Seq}
+		c := &runtime.Call{Kind: runtime.CallKind(f.Kind), Op: f.Op, Args: unplain(f.Args), Seq: f.Seq}
 		s.calls.Add(1)
 		go func() {
 			defer s.calls.Done()

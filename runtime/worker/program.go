@@ -12,6 +12,8 @@ import (
 // running it runs the real program in a worker.
 type program struct {
 	pool     *Pool
+	orig     runtime.Program // the program, prepared in this process
+	typ      string          // the Go type of its backend
 	backend  string
 	req      runtime.Request
 	snapshot []byte
@@ -27,6 +29,13 @@ func (x *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 		}
 		return failed(host, fmt.Errorf("the sandbox process could not start: %w", err))
 	}
+	if w.hello.Types[x.backend] != x.typ {
+		// The worker has no backend like this one (a backend the
+		// worker was not given, or one wrapping another): only this
+		// process can run the program.
+		x.pool.put(w)
+		return x.orig.Run(ctx, host)
+	}
 	return w.run(ctx, host, x)
 }
 
@@ -39,8 +48,10 @@ func failed(host runtime.Host, err error) runtime.Exit {
 func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.Exit {
 	p := w.pool
 	lim := x.req.Limits.WithDefaults()
-	callCtx, cancelCalls := context.WithCancel(ctx)
-	s := &session{host: host, ctx: callCtx, maxCall: lim.MaxCallBytes}
+	// A call in flight when its worker dies runs to its end (or to the
+	// end of the run) and is journaled: a replay answers it from the
+	// record instead of making it again.
+	s := &session{host: host, ctx: ctx, maxCall: lim.MaxCallBytes}
 	s.tj, _ = host.(runtime.TimerJournal)
 	w.mu.Lock()
 	w.sess = s
@@ -100,7 +111,6 @@ wait:
 		w.kill()
 		<-w.dead
 	}
-	cancelCalls()
 	s.calls.Wait()
 	w.mu.Lock()
 	w.sess = nil

@@ -61,10 +61,11 @@ type frame struct {
 // hello is what a worker says when it is ready.
 type hello struct {
 	Pid      int
-	Backends []string // the ids of the backends it can run
-	Seccomp  bool     // its seccomp filter is installed
-	Landlock int      // the Landlock ABI it restricted itself with (0: none)
-	Err      string   // why it could not sandbox itself (it exits)
+	Backends []string          // the ids of the backends it can run
+	Types    map[string]string // their Go types, by id
+	Seccomp  bool              // its seccomp filter is installed
+	Landlock int               // the Landlock ABI it restricted itself with (0: none)
+	Err      string            // why it could not sandbox itself (it exits)
 }
 
 // start is one run for a worker.
@@ -146,6 +147,9 @@ func init() {
 	gob.Register(json.RawMessage{})
 	gob.Register(map[string]int64{})
 	gob.Register(map[string]float64{})
+	gob.Register(emptyList{})
+	gob.Register(emptyMap{})
+	gob.Register(emptyBytes{})
 }
 
 // conn is one end of the wire. Each frame is sent as a chunk: its length
@@ -252,18 +256,32 @@ func (c *chunkReader) ReadByte() (byte, error) {
 // strings and slices become map[string]any and []any (their elements kept
 // as they are), named basic types their underlying ones, and anything else
 // (a struct) its JSON round trip, which is what the journal would keep.
+//
+// gob drops empty slices and maps (they arrive as nil): plain sends them
+// as markers, which unplain turns back.
 func plain(v any) any {
 	switch x := v.(type) {
-	case nil, bool, string, []byte, float64, float32, int, int8, int16, int32, int64,
+	case nil, bool, string, float64, float32, int, int8, int16, int32, int64,
 		uint, uint8, uint16, uint32, uint64:
 		return v
+	case []byte:
+		if x != nil && len(x) == 0 {
+			return emptyBytes{}
+		}
+		return v
 	case []any:
+		if x != nil && len(x) == 0 {
+			return emptyList{}
+		}
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = plain(e)
 		}
 		return out
 	case map[string]any:
+		if x != nil && len(x) == 0 {
+			return emptyMap{}
+		}
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = plain(e)
@@ -278,8 +296,11 @@ func plain(v any) any {
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return nil
 		}
-		if rv.Type().Elem().Kind() == reflect.Uint8 {
-			return rv.Bytes()
+		if rv.Type().Elem().Kind() == reflect.Uint8 && rv.Kind() == reflect.Slice {
+			return plain(rv.Bytes())
+		}
+		if rv.Len() == 0 {
+			return emptyList{}
 		}
 		out := make([]any, rv.Len())
 		for i := range out {
@@ -288,6 +309,9 @@ func plain(v any) any {
 		return out
 	case reflect.Map:
 		if rv.Type().Key().Kind() == reflect.String {
+			if rv.Len() == 0 {
+				return emptyMap{}
+			}
 			out := make(map[string]any, rv.Len())
 			it := rv.MapRange()
 			for it.Next() {
@@ -329,3 +353,34 @@ const maxFrame = 64 << 20
 
 // maxWrite is the largest piece of output in one frame.
 const maxWrite = 1 << 20
+
+// Markers of empty values, which gob would drop.
+type (
+	emptyList  struct{}
+	emptyMap   struct{}
+	emptyBytes struct{}
+)
+
+// unplain turns the markers of plain back into empty values, in place.
+func unplain(v any) any {
+	switch x := v.(type) {
+	case emptyList:
+		return []any{}
+	case emptyMap:
+		return map[string]any{}
+	case emptyBytes:
+		return []byte{}
+	case []any:
+		for i, e := range x {
+			x[i] = unplain(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			switch e.(type) {
+			case emptyList, emptyMap, emptyBytes, []any, map[string]any:
+				x[k] = unplain(e)
+			}
+		}
+	}
+	return v
+}

@@ -64,11 +64,12 @@ func Serve(backends ...runtime.Backend) int {
 	// Nothing else may write to the wire.
 	os.Stdout = os.Stderr
 	w := &server{c: newConn(in, out, maxFrame), backends: map[string]runtime.Backend{}}
-	h := &hello{Pid: os.Getpid()}
+	h := &hello{Pid: os.Getpid(), Types: map[string]string{}}
 	for _, b := range backends {
 		id := b.Info().ID
 		w.backends[id] = b
 		h.Backends = append(h.Backends, id)
+		h.Types[id] = fmt.Sprintf("%T", b)
 	}
 	var err error
 	h.Landlock, h.Seccomp, err = sandboxSelf()
@@ -259,7 +260,7 @@ func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
 	if r.Err != nil {
 		return nil, r.Err.err()
 	}
-	return r.Args, nil
+	return unplain(r.Args), nil
 }
 
 func (h *client) Write(s runtime.Stream, p []byte) error {
