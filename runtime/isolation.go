@@ -26,6 +26,19 @@ type Isolator interface {
 	Isolate(backend Backend, prog Program, req *Request) (Program, bool)
 }
 
+// OwnClock is implemented by a run's Host whose clock and randomness are
+// any process's own (time.Now and crypto/rand): an isolator's sandbox
+// process may read them itself instead of asking the host. The host of a
+// replay-policy run journals both, and does not implement it.
+type OwnClock interface {
+	Host
+	OwnClock()
+}
+
+type ownClockHost struct{ Host }
+
+func (ownClockHost) OwnClock() {}
+
 // SandboxCrashError ends an attempt whose sandbox process died before the
 // program ended: a Go fatal error (a stack overflow), a signal from outside
 // the runtime. A program of the process tier returns it as its Exit.Err.

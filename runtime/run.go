@@ -95,9 +95,10 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 		Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
 		Output: x.out.write,
 	}
+	isolated := false
 	if iso := r.opts.Isolation; iso != nil {
 		if p, ok := iso.Isolate(r.backends[x.backend], prog, req); ok {
-			prog = p
+			prog, isolated = p, true
 		}
 	}
 	var host Host
@@ -112,6 +113,9 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 		x.jh, host = jh, jh
 	} else {
 		host = NewHost(cfg)
+		if isolated {
+			host = ownClockHost{host}
+		}
 	}
 	go func() {
 		defer r.wg.Done()

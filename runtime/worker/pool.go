@@ -185,10 +185,13 @@ func (p *Pool) get(ctx context.Context) (*proc, error) {
 	return w, nil
 }
 
-// put returns a worker that finished a run cleanly to the idle workers.
+// put returns a worker that finished a run cleanly to the idle workers,
+// where it is the next to be taken (its caches are warm). The pool keeps
+// up to twice Size idle: refilling while a worker was busy must not mean
+// killing it when it comes back.
 func (p *Pool) put(w *proc) {
 	p.mu.Lock()
-	if p.closed || len(p.idle) >= p.opts.Size || w.runs >= p.opts.MaxRuns {
+	if p.closed || len(p.idle) >= 2*p.opts.Size || w.runs >= p.opts.MaxRuns {
 		p.mu.Unlock()
 		p.discard(w)
 		return

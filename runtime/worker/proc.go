@@ -32,6 +32,11 @@ type proc struct {
 	idle     chan bool     // the worker is idle again (clean or not)
 	killOnce sync.Once
 
+	// Between runs (only the run's goroutine or the pool touch them):
+	base  usage          // the worker's usage when it was last idle
+	lim   runtime.Limits // the limits of its last run
+	armed bool           // the kernel's limits are set for lim from base
+
 	mu   sync.Mutex
 	sess *session
 	runs int
@@ -141,6 +146,7 @@ func (p *Pool) start(ctx context.Context, netns bool) (*proc, error) {
 	case <-time.After(30 * time.Second):
 		return fail(errors.New("the worker did not start within 30s"))
 	}
+	w.base, _ = readUsage(w.pid)
 	go w.read()
 	return w, nil
 }

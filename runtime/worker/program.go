@@ -62,10 +62,17 @@ func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.E
 	case <-w.idle:
 	default:
 	}
-	usage0, _ := readUsage(w.pid)
-	setLimits(w.pid, lim, usage0)
+	_, own := host.(runtime.OwnClock)
 	err := w.c.send(&frame{T: tStart, Start: &start{Backend: x.backend, Request: x.req, Snapshot: x.snapshot,
-		Timers: s.tj != nil}})
+		Timers: s.tj != nil, OwnClock: own}})
+	// The CPU time the worker used before this run (read when it was
+	// last idle), and the kernel's limits for the run, set while it
+	// starts.
+	usage0 := w.base
+	if !w.armed || w.lim.MaxOpenFiles != lim.MaxOpenFiles || w.lim.MaxCPUTime != lim.MaxCPUTime {
+		setLimits(w.pid, lim, usage0)
+	}
+	w.lim, w.armed = lim, false
 
 	var ex *exit
 	last := usage0
@@ -156,6 +163,11 @@ func (w *proc) recycle() {
 	select {
 	case clean := <-w.idle:
 		if clean {
+			// Ready the next run: its CPU time counts from here, and
+			// the limits are likely this run's.
+			w.base, _ = readUsage(w.pid)
+			setLimits(w.pid, w.lim, w.base)
+			w.armed = true
 			p.put(w)
 			return
 		}

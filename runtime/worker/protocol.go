@@ -74,6 +74,7 @@ type start struct {
 	Request  runtime.Request
 	Snapshot []byte // the program's snapshot when its backend restores
 	Timers   bool   // the host journals timers (TimerJournal)
+	OwnClock bool   // the worker reads its own clock and randomness (runtime.OwnClock)
 }
 
 // exit is how a program ended in a worker.

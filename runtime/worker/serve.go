@@ -158,18 +158,22 @@ func (w *server) execute(ctx context.Context, x *wrun, s *start) {
 	ex := w.program(ctx, x, s)
 	w.c.send(&frame{T: tExit, Exit: ex})
 	x.cancel()
-	// Clean: every goroutine of the run has returned.
+	// Clean: every goroutine of the run has returned (but this one).
 	clean := false
 	for i := 0; i < 50; i++ {
-		if goruntime.NumGoroutine() <= w.idle {
+		if goruntime.NumGoroutine() <= w.idle+1 {
 			clean = true
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
-	// Give the run's memory back, so the next run's resident size starts
-	// where an idle worker's does.
-	debug.FreeOSMemory()
+	// Give a big run's memory back, so the next run's resident size
+	// starts near an idle worker's.
+	var ms goruntime.MemStats
+	goruntime.ReadMemStats(&ms)
+	if ms.HeapSys-ms.HeapReleased > 32<<20 {
+		debug.FreeOSMemory()
+	}
 	w.mu.Lock()
 	w.run = nil
 	w.mu.Unlock()
@@ -177,7 +181,7 @@ func (w *server) execute(ctx context.Context, x *wrun, s *start) {
 }
 
 func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
-	h := &client{w: w, x: x}
+	h := &client{w: w, x: x, own: s.OwnClock}
 	var host runtime.Host = h
 	if s.Timers {
 		host = &timerClient{h}
@@ -214,8 +218,9 @@ func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 // client is the Host of a program in a worker: every call crosses to the
 // parent, which holds the run's real host.
 type client struct {
-	w *server
-	x *wrun
+	own bool // the clock and randomness are the worker's own
+	w   *server
+	x   *wrun
 }
 
 // ask sends f and waits for its answer.
@@ -278,6 +283,9 @@ func (h *client) Write(s runtime.Stream, p []byte) error {
 }
 
 func (h *client) Now() time.Time {
+	if h.own {
+		return time.Now()
+	}
 	r, err := h.ask(nil, &frame{T: tNow})
 	if err != nil {
 		return time.Now()
@@ -286,6 +294,10 @@ func (h *client) Now() time.Time {
 }
 
 func (h *client) Random(p []byte) {
+	if h.own {
+		rand.Read(p)
+		return
+	}
 	r, err := h.ask(nil, &frame{T: tRandom, N: int64(len(p))})
 	if err != nil || len(r.Data) != len(p) {
 		rand.Read(p)

@@ -22,7 +22,7 @@ func backends() []runtime.Backend {
 
 // TestMain makes the test binary its own worker.
 func TestMain(m *testing.M) {
-	worker.Main(backends()...)
+	worker.Main(append(backends(), probe{})...)
 	os.Exit(m.Run())
 }
 
