@@ -184,7 +184,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	// The definitions do not depend on the workspace: describe a scratch
 	// one rather than create the --db file.
-	ws, err := openWorkspace(a.ctx, "")
+	ws, err := openWorkspace(a.ctx, "", nil)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,8 @@ type Options struct {
 	// `nook worker` command.
 	Command []string
 	// Size is how many started, idle workers the pool keeps ready, so a
-	// run does not wait for a process to start (default 2).
+	// run does not wait for a process to start (default 2; negative:
+	// none, a worker starts for each run).
 	Size int
 	// MaxRuns is how many runs a worker serves before it is replaced
 	// (default 1000).
@@ -76,8 +77,10 @@ func New(opts Options) (*Pool, error) {
 		}
 		opts.Command = []string{exe, Arg}
 	}
-	if opts.Size <= 0 {
+	if opts.Size == 0 {
 		opts.Size = DefaultSize
+	} else if opts.Size < 0 {
+		opts.Size = 0
 	}
 	if opts.MaxRuns <= 0 {
 		opts.MaxRuns = DefaultMaxRuns
