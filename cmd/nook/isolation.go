@@ -109,3 +109,11 @@ func (a *app) isolationText() string {
 	}
 	return info.String()
 }
+
+// warmWorkers starts the process tier's pool now, so that the first run of
+// a server does not wait for a worker to start.
+func (a *app) warmWorkers() {
+	if a.isolator() != nil {
+		a.pool.start()
+	}
+}

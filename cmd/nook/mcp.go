@@ -43,6 +43,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warmWorkers()
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger()})
 	return mcpadapter.RunStdio(a.ctx, server)
 }
@@ -83,6 +84,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warmWorkers()
 	log := a.logger()
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log})
 	mux := http.NewServeMux()

@@ -13,6 +13,7 @@ import (
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/worker"
 	"github.com/nookdev/nook/vfs"
+	"golang.org/x/sys/unix"
 )
 
 // probe is a backend whose program tries, from inside its worker, what
@@ -24,12 +25,18 @@ func (probe) Info() runtime.BackendInfo {
 }
 
 func (probe) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
-	return probeProgram{}, nil
+	return probeProgram{req.Source}, nil
 }
 
-type probeProgram struct{}
+type probeProgram struct{ what string }
 
-func (probeProgram) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+func (p probeProgram) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+	if p.what == "rlimit" {
+		var nofile unix.Rlimit
+		unix.Getrlimit(unix.RLIMIT_NOFILE, &nofile)
+		host.Write(runtime.Stdout, fmt.Appendf(nil, "nofile: %d\n", nofile.Cur))
+		return runtime.Exit{}
+	}
 	report := func(what string, err error) {
 		host.Write(runtime.Stdout, fmt.Appendf(nil, "%s: %v\n", what, errors.Unwrap(err)))
 	}
@@ -61,12 +68,22 @@ func TestSandboxRefuses(t *testing.T) {
 	if !info.Seccomp || info.Landlock == 0 {
 		t.Skipf("the host does not allow every layer in this binary (%s); build with CGO_ENABLED=0", info)
 	}
-	res := e.run("", runtime.ExecOptions{Backend: "probe"})
+	res := e.run("sandbox", runtime.ExecOptions{Backend: "probe"})
 	want := "open: operation not permitted\nlisten: socket: operation not permitted\nexec: operation not permitted\nenv: 0\n"
 	if res.Status != runtime.StatusCompleted || string(res.Stdout) != want {
 		t.Fatalf("%s stdout=%q stderr=%q", res.Status, res.Stdout, res.Stderr)
 	}
 	if !strings.Contains(info.String(), "seccomp") {
 		t.Fatal(info.String())
+	}
+}
+
+// TestOpenFilesLimit: a worker runs with RLIMIT_NOFILE at MaxOpenFiles.
+func TestOpenFilesLimit(t *testing.T) {
+	e := newEnv(t, runtime.Options{Backends: []runtime.Backend{probe{}}, Limits: runtime.Limits{MaxOpenFiles: 20}},
+		worker.Options{})
+	res := e.run("rlimit", runtime.ExecOptions{Backend: "probe"})
+	if res.Status != runtime.StatusCompleted || string(res.Stdout) != "nofile: 20\n" {
+		t.Fatalf("%s stdout=%q stderr=%q", res.Status, res.Stdout, res.Stderr)
 	}
 }

@@ -162,3 +162,87 @@ func TestMemoryHogFailsNamingTheLimit(t *testing.T) {
 	}
 	e.healthy()
 }
+
+// TestCPUTimeLimit: a run that computes past MaxCPUTime is killed,
+// naming the limit.
+func TestCPUTimeLimit(t *testing.T) {
+	e := newEnv(t, runtime.Options{Limits: runtime.Limits{MaxCPUTime: 300 * time.Millisecond}}, worker.Options{})
+	res := e.run(`for (;;) {}`, runtime.ExecOptions{Timeout: time.Minute})
+	if res.Status != runtime.StatusFailed || !strings.HasSuffix(res.Error, "exceeds the limit MaxCPUTime (300000000)") ||
+		!strings.HasPrefix(res.Error, "CPU time of ") {
+		t.Fatalf("%s %q stderr=%q", res.Status, res.Error, res.Stderr)
+	}
+	e.healthy()
+}
+
+// TestOutputLimit: output past MaxOutputBytes stops the run as in process.
+func TestOutputLimit(t *testing.T) {
+	e := newEnv(t, runtime.Options{Limits: runtime.Limits{MaxOutputBytes: 1000}}, worker.Options{})
+	res := e.run(`for (let i = 0; ; i++) console.log("line " + i);`, runtime.ExecOptions{})
+	if res.Status != runtime.StatusFailed || !strings.Contains(res.Error, "exceeds the limit MaxOutputBytes (1000)") {
+		t.Fatalf("%s %q", res.Status, res.Error)
+	}
+	if res.StdoutBytes > 1000 {
+		t.Fatalf("%d bytes of output stored", res.StdoutBytes)
+	}
+	e.healthy()
+}
+
+// TestApprovalInWorker: a host-module call that waits for an answer
+// (CallContext.Interrupt) releases the worker, and the run resumes in
+// another once answered.
+func TestApprovalInWorker(t *testing.T) {
+	mods := map[string]runtime.Module{"ws:ask": {
+		"ok": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+			ans, err := c.Interrupt(map[string]any{"q": args[0]})
+			if err != nil {
+				return nil, err
+			}
+			return ans, nil
+		},
+	}}
+	e := newEnv(t, runtime.Options{Modules: mods}, worker.Options{})
+	ctx := context.Background()
+	h, err := e.ws.Runtime().Exec(ctx, `import { ok } from "ws:ask";
+console.log("asking");
+const a = await ok("deploy?");
+console.log("answer " + a);
+export default () => a;`, runtime.ExecOptions{OnInterrupt: runtime.PolicyReplay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending []runtime.PendingCall
+	for len(pending) == 0 {
+		if pending, err = e.ws.Runtime().Pending(ctx); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if string(pending[0].Payload) != `{"q":"deploy?"}` {
+		t.Fatalf("payload %s", pending[0].Payload)
+	}
+	if err := e.ws.Runtime().Respond(ctx, h.ID, pending[0].CallID, "yes"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != runtime.StatusCompleted || string(res.Stdout) != "asking\nanswer yes\n" || string(res.Value) != `"yes"` {
+		t.Fatalf("%s %q %s %q", res.Status, res.Stdout, res.Value, res.Stderr)
+	}
+}
+
+// TestCrashUnderReplayUsesAttempts: a program that crashes its worker
+// every time is an interruption each time under the replay policy: it
+// resumes until it has no attempts left, then fails.
+func TestCrashUnderReplayUsesAttempts(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{})
+	res := e.run(`console.log("before"); const n = 3e6; JSON.parse("[".repeat(n) + "]".repeat(n));`,
+		runtime.ExecOptions{OnInterrupt: runtime.PolicyReplay})
+	const want = "Execution was interrupted too often: it has no attempts left (MaxAttempts 3)."
+	if res.Status != runtime.StatusFailed || res.Error != want || string(res.Stdout) != "before\n" {
+		t.Fatalf("%s %q stdout=%q stderr=%q", res.Status, res.Error, res.Stdout, res.Stderr)
+	}
+	e.healthy()
+}
