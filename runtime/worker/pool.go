@@ -260,9 +260,11 @@ func (p *Pool) fill() {
 // the worker without the workspace (the shell; WebAssembly when the source
 // is the module itself). A WebAssembly run of a workspace file runs in
 // process. So does a program whose backend the workers do not have (the
-// same id, of the same Go type): give Main the runtime's backends.
+// same id, of the same Go type, describing itself the same way in its
+// BackendInfo): give Main the runtime's backends, configured alike.
 func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Request) (runtime.Program, bool) {
-	x := &program{pool: p, orig: prog, typ: fmt.Sprintf("%T", b), backend: b.Info().ID, req: *req}
+	info := b.Info()
+	x := &program{pool: p, orig: prog, typ: fmt.Sprintf("%T", b), info: info, backend: info.ID, req: *req}
 	if s, ok := prog.(runtime.Snapshotter); ok {
 		if _, ok := b.(runtime.Restorer); ok {
 			x.snapshot = s.Snapshot()

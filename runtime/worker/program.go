@@ -14,6 +14,7 @@ type program struct {
 	pool     *Pool
 	orig     runtime.Program // the program, prepared in this process
 	typ      string          // the Go type of its backend
+	info     runtime.BackendInfo
 	backend  string
 	req      runtime.Request
 	snapshot []byte
@@ -29,10 +30,10 @@ func (x *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 		}
 		return failed(host, fmt.Errorf("the sandbox process could not start: %w", err))
 	}
-	if w.hello.Types[x.backend] != x.typ {
+	if w.hello.Types[x.backend] != x.typ || w.hello.Infos[x.backend] != x.info {
 		// The worker has no backend like this one (a backend the
-		// worker was not given, or one wrapping another): only this
-		// process can run the program.
+		// worker was not given, one configured otherwise, or one
+		// wrapping another): only this process can run the program.
 		x.pool.put(w)
 		return x.orig.Run(ctx, host)
 	}

@@ -62,7 +62,8 @@ type frame struct {
 type hello struct {
 	Pid      int
 	Backends []string          // the ids of the backends it can run
-	Types    map[string]string // their Go types, by id
+	Types    map[string]string              // their Go types, by id
+	Infos    map[string]runtime.BackendInfo // what they say of themselves, by id
 	Seccomp  bool              // its seccomp filter is installed
 	Landlock int               // the Landlock ABI it restricted itself with (0: none)
 	Err      string            // why it could not sandbox itself (it exits)

@@ -64,9 +64,10 @@ func Serve(backends ...runtime.Backend) int {
 	// Nothing else may write to the wire.
 	os.Stdout = os.Stderr
 	w := &server{c: newConn(in, out, maxFrame), backends: map[string]runtime.Backend{}}
-	h := &hello{Pid: os.Getpid(), Types: map[string]string{}}
+	h := &hello{Pid: os.Getpid(), Types: map[string]string{}, Infos: map[string]runtime.BackendInfo{}}
 	for _, b := range backends {
 		id := b.Info().ID
+		h.Infos[id] = b.Info()
 		w.backends[id] = b
 		h.Backends = append(h.Backends, id)
 		h.Types[id] = fmt.Sprintf("%T", b)
