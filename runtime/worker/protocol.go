@@ -61,12 +61,12 @@ type frame struct {
 // hello is what a worker says when it is ready.
 type hello struct {
 	Pid      int
-	Backends []string          // the ids of the backends it can run
+	Backends []string                       // the ids of the backends it can run
 	Types    map[string]string              // their Go types, by id
 	Infos    map[string]runtime.BackendInfo // what they say of themselves, by id
-	Seccomp  bool              // its seccomp filter is installed
-	Landlock int               // the Landlock ABI it restricted itself with (0: none)
-	Err      string            // why it could not sandbox itself (it exits)
+	Seccomp  bool                           // its seccomp filter is installed
+	Landlock int                            // the Landlock ABI it restricted itself with (0: none)
+	Err      string                         // why it could not sandbox itself (it exits)
 }
 
 // start is one run for a worker.
