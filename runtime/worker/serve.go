@@ -201,6 +201,11 @@ func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 		return fail(fmt.Errorf("the sandbox process has no backend %q: give worker.Main the backends the runtime has", s.Backend))
 	}
 	req := s.Request
+	// Let the Go collector work harder as the run nears its memory
+	// limit, which the parent enforces on the process's resident size.
+	if m := req.Limits.MaxMemoryBytes; m > 0 {
+		debug.SetMemoryLimit(m - m/8)
+	}
 	var prog runtime.Program
 	var err error
 	if rs, ok := b.(runtime.Restorer); ok && s.Snapshot != nil {

@@ -246,3 +246,14 @@ func TestCrashUnderReplayUsesAttempts(t *testing.T) {
 	}
 	e.healthy()
 }
+
+// TestWorkerThatDoesNotStart: a worker command that is not a worker fails
+// the run with the reason, and nothing else.
+func TestWorkerThatDoesNotStart(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{Command: []string{"/bin/sh", "-c", "echo not a worker >&2"}})
+	res := e.run(`export default () => 1`, runtime.ExecOptions{})
+	const want = "the sandbox process could not start: the worker /bin/sh did not start: EOF: not a worker"
+	if res.Status != runtime.StatusFailed || res.Error != want {
+		t.Fatalf("%s %q", res.Status, res.Error)
+	}
+}
