@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"syscall"
@@ -255,5 +256,66 @@ func TestWorkerThatDoesNotStart(t *testing.T) {
 	const want = "the sandbox process could not start: the worker /bin/sh did not start: EOF: not a worker"
 	if res.Status != runtime.StatusFailed || res.Error != want {
 		t.Fatalf("%s %q", res.Status, res.Error)
+	}
+}
+
+// TestConcurrentRuns: more runs at once than idle workers each get a
+// worker of their own.
+func TestConcurrentRuns(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{Size: 1})
+	ctx := context.Background()
+	var hs []*runtime.Handle
+	for i := range 8 {
+		h, err := e.ws.Runtime().Exec(ctx, `export default async (x) => { await new Promise((r) => setTimeout(r, 50)); return x.i * 2; }`,
+			runtime.ExecOptions{Input: map[string]int{"i": i}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs = append(hs, h)
+	}
+	for i, h := range hs {
+		res, err := h.Result(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != runtime.StatusCompleted || string(res.Value) != fmt.Sprint(i*2) {
+			t.Fatalf("run %d: %s %s %q", i, res.Status, res.Value, res.Stderr)
+		}
+	}
+}
+
+// TestWorkerKilledRestartPolicy: under the restart policy, the run whose
+// worker is killed runs again from the beginning and completes, its first
+// attempt's output kept.
+func TestWorkerKilledRestartPolicy(t *testing.T) {
+	ready := make(chan struct{}, 1)
+	mods := map[string]runtime.Module{"ws:sig": {
+		"ready": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+			ready <- struct{}{}
+			return nil, nil
+		},
+	}}
+	e := newEnv(t, runtime.Options{Modules: mods}, worker.Options{})
+	ctx := context.Background()
+	h, err := e.ws.Runtime().Exec(ctx, `import fs from "node:fs";
+import { ready } from "ws:sig";
+fs.appendFileSync("starts", "x");
+const n = fs.readFileSync("starts", "utf8").length;
+console.log("start " + n);
+if (n === 1) { await ready(); await new Promise((r) => setTimeout(r, 60000)); }
+console.log("done");`, runtime.ExecOptions{OnInterrupt: runtime.PolicyRestart})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ready
+	if b := e.pool.Busy(); len(b) != 1 || syscall.Kill(b[0], syscall.SIGKILL) != nil {
+		t.Fatalf("busy workers %v", b)
+	}
+	res, err := h.Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != runtime.StatusCompleted || string(res.Stdout) != "start 1\nstart 2\ndone\n" {
+		t.Fatalf("%s %q %q", res.Status, res.Stdout, res.Stderr)
 	}
 }
