@@ -65,6 +65,8 @@ type config struct {
 	mounts   []mountSpec
 	runtime  runtime.Options
 	recover  bool
+	// isolation, when set, replaces runtime.Isolation.
+	isolation runtime.Isolator
 }
 
 type mountSpec struct {
@@ -131,6 +133,16 @@ func WithOutbound(o *runtime.Outbound) Option {
 // replay policy; see runtime.Runtime.Recover).
 func WithRecover() Option {
 	return func(c *config) { c.recover = true }
+}
+
+// WithIsolation runs every program of the workspace in the isolation tier
+// iso: a *worker.Pool (package runtime/worker) runs each in a sandboxed
+// worker process, with hard memory, CPU and time limits enforced from
+// outside. Without it programs run in this process. The caller owns iso
+// (one pool may serve several workspaces) and closes it after the
+// workspaces.
+func WithIsolation(iso runtime.Isolator) Option {
+	return func(c *config) { c.isolation = iso }
 }
 
 // WithRuntime sets the runtime's options (limits, retention, concurrency,
@@ -202,6 +214,9 @@ func open(ctx context.Context, path string, opts []Option) (*Workspace, error) {
 	}
 	if c.runtime.Now == nil {
 		c.runtime.Now = c.clock
+	}
+	if c.isolation != nil {
+		c.runtime.Isolation = c.isolation
 	}
 	if c.recover {
 		c.runtime.Recover = true

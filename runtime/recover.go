@@ -34,7 +34,7 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 		case <-ctx.Done():
 			return ids, ctx.Err()
 		}
-		started, err := r.resumeRun(ctx, o, func() { <-r.recovering })
+		started, err := r.resumeRun(ctx, o, func() { <-r.recovering }, nil)
 		if !started {
 			<-r.recovering
 		}
@@ -50,13 +50,15 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 
 // resume resumes one interrupted run, if its policy allows.
 func (r *Runtime) resume(ctx context.Context, rec *journal.Run) error {
-	_, err := r.resumeRun(ctx, rec, nil)
+	_, err := r.resumeRun(ctx, rec, nil, nil)
 	return err
 }
 
 // resumeRun claims an interrupted run and starts its next attempt. It
-// reports whether an attempt started; release is called when it ends.
-func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func()) (bool, error) {
+// reports whether an attempt started; release is called when it ends. prev,
+// when not nil, is the attempt of this runtime that was interrupted (its
+// sandbox process died): the new attempt takes its place.
+func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(), prev *run) (bool, error) {
 	policy := Policy(rec.Policy)
 	if policy != PolicyRestart && policy != PolicyReplay {
 		return false, r.finishOrphan(ctx, rec)
@@ -69,7 +71,7 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 	// rather than as a run of ours whose end was lost.
 	x := &run{rt: r, id: rec.ID, notify: make(chan struct{})}
 	r.mu.Lock()
-	if r.closed || r.runs[rec.ID] != nil {
+	if cur := r.runs[rec.ID]; r.closed || cur != nil && cur != prev {
 		r.mu.Unlock()
 		return false, nil
 	}

@@ -96,6 +96,12 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 		Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
 		Output: x.out.write, Now: r.opts.GuestClock,
 	}
+	isolated := false
+	if iso := r.opts.Isolation; iso != nil {
+		if p, ok := iso.Isolate(r.backends[x.backend], prog, req); ok {
+			prog, isolated = p, true
+		}
+	}
 	var host Host
 	if x.policy == PolicyReplay {
 		if x.replay == nil {
@@ -111,6 +117,9 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 			cfg.Random = seededRandom(x.seed)
 		}
 		host = NewHost(cfg)
+		if isolated {
+			host = ownClockHost{host}
+		}
 	}
 	go func() {
 		defer r.wg.Done()
@@ -162,6 +171,10 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 		x.park()
 		return
 	}
+	if ctx.Err() == nil && x.crashed(exit) {
+		x.interrupted()
+		return
+	}
 	var div *DivergenceError
 	var unsafeErr *unsafeInterruptedError
 	var storeErr *outputStoreError
@@ -179,6 +192,8 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	case ctx.Err() != nil && errors.Is(cause, errTimeout):
 		status, code = StatusTimedOut, ExitTimedOut
 		note = fmt.Sprintf("Execution timed out after %s (limit Timeout).", x.fullTimeout)
+	case isCrash(exit.Err):
+		status, code, note = StatusFailed, 1, exit.Err.Error()
 	case exit.Code != 0 || exit.Err != nil:
 		status = StatusFailed
 		if code == 0 {

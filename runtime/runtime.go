@@ -13,6 +13,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/nookdev/nook/internal/tier"
 	"github.com/nookdev/nook/journal"
 	"github.com/nookdev/nook/vfs"
 )
@@ -64,6 +65,10 @@ type Options struct {
 	// Logger receives what the runtime cannot return to a caller, such as
 	// a failed renewal of its lease (default slog.Default()).
 	Logger *slog.Logger
+	// Isolation runs each program in a sandbox process (the process tier,
+	// package runtime/worker); nil (the default) runs programs in this
+	// process. See Isolator.
+	Isolation Isolator
 }
 
 // Defaults of Options.
@@ -149,6 +154,9 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 		opts.Logger = slog.Default()
 	}
 	opts.Limits = opts.Limits.WithDefaults()
+	if opts.Isolation == nil {
+		opts.Isolation, _ = tier.Default.(Isolator)
+	}
 	dir, err := vfs.Clean(opts.OutputDir)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: OutputDir: %w", err)

@@ -199,8 +199,9 @@ func runVersion(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	v := nookVersion()
-	return a.emit(map[string]any{"version": v, "go": runtime.Version(), "schema": vfs.SchemaVersion}, func() error {
-		a.printf("nook %s (%s, vfs schema %d)\n", v, runtime.Version(), vfs.SchemaVersion)
+	iso := a.isolationText()
+	return a.emit(map[string]any{"version": v, "go": runtime.Version(), "schema": vfs.SchemaVersion, "isolation": iso}, func() error {
+		a.printf("nook %s (%s, vfs schema %d)\nisolation: %s\n", v, runtime.Version(), vfs.SchemaVersion, iso)
 		return nil
 	})
 }

@@ -77,6 +77,8 @@ func (a *app) parseOpen(fl *flag.FlagSet, args []string, minArgs, maxArgs int) (
 const (
 	dbUsage   = "workspace database `FILE`, created on first use (default $NOOK_DB or " + defaultDB + ")"
 	jsonUsage = "machine output: one JSON document per command"
+	// isolationUsage: where programs run (see the process tier).
+	isolationUsage = "run programs in sandboxed worker processes (`process`) or in nook's own (in-process)"
 )
 
 // parse parses a command's flags and checks its positional argument count
@@ -90,6 +92,9 @@ func (a *app) parse(fl *flag.FlagSet, args []string, minArgs, maxArgs int) error
 	}
 	if fl.Lookup("json") == nil {
 		fl.BoolVar(&a.json, "json", a.json, jsonUsage)
+	}
+	if fl.Lookup("isolation") == nil {
+		fl.StringVar(&a.isolation, "isolation", a.isolation, isolationUsage)
 	}
 	pos, err := parseInterleaved(fl, args, a.cmd != nil && a.cmd.argsEnd)
 	if err != nil {
@@ -199,7 +204,8 @@ func printCommandUsage(w io.Writer, c *command, fl *flag.FlagSet) {
 func printFlags(w io.Writer, fl *flag.FlagSet, title string) {
 	var lines []string
 	fl.VisitAll(func(f *flag.Flag) {
-		if title != globalTitle && (f.Name == "db" && f.Usage == dbUsage || f.Name == "json" && f.Usage == jsonUsage) {
+		if title != globalTitle && (f.Name == "db" && f.Usage == dbUsage || f.Name == "json" && f.Usage == jsonUsage ||
+			f.Name == "isolation" && f.Usage == isolationUsage) {
 			return // listed by "nook help"
 		}
 		name, usage := flag.UnquoteUsage(f)

@@ -43,14 +43,18 @@ func toolOptions(rt *runtime.Runtime, readOnly bool) tools.Options {
 // empty) as every command of the command line does: with the backends,
 // the journals of finished replay-policy runs kept until retention prunes
 // them (so that "nook replay ID --verify" can check them), and the host
-// modules ws:tools (the tool set, as "nook tool" serves it) and ws:git.
-func openWorkspace(ctx context.Context, path string) (*nook.Workspace, error) {
+// modules ws:tools (the tool set, as "nook tool" serves it) and ws:git;
+// iso, when not nil, runs its programs (the process tier).
+func openWorkspace(ctx context.Context, path string, iso runtime.Isolator) (*nook.Workspace, error) {
 	toolsMod, bindTools := tools.LateModule(toolOptions(nil, false))
 	gitMod, bindGit := git.LateModule(git.Options{})
 	opts := []nook.Option{
 		nook.WithRuntime(runtime.Options{KeepJournal: true}),
 		nook.WithBackends(backends()...),
 		nook.WithModules(map[string]runtime.Module{tools.ModuleName: toolsMod, git.ModuleName: gitMod}),
+	}
+	if iso != nil {
+		opts = append(opts, nook.WithIsolation(iso))
 	}
 	var ws *nook.Workspace
 	var err error

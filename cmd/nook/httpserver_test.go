@@ -26,7 +26,7 @@ var testTimeouts = serveTimeouts{Header: time.Second, Read: 300 * time.Milliseco
 func startServe(t *testing.T, to serveTimeouts) string {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := openWorkspace(ctx, "")
+	ws, err := openWorkspace(ctx, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

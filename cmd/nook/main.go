@@ -39,6 +39,9 @@ import (
 const defaultDB = ".nook/workspace.db"
 
 func main() {
+	if code, ok := serveWorker(os.Args[1:]); ok {
+		os.Exit(code)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -55,6 +58,9 @@ type app struct {
 	json   bool
 	cmd    *command
 	ws     *nook.Workspace // opened on first use
+
+	isolation string    // the tier of runs: "process" or "in-process"
+	pool      *lazyPool // the process tier, once a workspace has used it
 }
 
 // run executes one command line and returns the process exit status.
@@ -68,6 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	g.StringVar(&a.dbPath, "db", def, dbUsage)
 	g.BoolVar(&a.json, "json", false, jsonUsage)
+	g.StringVar(&a.isolation, "isolation", tierProcess, isolationUsage)
 	if err := g.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printMainUsage(stdout, g)
@@ -75,6 +82,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		fmt.Fprintf(stderr, "nook: %v\n", err)
 		fmt.Fprintf(stderr, "usage: nook [--db FILE] [--json] COMMAND [flags] [args]\nRun 'nook help' for the list of commands.\n")
+		return 2
+	}
+	if a.isolation != tierProcess && a.isolation != tierInProcess {
+		fmt.Fprintf(stderr, "nook: --isolation %q: want %s or %s\n", a.isolation, tierProcess, tierInProcess)
 		return 2
 	}
 	rest := g.Args()
@@ -99,6 +110,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if cerr := a.ws.Close(); err == nil && cerr != nil {
 			err = cerr
 		}
+	}
+	if a.pool != nil {
+		a.pool.close()
 	}
 	return a.report(err)
 }
@@ -222,7 +236,7 @@ func hostErrnoName(e syscall.Errno) string {
 // workspace opens the workspace on first use.
 func (a *app) workspace() (*vfs.FS, error) {
 	if a.ws == nil {
-		ws, err := openWorkspace(a.ctx, a.dbPath)
+		ws, err := openWorkspace(a.ctx, a.dbPath, a.isolator())
 		if err != nil {
 			return nil, err
 		}

@@ -43,6 +43,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warmWorkers()
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger(), Version: nookVersion()})
 	return mcpadapter.RunStdio(a.ctx, server)
 }
@@ -83,6 +84,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.warmWorkers()
 	log := a.logger()
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
 	mux := http.NewServeMux()
@@ -182,7 +184,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	// The definitions do not depend on the workspace: describe a scratch
 	// one rather than create the --db file.
-	ws, err := openWorkspace(a.ctx, "")
+	ws, err := openWorkspace(a.ctx, "", nil)
 	if err != nil {
 		return err
 	}

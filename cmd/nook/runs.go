@@ -420,10 +420,12 @@ func runsBackends(a *app, fl *flag.FlagSet, args []string) error {
 		out = append(out, backendJSON{ID: b.ID, Description: b.Description, Callable: b.Callable, Root: b.Root,
 			ReadOnly: b.Access == runtime.ReadOnly, TimeoutMs: b.DefaultTimeout.Milliseconds(), MaxTimeout: b.MaxTimeout.Milliseconds()})
 	}
-	return a.emit(map[string]any{"backends": out}, func() error {
+	iso := a.isolationText()
+	return a.emit(map[string]any{"backends": out, "isolation": iso}, func() error {
 		if len(out) == 0 {
 			a.printf("no backends: this build of nook cannot run code\n")
 		}
+		defer a.printf("isolation: %s\n", iso)
 		for i, b := range out {
 			tags := []string{"root " + b.Root}
 			if b.Callable {

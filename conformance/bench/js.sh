@@ -8,6 +8,9 @@
 #                   runtime, vs node running vm.createContext +
 #                   vm.runInContext of the same function in a loop;
 #                   ratio = nook p50 / node p50 (lower is better; target ≤ 0.5)
+#   trivial_exec_process  the trivial module in the process isolation tier
+#                   (warm pool of worker processes); ratio = its p50 / the
+#                   in-process trivial_exec p50 (target ≤ 1.5)
 #   cold_ts_exec    a TypeScript module never seen before (esbuild transform
 #                   + compile + run + record): p50 (target ≤ 1.5 ms)
 #   writes_1000x1KiB a module doing 1,000 fs.writeFile of 1 KiB: runs/s
@@ -53,9 +56,12 @@ echo "$nook_out" >&2
 echo "node_vm $node_out" >&2
 
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
-nook_p50="$(echo "$nook_out" | grep '^trivial_exec' | field p50_us)"
+nook_p50="$(echo "$nook_out" | grep '^trivial_exec ' | field p50_us)"
 node_p50="$(echo "$node_out" | field p50_us)"
 ratio="$(awk -v a="$nook_p50" -v b="$node_p50" 'BEGIN { printf "%.2f", a / b }')"
 echo "trivial_exec ratio=$ratio nook_p50_us=$nook_p50 node_p50_us=$node_p50"
+proc_p50="$(echo "$nook_out" | grep '^trivial_exec_process' | field p50_us)"
+proc_ratio="$(awk -v a="$proc_p50" -v b="$nook_p50" 'BEGIN { printf "%.2f", a / b }')"
+echo "trivial_exec_process ratio=$proc_ratio process_p50_us=$proc_p50 in_process_p50_us=$nook_p50"
 echo "$nook_out" | grep '^cold_ts_exec'
 echo "$nook_out" | grep '^writes_1000x1KiB'

@@ -181,11 +181,20 @@ func (b *Backend) Restore(ctx context.Context, snap []byte, req *runtime.Request
 	}
 	r := *req
 	r.Limits = r.Limits.WithDefaults()
+	// A worker of the process tier restores every run's program: keep
+	// the compiled bundle (it depends on no workspace file).
+	sum := sha256.Sum256([]byte(s.Bundle))
+	key := "restore\x00" + s.Format + "\x00" + hex.EncodeToString(sum[:])
+	if e, ok := b.cache.get(ctx, nil, key); ok {
+		return &program{b: b, code: e.code, src: e.src, features: e.features, format: e.format, req: &r}, nil
+	}
 	code, err := goja.Compile("bundle.js", s.Bundle, false)
 	if err != nil {
 		return nil, fmt.Errorf("js: compiling the saved program: %v", err)
 	}
-	return &program{b: b, code: code, src: s.Bundle, features: features(s.Bundle), format: s.Format, req: &r}, nil
+	feats := features(s.Bundle)
+	b.cache.put(key, &cacheEntry{code: code, src: s.Bundle, features: feats, format: s.Format})
+	return &program{b: b, code: code, src: s.Bundle, features: feats, format: s.Format, req: &r}, nil
 }
 
 // typedNames are the constructors that allocate their whole size at once.

@@ -18,9 +18,11 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/worker"
 )
 
 func main() {
+	worker.Main(js.New(js.Options{}))
 	dir := flag.String("dir", os.TempDir(), "scratch directory for the workspace file")
 	n := flag.Int("n", 2000, "runs per figure")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the trivial figure to this file")
@@ -61,10 +63,31 @@ func main() {
 		}
 		pprof.StartCPUProfile(f)
 	}
-	fmt.Printf("trivial_exec %s\n", stats(*n, func(i int) { exec(trivial, map[string]int{"n": i}) }))
+	inProc := stats(*n, func(i int) { exec(trivial, map[string]int{"n": i}) })
+	fmt.Printf("trivial_exec %s\n", inProc)
 	if *prof != "" {
 		pprof.StopCPUProfile()
 	}
+
+	// The same in the process tier: a warm pool of worker processes.
+	pool, err := worker.New(worker.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	pws, err := nook.Open(ctx, db+"-process", nook.WithBackends(js.New(js.Options{})),
+		nook.WithRuntime(runtime.Options{MaxRetained: 1000}), nook.WithIsolation(pool))
+	if err != nil {
+		log.Fatal(err)
+	}
+	prt := rt
+	rt = pws.Runtime()
+	for i := range 50 {
+		exec(trivial, map[string]int{"n": i})
+	}
+	fmt.Printf("trivial_exec_process %s\n", stats(*n, func(i int) { exec(trivial, map[string]int{"n": i}) }))
+	pws.Close()
+	pool.Close()
+	rt = prt
 
 	// Cold TypeScript: a different source every time defeats the cache.
 	ts := "interface In { n: number }\nexport default async function (x: In): Promise<number> {\n" +

@@ -1,0 +1,179 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nookdev/nook/runtime"
+)
+
+// program is a run's program as the runtime sees it in the process tier:
+// running it runs the real program in a worker.
+type program struct {
+	pool     *Pool
+	orig     runtime.Program // the program, prepared in this process
+	typ      string          // the Go type of its backend
+	info     runtime.BackendInfo
+	backend  string
+	req      runtime.Request
+	snapshot []byte
+}
+
+// Run runs the program in a worker, serving its host calls with host,
+// and enforces the run's limits on the worker from outside.
+func (x *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+	w, err := x.pool.get(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return runtime.Exit{Code: 1, Err: ctx.Err()}
+		}
+		return failed(host, fmt.Errorf("the sandbox process could not start: %w", err))
+	}
+	if w.hello.Types[x.backend] != x.typ || w.hello.Infos[x.backend] != x.info {
+		// The worker has no backend like this one (a backend the
+		// worker was not given, one configured otherwise, or one
+		// wrapping another): only this process can run the program.
+		x.pool.put(w)
+		return x.orig.Run(ctx, host)
+	}
+	return w.run(ctx, host, x)
+}
+
+func failed(host runtime.Host, err error) runtime.Exit {
+	host.Write(runtime.Stderr, []byte(err.Error()+"\n"))
+	return runtime.Exit{Code: 1, Err: err}
+}
+
+// run runs x in w, which the pool handed out for it.
+func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.Exit {
+	p := w.pool
+	lim := x.req.Limits.WithDefaults()
+	// A call in flight when its worker dies runs to its end (or to the
+	// end of the run) and is journaled: a replay answers it from the
+	// record instead of making it again.
+	s := &session{host: host, ctx: ctx, maxCall: lim.MaxCallBytes}
+	s.tj, _ = host.(runtime.TimerJournal)
+	w.mu.Lock()
+	w.sess = s
+	w.runs++
+	w.mu.Unlock()
+	w.stderr.reset()
+	select {
+	case <-w.idle:
+	default:
+	}
+	_, own := host.(runtime.OwnClock)
+	err := w.c.send(&frame{T: tStart, Start: &start{Backend: x.backend, Request: x.req, Snapshot: x.snapshot,
+		Timers: s.tj != nil, OwnClock: own}})
+	// The CPU time the worker used before this run (read when it was
+	// last idle), and the kernel's limits for the run, set while it
+	// starts.
+	usage0 := w.base
+	if !w.armed || w.lim.MaxOpenFiles != lim.MaxOpenFiles || w.lim.MaxCPUTime != lim.MaxCPUTime {
+		setLimits(w.pid, lim, usage0)
+	}
+	w.lim, w.armed = lim, false
+
+	var ex *exit
+	last := usage0
+	var over *runtime.LimitError
+	stopped := false // the run's context ended: the worker was told
+	var grace <-chan time.Time
+	tick := time.NewTicker(p.opts.Sample)
+	if err != nil {
+		w.kill()
+	}
+wait:
+	for {
+		select {
+		case ex = <-w.exits:
+			break wait
+		case <-w.dead:
+			select {
+			case ex = <-w.exits:
+			default:
+			}
+			break wait
+		case <-ctx.Done():
+			if !stopped {
+				stopped = true
+				w.c.send(&frame{T: tCancel})
+				grace = time.After(p.opts.Grace)
+			}
+		case <-grace:
+			// The program did not return: a built-in runs on. Kill it.
+			w.kill()
+		case <-tick.C:
+			if over == nil {
+				if over = checkUsage(w.pid, lim, usage0, &last); over != nil {
+					w.kill()
+				}
+			}
+		}
+	}
+	tick.Stop()
+	if ex == nil || over != nil || stopped {
+		// A worker whose run was stopped may have left a built-in
+		// running: it is not reused.
+		w.kill()
+		<-w.dead
+	}
+	s.calls.Wait()
+	w.mu.Lock()
+	w.sess = nil
+	w.mu.Unlock()
+
+	switch {
+	case over != nil:
+		p.discard(w)
+		return failed(host, over)
+	case ex != nil && !stopped:
+		go w.recycle()
+		e := runtime.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
+		return e
+	case ex != nil:
+		p.discard(w)
+		return runtime.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
+	}
+	p.discard(w)
+	if ctx.Err() != nil {
+		// Killed after its grace: the runtime reports the run as
+		// cancelled or timed out, from the context.
+		return runtime.Exit{Code: 1, Err: context.Cause(ctx)}
+	}
+	// The kernel's backstop on CPU time (RLIMIT_CPU) kills with SIGKILL
+	// too: tell it from a crash by the CPU time last seen.
+	if last.cpu-usage0.cpu >= lim.MaxCPUTime-time.Second {
+		return failed(host, cpuLimit(lim, last.cpu-usage0.cpu))
+	}
+	detail := w.stderr.detail()
+	if detail == "" && w.cmd.ProcessState != nil {
+		detail = w.cmd.ProcessState.String()
+	}
+	if detail == "" {
+		detail = "it stopped answering"
+	}
+	return runtime.Exit{Code: 1, Err: &runtime.SandboxCrashError{Detail: detail}}
+}
+
+// recycle returns w to the pool once it says it is idle, if nothing of
+// its run was left behind.
+func (w *proc) recycle() {
+	p := w.pool
+	select {
+	case clean := <-w.idle:
+		if clean {
+			// Ready the next run: its CPU time counts from here, and
+			// the limits are likely this run's.
+			w.base, _ = readUsage(w.pid)
+			setLimits(w.pid, w.lim, w.base)
+			w.armed = true
+			p.put(w)
+			return
+		}
+	case <-w.dead:
+	case <-time.After(time.Second):
+	}
+	p.discard(w)
+}

@@ -1,0 +1,328 @@
+package worker
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	goruntime "runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/wasm"
+)
+
+// Arg is the first argument a worker process is started with: Main
+// recognises it. A program that uses the process tier with the default
+// Command calls Main first thing in main.
+const Arg = "__nook_worker__"
+
+// MaxStack bounds the Go stack of a worker's goroutines (the Go default is
+// 1 GiB; growing a stack copies it, so 64 MiB costs up to 96 MiB). A program that recurses past it on the host's stack (a parser of
+// deeply nested input) ends its worker with a fatal "stack overflow", which
+// ends only its run, before it can hold a gigabyte.
+const MaxStack = 64 << 20
+
+// Main makes the running program a worker when it was started as one (its
+// first argument is Arg): it serves runs with backends until its parent
+// goes away, then exits; otherwise it returns at once. Call it first thing
+// in main (and in TestMain), with the same backends the runtime is given;
+// with none, a worker has the default JavaScript, shell and WebAssembly
+// backends (js.New, shell.New, wasm.New with zero options).
+func Main(backends ...runtime.Backend) {
+	if len(os.Args) < 2 || os.Args[1] != Arg {
+		return
+	}
+	os.Exit(Serve(backends...))
+}
+
+// DefaultBackends are the backends of a worker that is given none.
+func DefaultBackends() []runtime.Backend {
+	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{}), wasm.New(wasm.Options{})}
+}
+
+// Serve runs the worker side of the process tier on stdin and stdout: it
+// sandboxes the process (see RATIONALE.md), says hello, and runs one
+// program at a time until stdin ends. It returns the process's exit code.
+// `nook worker` calls it.
+func Serve(backends ...runtime.Backend) int {
+	if len(backends) == 0 {
+		backends = DefaultBackends()
+	}
+	debug.SetMaxStack(MaxStack)
+	// Load what the Go runtime and the backends read from the host
+	// lazily, before the sandbox forbids opening files.
+	time.Now().Zone()
+	in, out := os.Stdin, os.Stdout
+	// Nothing else may write to the wire.
+	os.Stdout = os.Stderr
+	w := &server{c: newConn(in, out, maxFrame), backends: map[string]runtime.Backend{}}
+	h := &hello{Pid: os.Getpid(), Types: map[string]string{}, Infos: map[string]runtime.BackendInfo{}}
+	for _, b := range backends {
+		id := b.Info().ID
+		h.Infos[id] = b.Info()
+		w.backends[id] = b
+		h.Backends = append(h.Backends, id)
+		h.Types[id] = fmt.Sprintf("%T", b)
+	}
+	var err error
+	h.Landlock, h.Seccomp, err = sandboxSelf()
+	if err != nil {
+		h.Err = err.Error()
+		w.c.send(&frame{T: tHello, Hello: h})
+		return 1
+	}
+	if err := w.c.send(&frame{T: tHello, Hello: h}); err != nil {
+		return 1
+	}
+	w.idle = goruntime.NumGoroutine()
+	if err := w.loop(); err != nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(os.Stderr, "nook worker: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// server is a worker process.
+type server struct {
+	c        *conn
+	backends map[string]runtime.Backend
+	idle     int // goroutines when idle
+
+	nextID atomic.Uint64
+	mu     sync.Mutex
+	run    *wrun
+	wait   map[uint64]chan *frame // answers awaited, by frame id
+}
+
+// wrun is the run a worker is running.
+type wrun struct {
+	cancel   context.CancelFunc
+	writeErr atomic.Pointer[error]
+}
+
+func (w *server) loop() error {
+	for {
+		f, err := w.c.recv()
+		if err != nil {
+			return err
+		}
+		switch f.T {
+		case tStart:
+			w.mu.Lock()
+			busy := w.run != nil
+			w.mu.Unlock()
+			if busy || f.Start == nil {
+				return errors.New("a run started while another was running")
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			x := &wrun{cancel: cancel}
+			w.mu.Lock()
+			w.run = x
+			w.mu.Unlock()
+			go w.execute(ctx, x, f.Start)
+		case tResult:
+			w.mu.Lock()
+			ch := w.wait[f.ID]
+			delete(w.wait, f.ID)
+			w.mu.Unlock()
+			if ch != nil {
+				ch <- f
+			}
+		case tWriteFail:
+			w.mu.Lock()
+			if x := w.run; x != nil {
+				err := f.Err.err()
+				x.writeErr.Store(&err)
+			}
+			w.mu.Unlock()
+		case tCancel:
+			w.mu.Lock()
+			if x := w.run; x != nil {
+				x.cancel()
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+// execute runs one program and reports its exit, then how clean the
+// worker is afterwards.
+func (w *server) execute(ctx context.Context, x *wrun, s *start) {
+	ex := w.program(ctx, x, s)
+	w.c.send(&frame{T: tExit, Exit: ex})
+	x.cancel()
+	// Clean: every goroutine of the run has returned (but this one).
+	clean := false
+	for i := 0; i < 50; i++ {
+		if goruntime.NumGoroutine() <= w.idle+1 {
+			clean = true
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// Give a big run's memory back, so the next run's resident size
+	// starts near an idle worker's.
+	var ms goruntime.MemStats
+	goruntime.ReadMemStats(&ms)
+	if ms.HeapSys-ms.HeapReleased > 32<<20 {
+		debug.FreeOSMemory()
+	}
+	w.mu.Lock()
+	w.run = nil
+	w.mu.Unlock()
+	w.c.send(&frame{T: tIdle, OK: clean})
+}
+
+func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
+	h := &client{w: w, x: x, own: s.OwnClock}
+	var host runtime.Host = h
+	if s.Timers {
+		host = &timerClient{h}
+	}
+	fail := func(err error) *exit {
+		host.Write(runtime.Stderr, []byte(err.Error()+"\n"))
+		return &exit{Code: 1, Err: toWire(err)}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			ex = fail(fmt.Errorf("internal error: the backend panicked: %v", p))
+		}
+	}()
+	b := w.backends[s.Backend]
+	if b == nil {
+		return fail(fmt.Errorf("the sandbox process has no backend %q: give worker.Main the backends the runtime has", s.Backend))
+	}
+	req := s.Request
+	// Let the Go collector work harder as the run nears its memory
+	// limit, which the parent enforces on the process's resident size.
+	if m := req.Limits.MaxMemoryBytes; m > 0 {
+		debug.SetMemoryLimit(m - m/8)
+	}
+	var prog runtime.Program
+	var err error
+	if rs, ok := b.(runtime.Restorer); ok && s.Snapshot != nil {
+		prog, err = rs.Restore(ctx, s.Snapshot, &req)
+	} else {
+		// The backends shipped this way prepare without the workspace.
+		prog, err = b.Prepare(ctx, nil, &req)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	e := prog.Run(ctx, host)
+	return &exit{Code: e.Code, Value: e.Value, Err: toWire(e.Err), Changes: e.Changes}
+}
+
+// client is the Host of a program in a worker: every call crosses to the
+// parent, which holds the run's real host.
+type client struct {
+	own bool // the clock and randomness are the worker's own
+	w   *server
+	x   *wrun
+}
+
+// ask sends f and waits for its answer.
+func (h *client) ask(ctx context.Context, f *frame) (*frame, error) {
+	f.ID = h.w.nextID.Add(1)
+	ch := make(chan *frame, 1)
+	h.w.mu.Lock()
+	if h.w.wait == nil {
+		h.w.wait = map[uint64]chan *frame{}
+	}
+	h.w.wait[f.ID] = ch
+	h.w.mu.Unlock()
+	forget := func() {
+		h.w.mu.Lock()
+		delete(h.w.wait, f.ID)
+		h.w.mu.Unlock()
+	}
+	if err := h.w.c.send(f); err != nil {
+		forget()
+		return nil, err
+	}
+	if ctx == nil {
+		return <-ch, nil
+	}
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		forget()
+		return nil, ctx.Err()
+	}
+}
+
+func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
+	r, err := h.ask(ctx, &frame{T: tCall, Seq: c.Seq, Kind: string(c.Kind), Op: c.Op, Args: plain(c.Args)})
+	if err != nil {
+		return nil, err
+	}
+	if r.Seq != 0 {
+		c.Seq = r.Seq
+	}
+	if r.Err != nil {
+		return nil, r.Err.err()
+	}
+	return unplain(r.Args), nil
+}
+
+func (h *client) Write(s runtime.Stream, p []byte) error {
+	if err := h.x.writeErr.Load(); err != nil {
+		return *err
+	}
+	for len(p) > 0 {
+		n := min(len(p), maxWrite)
+		if err := h.w.c.send(&frame{T: tWrite, N: int64(s), Data: p[:n]}); err != nil {
+			return err
+		}
+		p = p[n:]
+	}
+	return nil
+}
+
+func (h *client) Now() time.Time {
+	if h.own {
+		return time.Now()
+	}
+	r, err := h.ask(nil, &frame{T: tNow})
+	if err != nil {
+		return time.Now()
+	}
+	return time.Unix(0, r.N)
+}
+
+func (h *client) Random(p []byte) {
+	if h.own {
+		rand.Read(p)
+		return
+	}
+	r, err := h.ask(nil, &frame{T: tRandom, N: int64(len(p))})
+	if err != nil || len(r.Data) != len(p) {
+		rand.Read(p)
+		return
+	}
+	copy(p, r.Data)
+}
+
+// timerClient is the Host of a program whose host journals timers.
+type timerClient struct{ *client }
+
+func (h *timerClient) NextTimer() (id int64, after uint64, ok bool) {
+	r, err := h.ask(nil, &frame{T: tNextTimer})
+	if err != nil {
+		return 0, 0, false
+	}
+	return r.N, r.M, r.OK
+}
+
+func (h *timerClient) TimerFired(id int64, after uint64) {
+	h.w.c.send(&frame{T: tTimerFired, N: id, M: after})
+}
