@@ -17,6 +17,9 @@ type Output struct {
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
 	ExitCode int    `json:"exitCode"`
+	// Touched lists the workspace paths the command changed in the
+	// worktree, with what each was before.
+	Touched []Touched `json:"touched,omitempty"`
 }
 
 // Run runs a git command line (args without "git", e.g. ["log",
@@ -77,24 +80,25 @@ func (c *call) run() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(argv) == 0 || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h" {
-		return &Output{Stdout: Usage}, nil
+	dir, err := c.dir()
+	if err != nil {
+		return nil, err
 	}
-	cmd, rest := argv[0], argv[1:]
+	return c.runCLI(argv, dir), nil
+}
+
+// legacy serves the commands that keep the option-object implementation
+// (init, clone, fetch, push) from a command line.
+func (c *call) legacy(cmd string, rest []string, dir string) *Output {
 	name, opts, err := parseCommand(cmd, rest)
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
-			return &Output{Stderr: "error: " + ue.msg + "\n" + Usage, ExitCode: 129}, nil
+			return &Output{Stderr: "error: " + ue.msg + "\n", ExitCode: 129}
 		}
-		return nil, err
+		return &Output{Stderr: "fatal: " + err.Error() + "\n", ExitCode: 128}
 	}
-	if d, ok := c.a["dir"]; ok {
-		opts["dir"] = d
-	}
-	if name == "rev-parse" {
-		return c.revParse(opts)
-	}
+	opts["dir"] = dir
 	fnOpts := map[string]any{}
 	for k, v := range opts {
 		if k != "short" && k != "oneline" && k != "quiet" {
@@ -109,9 +113,12 @@ func (c *call) run() (any, error) {
 		if errors.As(err, &ce) {
 			msg = ce.Message
 		}
-		return &Output{Stderr: "fatal: " + msg + "\n", ExitCode: 128}, nil
+		return &Output{Stderr: "fatal: " + msg + "\n", ExitCode: 128}
 	}
-	return &Output{Stdout: format(name, opts, res)}, nil
+	if opts["quiet"] == true {
+		return &Output{}
+	}
+	return &Output{Stdout: format(name, opts, res)}
 }
 
 // parseCommand turns a git command line into a module function and its
@@ -227,7 +234,7 @@ func parseCommand(cmd string, args []string) (string, map[string]any, error) {
 			}
 			o["depth"] = float64(n)
 		default:
-			if cmd == "log" && len(a) > 1 && isDigits(a[1:]) {
+			if cmd == "log" && len(a) > 1 && isDigitsOld(a[1:]) {
 				n, _ := strconv.Atoi(a[1:])
 				o["max"] = float64(n)
 				continue
@@ -355,7 +362,7 @@ func parseCommand(cmd string, args []string) (string, map[string]any, error) {
 	return name, o, nil
 }
 
-func isDigits(s string) bool {
+func isDigitsOld(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
 			return false
@@ -364,7 +371,7 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-func toAny(s []string) []any {
+func toAnyOld(s []string) []any {
 	out := make([]any, len(s))
 	for i, x := range s {
 		out[i] = x

@@ -44,7 +44,7 @@ git bogus; echo "bogus $?"
 	if !strings.HasPrefix(out, want) {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, res.Stderr)
 	}
-	if !strings.Contains(out, "] first\n M a.txt\n+two\n2\n* feature\n  main\nexit 128\n/usr/bin/git\nbogus 129\n") {
+	if !strings.Contains(out, "] first\n Date: Thu Jan 1 00:00:00 2026 +0000\n 1 file changed, 1 insertion(+)\n create mode 100644 a.txt\n M a.txt\n+two\n2\n* feature\n  main\nexit 128\n/usr/bin/git\nbogus 1\n") {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, res.Stderr)
 	}
 	if !strings.Contains(string(res.Stderr), "not a git repository") {

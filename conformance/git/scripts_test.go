@@ -1,0 +1,838 @@
+package git
+
+// setups build a repository state; queries look at it. Every setup is
+// run with every query, and the hand-written scripts below cover the
+// commands that change history.
+var setups = map[string]string{
+	"one": `
+write a.txt "one\ntwo\nthree\n"
+git add a.txt
+git commit -q -m first
+`,
+	"dirty": `
+write a.txt "one\ntwo\nthree\n"
+write dir/b.txt "bee\n"
+git add .
+git commit -q -m first
+write a.txt "one\n2\nthree\n"
+write c.txt "sea\n"
+write dir/new/d.txt "dee\n"
+git add c.txt
+rm dir/b.txt
+`,
+	"history": `
+write a.txt "one\n"
+git add a.txt
+git commit -q -m first
+append a.txt "two\n"
+write b.txt "bee\n"
+git add -A
+git commit -q -m second -m "with a body"
+git tag v1
+append a.txt "three\n"
+git commit -q -am third
+git mv b.txt c.txt
+git commit -q -m "rename b"
+`,
+	"branches": `
+write a.txt "one\n"
+git add a.txt
+git commit -q -m first
+git checkout -q -b feature
+write f.txt "feature\n"
+git add f.txt
+git commit -q -m "add f"
+git checkout -q main
+append a.txt "main\n"
+git commit -q -am "main change"
+`,
+	"staged": `
+write a.txt "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n"
+write s.sh "echo hi\n"
+git add .
+git commit -q -m base
+write a.txt "one\ntwo\nTHREE\nfour\nfive\nsix\nseven\neight\nNINE\nten\n"
+git add a.txt
+write a.txt "zero\none\ntwo\nTHREE\nfour\nfive\nsix\nseven\neight\nNINE\nten\n"
+chmod+x s.sh
+`,
+	"empty": ``,
+}
+
+var queries = map[string]string{
+	"status":           "git status",
+	"status-s":         "git status -s",
+	"status-sb":        "git status -sb",
+	"status-porcelain": "git status --porcelain",
+	"status-v2":        "git status --porcelain=v2 --branch",
+	"status-uno":       "git status -uno",
+	"status-uall":      "git status -s -uall",
+	"diff":             "git diff",
+	"diff-stat":        "git diff --stat",
+	"diff-cached":      "git diff --cached",
+	"diff-staged-stat": "git diff --staged --stat",
+	"diff-shortstat":   "git diff HEAD --shortstat",
+	"diff-name-only":   "git diff HEAD --name-only",
+	"diff-name-status": "git diff --name-status HEAD",
+	"diff-u1":          "git diff -U1 --no-color",
+	"log":              "git log",
+	"log-oneline":      "git log --oneline",
+	"log-1-format":     "git log -1 --format=%H",
+	"log-format":       "git log --format='%h %an <%ae> %ad%n%s|%b|%T %t %P'",
+	"log-n5":           "git log -n5 --oneline --stat",
+	"log-name-status":  "git log --name-status --format=%s",
+	"log-all":          "git log --all --oneline --decorate",
+	"log-graph":        "git log --graph --oneline --all",
+	"log-patch":        "git log -p -2",
+	"show":             "git show",
+	"show-stat":        "git show --stat",
+	"revparse":         "git rev-parse HEAD --abbrev-ref HEAD --short HEAD",
+	"branch-list":      "git branch -a",
+	"ls-files":         "git ls-files",
+}
+
+var handWritten = map[string]string{
+	"commit-am": `
+write a.txt "one\n"
+git add a.txt
+git commit -m first
+write a.txt "two\n"
+git commit -am "second"
+git log --oneline
+`,
+	"commit-amend": `
+write a.txt "one\n"
+git add a.txt
+git commit -m first
+write b.txt "b\n"
+git add b.txt
+git commit --amend -m "first, amended"
+git log --format=%s
+git commit --amend --no-edit -q
+git show --stat --format=%s
+`,
+	"commit-nothing": `
+write a.txt "one\n"
+git add a.txt
+git commit -q -m first
+git commit -m again
+write u.txt "u\n"
+git commit -m again
+git commit --allow-empty -m empty
+`,
+	"commit-no-message": `
+write a.txt "one\n"
+git add a.txt
+git commit
+git commit -m
+`,
+	"usage-unknown-option": `
+git commit -Z
+`,
+	"unknown-command": `
+git frobnicate
+`,
+	"commit-paths": `
+write a.txt "a\n"
+write b.txt "b\n"
+git add .
+git commit -q -m first
+write a.txt "a2\n"
+write b.txt "b2\n"
+git commit -m "only a" a.txt
+git status -s
+`,
+	"add-glob": `
+write a.txt "a\n"
+write d/b.txt "b\n"
+write d/c.md "c\n"
+git add '*.txt'
+git status -s
+git add nothing.txt
+`,
+	"add-u": `
+write a.txt "a\n"
+git add a.txt
+git commit -q -m first
+write a.txt "a2\n"
+write new.txt "n\n"
+git add -u
+git status --short
+`,
+	"add-p": `
+write a.txt "a\n"
+git add -p
+`,
+	"add-ignored": `
+write .gitignore "*.log\nbuild/\n"
+write x.log "x\n"
+write build/out "o\n"
+write a.txt "a\n"
+git add .
+git status --porcelain
+git add x.log
+git status --ignored=no -s
+`,
+	"rm-cached": `
+write a.txt "a\n"
+write d/b.txt "b\n"
+git add .
+git commit -q -m first
+git rm --cached a.txt
+git status -s
+git rm d
+git rm -r d
+git status -s
+`,
+	"rm-modified": `
+write a.txt "a\n"
+git add .
+git commit -q -m first
+write a.txt "b\n"
+git rm a.txt
+git rm -f a.txt
+git status -s
+`,
+	"mv": `
+write a.txt "a\n"
+write d/b.txt "b\n"
+git add .
+git commit -q -m first
+git mv a.txt b.txt
+git mv d e
+git status
+git commit -q -m moved
+git log --stat --format=%s -1
+git mv nope x
+`,
+	"restore": `
+write a.txt "a\n"
+git add .
+git commit -q -m first
+write a.txt "changed\n"
+git add a.txt
+git restore --staged a.txt
+git status -s
+git restore a.txt
+git status -s
+`,
+	"restore-source": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git commit -q -am second
+git restore --source=HEAD~1 a.txt
+git diff
+git restore --source HEAD --staged --worktree a.txt
+git status -s
+`,
+	"reset-modes": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git commit -q -am second
+git reset --soft HEAD~1
+git status -s
+git reset
+git status -s
+git reset --hard
+git status
+git log --oneline
+`,
+	"reset-hard-rev": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write b.txt "two\n"
+git add .
+git commit -q -m second
+git reset --hard HEAD~1
+git log --oneline --all
+`,
+	"reset-path": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git add a.txt
+git reset a.txt
+git status -s
+git reset -- a.txt
+`,
+	"branch-ops": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git branch feature
+git branch
+git branch -m feature topic
+git branch
+git branch --show-current
+git branch -d topic
+git branch -d nope
+git branch -d main
+git branch 'bad name'
+`,
+	"branch-unmerged": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b side
+write b.txt "b\n"
+git add .
+git commit -q -m side
+git checkout -q main
+git branch -d side
+git branch -D side
+`,
+	"checkout-b-start": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git commit -q -am second
+git checkout -b old HEAD~1
+git log --oneline
+git checkout -
+git branch --show-current
+git checkout -
+git branch --show-current
+`,
+	"switch-c": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git switch -c topic
+git switch main
+git switch topic
+git switch nope
+git switch -c topic
+`,
+	"checkout-carry": `
+write a.txt "one\n"
+write b.txt "b\n"
+git add .
+git commit -q -m first
+git branch other
+write a.txt "local\n"
+git checkout other
+git status -s
+`,
+	"checkout-conflict": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b other
+write a.txt "other\n"
+git commit -q -am other
+git checkout -q main
+write a.txt "local\n"
+git checkout other
+git checkout -f other
+git status -s
+`,
+	"checkout-paths": `
+write a.txt "one\n"
+write b.txt "b\n"
+git add .
+git commit -q -m first
+write a.txt "x\n"
+write b.txt "y\n"
+git checkout -- a.txt
+git status -s
+git checkout HEAD b.txt
+git status -s
+git checkout -- nope.txt
+`,
+	"checkout-detach": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git commit -q -am second
+git checkout HEAD~1
+git status
+git branch
+git checkout main
+`,
+	"tags": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git tag v1
+git tag -a v2 -m "version two"
+git tag
+git tag -l 'v*'
+git show v2 --stat
+git tag -d v1
+git tag v2
+git log --oneline --decorate
+`,
+	"merge-ff": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write b.txt "b\n"
+git add .
+git commit -q -m "add b"
+git checkout -q main
+git merge feature
+git log --oneline
+git merge feature
+`,
+	"merge-no-ff": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write b.txt "b\n"
+git add .
+git commit -q -m "add b"
+git checkout -q main
+git merge --no-ff feature
+git log --oneline
+git log --format=%P -1
+`,
+	"merge-three-way": `
+write a.txt "one\ntwo\nthree\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write b.txt "b\n"
+write a.txt "one\ntwo\nTHREE\n"
+git add .
+git commit -q -m "feature work"
+git checkout -q main
+write a.txt "ONE\ntwo\nthree\n"
+git commit -q -am "main work"
+git merge feature
+git log --oneline
+`,
+	"merge-conflict": `
+write a.txt "one\ntwo\nthree\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "one\nfeature\nthree\n"
+git commit -q -am feature
+git checkout -q main
+write a.txt "one\nmain\nthree\n"
+git commit -q -am main
+git merge feature
+git status
+git status -s
+git diff --name-only
+git commit -m x
+write a.txt "one\nresolved\nthree\n"
+git add a.txt
+git status
+git commit --no-edit
+git log --oneline
+`,
+	"diff-conflicted": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "feature\n"
+git commit -q -am feature
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am main
+git merge feature
+git diff
+git diff --name-status
+`,
+	"merge-abort": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "feature\n"
+git commit -q -am feature
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am main
+git merge feature
+git merge --abort
+git status
+git merge --abort
+`,
+	"merge-continue": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "feature\n"
+git commit -q -am feature
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am main
+git merge feature
+write a.txt "both\n"
+git add a.txt
+git merge --continue
+git log --format='%s %p' -1
+`,
+	"merge-into-branch": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b dev
+write d.txt "d\n"
+git add .
+git commit -q -m dev
+git checkout -q -b topic main
+write t.txt "t\n"
+git add .
+git commit -q -m topic
+git checkout -q dev
+git merge topic
+git log -1 --format=%s
+`,
+	"merge-delete-modify": `
+write a.txt "one\n"
+write b.txt "b\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+git rm -q b.txt
+git commit -q -m "rm b"
+git checkout -q main
+write b.txt "b2\n"
+git commit -q -am "change b"
+git merge feature
+git status -s
+`,
+	"merge-dirty": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "f\n"
+git commit -q -am f
+git checkout -q main
+write b.txt "b\n"
+git add b.txt
+git commit -q -m b
+write a.txt "local\n"
+git merge feature
+`,
+	"cherry-pick": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write b.txt "b\n"
+git add .
+git commit -q -m "add b"
+git checkout -q main
+write c.txt "c\n"
+git add .
+git commit -q -m "add c"
+git cherry-pick feature
+git log --oneline
+`,
+	"cherry-pick-conflict": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "feature\n"
+git commit -q -am "change a"
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am "main a"
+git cherry-pick feature
+git status -s
+git cherry-pick --abort
+git status -s
+`,
+	"revert": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write b.txt "b\n"
+git add .
+git commit -q -m "add b"
+git revert HEAD
+git log --format=%B -1
+git status -s
+`,
+	"show-path": `
+write a.txt "one\n"
+write d/b.txt "bee\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git commit -q -am second
+git show HEAD~1:a.txt
+git show HEAD:d/b.txt
+git show HEAD:nope
+git rev-parse HEAD:a.txt
+`,
+	"log-range": `
+write a.txt "1\n"
+git add .
+git commit -q -m one
+git branch base
+append a.txt "2\n"
+git commit -q -am two
+append a.txt "3\n"
+git commit -q -am three
+git log --oneline base..main
+git log --oneline base..
+git log --oneline ^base main
+git log --format=%s -n 1 --skip 1
+git log --oneline --reverse
+`,
+	"log-filters": `
+write a.txt "1\n"
+git add .
+git commit -q -m "fix: one"
+write b.txt "2\n"
+git add .
+git commit -q -m "feat: two" --author "Bob <bob@example.com>"
+git log --oneline --author=Bob
+git log --oneline --grep=fix
+git log --format='%an %s'
+git log --oneline -- b.txt
+git log --oneline a.txt
+`,
+	"log-unborn": `
+git log
+git log --oneline
+git rev-parse HEAD
+git status
+`,
+	"log-bad": `
+write a.txt "1\n"
+git add .
+git commit -q -m one
+git log --bogus
+git log nope
+git log -n
+git diff nope
+git rev-parse nope
+`,
+	"diff-commits": `
+write a.txt "one\ntwo\n"
+git add .
+git commit -q -m one
+write a.txt "one\nthree\n"
+write b.txt "b\n"
+git add .
+git commit -q -m two
+git diff HEAD~1 HEAD
+git diff HEAD~1..HEAD --stat
+git diff HEAD~1 --name-status
+git diff HEAD~1 HEAD -- b.txt
+`,
+	"diff-function-context": `
+write m.go "package m\n\nfunc a() {\n\tx := 1\n\ty := 2\n\tz := 3\n\treturn\n}\n"
+git add .
+git commit -q -m one
+write m.go "package m\n\nfunc a() {\n\tx := 1\n\ty := 2\n\tz := 4\n\treturn\n}\n"
+git diff
+`,
+	"diff-no-newline": `
+write a.txt "one\ntwo"
+git add .
+git commit -q -m one
+write a.txt "one\ntwo\n"
+git diff
+`,
+	"diff-stat-scale": `
+write a.txt "x\n"
+git add .
+git commit -q -m one
+write a.txt "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n21\n22\n23\n24\n25\n26\n27\n28\n29\n30\n31\n32\n33\n34\n35\n36\n37\n38\n39\n40\n41\n42\n43\n44\n45\n46\n47\n48\n49\n50\n51\n52\n53\n54\n55\n56\n57\n58\n59\n60\n61\n62\n63\n64\n65\n66\n67\n68\n69\n70\n"
+write a-very-long-directory-name/with-a-long-file-name-too/and-deeper-still/file.txt "z\n"
+git add .
+git diff --cached --stat
+`,
+	"diff-binary": `
+write a.bin "a\0b"
+git add .
+git commit -q -m one
+git show --stat
+`,
+	"clean": `
+write a.txt "one\n"
+git add .
+git commit -q -m one
+write u.txt "u\n"
+write d/x.txt "x\n"
+git clean
+git clean -n
+git clean -nd
+git clean -f
+git status -s
+git clean -fd
+git status -s
+`,
+	"config": `
+git config user.name "Grace Hopper"
+git config user.email grace@example.com
+git config user.name
+write a.txt "a\n"
+git add .
+git commit -q -m one
+git log --format='%an <%ae>'
+git config nosection
+`,
+	"c-identity": `
+write a.txt "a\n"
+git add .
+git -c user.name=Linus -c user.email=l@example.com commit -q -m one
+git log --format='%an %ae %cn'
+`,
+	"dash-C": `
+write sub/a.txt "a\n"
+git -C sub add a.txt
+git -C sub status
+git -C sub status -s
+git -C sub commit -q -m one
+git -C sub log --oneline
+git -C sub ls-files
+git -C sub rev-parse --show-toplevel --show-prefix
+`,
+	"numeric-count": `
+write a.txt "1\n"
+git add .
+git commit -q -m one
+append a.txt "2\n"
+git commit -q -am two
+append a.txt "3\n"
+git commit -q -am three
+git log -2 --oneline
+git log -n1 --oneline
+git log --max-count=1 --format=%s
+git log --oneline -1 HEAD~1
+`,
+	"bundled-flags": `
+write a.txt "1\n"
+git add .
+git commit -qm one
+write a.txt "2\n"
+git commit -qam two
+git log --oneline
+git status -sb
+`,
+	"pretty-formats": `
+write a.txt "1\n"
+git add .
+git commit -q -m "one" -m "body line"
+git log --pretty=oneline
+git log --pretty=short
+git log --pretty=full
+git log --pretty=fuller
+git log --pretty=format:%s
+git log --format=tformat:%s
+git log --format='%ai|%aI|%at|%as|%cd'
+git log --date=short --format=%ad
+git log --date=iso
+`,
+	"ls-files-modes": `
+write a.txt "1\n"
+write d/b.txt "2\n"
+git add .
+git commit -q -m one
+write a.txt "changed\n"
+rm d/b.txt
+write u.txt "u\n"
+git ls-files -m
+git ls-files -d
+git ls-files -o
+git ls-files -s
+`,
+	"status-subdir": `
+write a.txt "1\n"
+write d/b.txt "2\n"
+git add .
+git commit -q -m one
+write a.txt "x\n"
+write d/b.txt "y\n"
+write d/c.txt "z\n"
+git -C d status
+git -C d status -s
+git -C d diff --stat
+`,
+	"rename-status": `
+write a.txt "a unique line\n"
+git add .
+git commit -q -m one
+git mv a.txt b.txt
+git status
+git status -s
+git diff --cached
+git diff --cached --stat
+git commit -q -m moved
+git show --name-status --format=%s
+`,
+	"executable": `
+write run.sh "echo\n"
+git add .
+git commit -q -m one
+chmod+x run.sh
+git status -s
+git diff
+git commit -q -am exec
+git show --stat --format=%s
+`,
+	"amend-message-only": `
+write a.txt "a\n"
+git add .
+git commit -q -m wrong
+git commit --amend -q -m right
+git log --oneline
+`,
+	"multi-message": `
+write a.txt "a\n"
+git add .
+git commit -q -m subject -m "para one" -m "para two"
+git log --format=%B
+git log --format=%b
+`,
+	"checkout-new-file-untracked-in-way": `
+write a.txt "a\n"
+git add .
+git commit -q -m one
+git checkout -q -b other
+write n.txt "tracked\n"
+git add .
+git commit -q -m n
+git checkout -q main
+write n.txt "untracked\n"
+git checkout other
+`,
+	"delete-file-status": `
+write a.txt "a\n"
+write b.txt "b\n"
+git add .
+git commit -q -m one
+rm a.txt
+git status
+git add -A
+git status
+git commit -q -m "delete a"
+git show --stat --format=%s
+`,
+}
+
+// scripts are all the scripts, by name.
+var scripts = func() map[string]string {
+	out := map[string]string{}
+	for s, setup := range setups {
+		for q, query := range queries {
+			out["q-"+s+"-"+q] = setup + "\n" + query + "\n"
+		}
+	}
+	for n, s := range handWritten {
+		out[n] = s
+	}
+	return out
+}()
