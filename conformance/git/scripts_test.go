@@ -446,6 +446,172 @@ git merge feature
 git diff
 git diff --name-status
 `,
+	"stash-basic": `
+write a.txt "one\n"
+write b.txt "bee\n"
+git add .
+git commit -q -m first
+write a.txt "changed\n"
+write n.txt "new\n"
+git add n.txt
+git stash
+git status -s
+git stash list
+git stash show
+git stash show -p
+git stash pop
+git status -s
+git stash list
+`,
+	"stash-message": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git stash
+write a.txt "two\n"
+git stash push -m "my work"
+write a.txt "three\n"
+git stash -q
+git stash list
+git stash apply stash@{1}
+git status -s
+git stash drop
+git stash list
+git stash drop stash@{5}
+git reset -q --hard
+git stash pop
+git stash list
+git stash pop
+`,
+	"stash-conflict": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "stashed\n"
+git stash -q
+write a.txt "committed\n"
+git commit -q -am second
+git stash pop
+git status -s
+git stash list
+`,
+	"stash-unborn": `
+write a.txt "one\n"
+git stash
+`,
+	"rebase-linear": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write x.txt "x\n"
+git add .
+git commit -q -m "add x"
+write y.txt "y\n"
+git add .
+git commit -q -m "add y"
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am "main change"
+git checkout -q feature
+git rebase main
+git log --oneline
+git rebase main
+`,
+	"rebase-ff": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write x.txt "x\n"
+git add .
+git commit -q -m "add x"
+git checkout -q main
+git rebase feature
+git log --oneline
+`,
+	"rebase-conflict": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "feature\n"
+git commit -q -am "feature a"
+write x.txt "x\n"
+git add .
+git commit -q -m "add x"
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am "main a"
+git checkout -q feature
+git rebase main
+git status -s
+git rebase --continue
+write a.txt "resolved\n"
+git add a.txt
+git rebase --continue
+git log --oneline
+`,
+	"rebase-abort": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "feature\n"
+git commit -q -am "feature a"
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am "main a"
+git checkout -q feature
+git rebase main
+git rebase --abort
+git log --oneline
+git status -s
+git rebase --abort
+`,
+	"rebase-dirty": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git branch other
+write a.txt "dirty\n"
+git rebase other
+`,
+	"grep": `
+write a.txt "hello world\nfoo bar\nHello again\n"
+write d/b.txt "foo\nbaz\n"
+write u.txt "hello untracked\n"
+git add a.txt d/b.txt
+git commit -q -m one
+git grep hello
+git grep -n -i hello
+git grep -l foo
+git grep -c foo
+git grep -w fo
+git grep nothing-here
+git grep -e foo -e baz -- d
+git grep 'fo\+'
+git grep -E 'fo+|baz'
+git grep foo HEAD
+`,
+	"blame": `
+write a.txt "one\ntwo\nthree\n"
+git add .
+git commit -q -m first
+write a.txt "one\n2\nthree\nfour\n"
+git commit -q -am second --author "Bob Builder <bob@example.com>"
+git blame a.txt
+git blame -L 2,3 a.txt
+git blame -s a.txt
+git blame -e -L 1,+1 a.txt
+`,
+	"blame-uncommitted": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "zero\none\n"
+git blame a.txt
+`,
 	"merge-abort": `
 write a.txt "one\n"
 git add .
