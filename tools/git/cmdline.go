@@ -3,6 +3,7 @@ package git
 import (
 	"sort"
 	"strings"
+	"time"
 
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -95,6 +96,21 @@ func (x *cli) run(argv []string) *Output {
 	if err := x.openRepo(); err != nil {
 		code := x.fail(err)
 		return &Output{Stderr: x.err.String(), ExitCode: code}
+	}
+	if x.c.rc != nil {
+		// A mutating command of a run: fix its clock and HEAD before it
+		// changes anything (see RATIONALE.md, repeating calls).
+		var p pendingCommit
+		if x.c.pending(&p) {
+			x.clock = time.Unix(p.When, 0).In(time.FixedZone("", p.Zone))
+		} else {
+			when := x.now()
+			_, zone := when.Zone()
+			_, head := x.head()
+			if err := x.c.setPending(pendingCommit{Parent: head.String(), When: when.Unix(), Zone: zone}); err != nil {
+				return &Output{Stderr: "fatal: " + err.Error() + "\n", ExitCode: 128}
+			}
+		}
 	}
 	code := fn(x, args)
 	out.Stdout, out.Stderr, out.ExitCode = x.out.String(), x.err.String(), code

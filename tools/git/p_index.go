@@ -423,6 +423,18 @@ func cmdCommit(x *cli, args []string) int {
 		msg = string(data)
 	}
 	_, head := x.head()
+	// A repeat of a commit that happened (a replay after a crash between
+	// the branch update and the call's record): HEAD is a commit of this
+	// message at the recorded time on the recorded parent.
+	var pc pendingCommit
+	if x.c.pending(&pc) && !head.IsZero() && head.String() != pc.Parent {
+		if cm, err := x.r.CommitObject(head); err == nil && cm.Committer.When.Unix() == pc.When && x.madeOn(cm, pc.Parent, f.has("amend")) {
+			if !f.has("quiet") {
+				x.commitSummary(head, false, f.has("amend") || f.has("date"))
+			}
+			return 0
+		}
+	}
 	var amended *object.Commit
 	if f.has("amend") {
 		if head.IsZero() {
@@ -558,19 +570,7 @@ func cmdCommit(x *cli, args []string) int {
 		x.eprintf("Aborting commit due to empty commit message.\n")
 		return 1
 	}
-	when := x.now()
-	// A repeated command (a replay after a crash) reuses the first time.
-	var pc pendingCommit
-	if x.c.pending(&pc) {
-		when = time.Unix(pc.When, 0).In(time.FixedZone("", pc.Zone))
-	} else {
-		_, zone := when.Zone()
-		if err := x.c.setPending(pendingCommit{Parent: head.String(), When: when.Unix(), Zone: zone}); err != nil {
-			return x.fail(err)
-		}
-	}
 	committer := x.signature()
-	committer.When = when
 	author := committer
 	if amended != nil {
 		author = amended.Author
@@ -609,6 +609,26 @@ func cmdCommit(x *cli, args []string) int {
 		x.commitSummary(h, len(parents) == 0 && amended == nil, amended != nil || f.has("date"))
 	}
 	return 0
+}
+
+// madeOn reports whether cm is a commit made on parent (or, amending,
+// one that replaced parent).
+func (x *cli) madeOn(cm *object.Commit, parent string, amend bool) bool {
+	first := plumbing.ZeroHash
+	if len(cm.ParentHashes) > 0 {
+		first = cm.ParentHashes[0]
+	}
+	if !amend {
+		return first.String() == parent
+	}
+	old, err := x.r.CommitObject(plumbing.NewHash(parent))
+	if err != nil {
+		return false
+	}
+	if len(old.ParentHashes) == 0 {
+		return first.IsZero()
+	}
+	return first == old.ParentHashes[0]
 }
 
 // statusForCommit prints what git commit prints when there is nothing to

@@ -31,6 +31,7 @@ type cli struct {
 	scanned  map[string]wfile
 	idxMtime int64
 	ign      gitignore.Matcher
+	clock    time.Time // the time of the commits the command makes (fixed per command)
 }
 
 func (x *cli) ctx() context.Context { return x.c.ctx }
@@ -131,8 +132,15 @@ func (x *cli) identity() (string, string) {
 	return name, email
 }
 
-// now is the time of commits the command makes.
-func (x *cli) now() time.Time { return x.c.g.opts.Now().Truncate(time.Second) }
+// now is the time of commits the command makes: read once per command,
+// and, for a command that leaves a receipt, recorded before its first
+// effect so that a repeat after a crash makes the same commits.
+func (x *cli) now() time.Time {
+	if x.clock.IsZero() {
+		x.clock = x.c.g.opts.Now().Truncate(time.Second)
+	}
+	return x.clock
+}
 
 func (x *cli) signature() object.Signature {
 	name, email := x.identity()

@@ -141,7 +141,7 @@ func (x *cli) touch(rel string) {
 	}
 	kind := ""
 	if fi, err := x.fs().Lstat(x.ctx(), p); err == nil {
-		kind = string(fi.Kind)
+		kind = fi.Kind.String()
 	}
 	x.touched[p] = kind
 }
