@@ -103,11 +103,20 @@ func (x *cli) run(argv []string) *Output {
 		var p pendingCommit
 		if x.c.pending(&p) {
 			x.clock = time.Unix(p.When, 0).In(time.FixedZone("", p.Zone))
+			if p.Before != nil {
+				if err := x.restoreSnapshot(p.Before); err != nil {
+					return &Output{Stderr: "fatal: " + err.Error() + "\n", ExitCode: 128}
+				}
+			}
 		} else {
 			when := x.now()
 			_, zone := when.Zone()
 			_, head := x.head()
-			if err := x.c.setPending(pendingCommit{Parent: head.String(), When: when.Unix(), Zone: zone}); err != nil {
+			p := pendingCommit{Parent: head.String(), When: when.Unix(), Zone: zone}
+			if snapshotCommands[name] {
+				p.Before = x.takeSnapshot()
+			}
+			if err := x.c.setPending(p); err != nil {
 				return &Output{Stderr: "fatal: " + err.Error() + "\n", ExitCode: 128}
 			}
 		}

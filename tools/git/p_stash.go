@@ -283,11 +283,14 @@ func (x *cli) stashPush(args []string, save bool) int {
 	if len(list) > 0 {
 		old = list[0].new
 	}
-	name, email := x.identity()
-	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s", old, wc, name, email, sig.When.Unix(), sig.When.Format("-0700"), title)
-	list = append([]stashEntry{{old, wc, line, title}}, list...)
-	if err := x.writeStashList(list); err != nil {
-		return x.fail(err)
+	// A repeat (after a crash) makes the same commit: it is stashed once.
+	if old != wc {
+		name, email := x.identity()
+		line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s", old, wc, name, email, sig.When.Unix(), sig.When.Format("-0700"), title)
+		list = append([]stashEntry{{old, wc, line, title}}, list...)
+		if err := x.writeStashList(list); err != nil {
+			return x.fail(err)
+		}
 	}
 	// Back to HEAD.
 	cur, _ := x.r.commitFlat(head)
