@@ -612,6 +612,306 @@ git commit -q -m first
 write a.txt "zero\none\n"
 git blame a.txt
 `,
+	"pathspec-diff-log": `
+write src/a.go "package a\n"
+write src/b.go "package b\n"
+write docs/x.md "x\n"
+git add .
+git commit -q -m one
+write src/a.go "package a\n\nfunc A() {}\n"
+write docs/x.md "x2\n"
+git diff --stat -- '*.go'
+git diff --name-only src
+git diff -- docs/x.md
+git commit -q -am two
+git log --oneline -- src
+git log --oneline -- '*.md'
+git log --format=%s --name-only -- docs
+git show --stat HEAD -- src
+`,
+	"dashdash-ambiguity": `
+write main "not a branch\n"
+git add .
+git commit -q -m one
+write main "changed\n"
+git diff -- main
+git log --oneline -- main
+git checkout -- main
+git status -s
+git log nothere --
+`,
+	"show-rev-path": `
+write a.txt "v1\n"
+git add .
+git commit -q -m one
+write a.txt "v2\n"
+git commit -q -am two
+write a.txt "v3\n"
+git commit -q -am three
+git show HEAD~2:a.txt
+git show HEAD^:a.txt
+git show main~1
+git show --name-only --format=%s HEAD~1
+git show --name-status HEAD
+`,
+	"diff-U0": `
+write a.txt "1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+git add .
+git commit -q -m one
+write a.txt "1\n2\nthree\n4\n5\n6\n7\neight\n9\n"
+git diff -U0
+git diff --unified=1
+git diff -U10
+git diff --numstat
+git diff --shortstat
+git diff --exit-code
+git diff --quiet
+`,
+	"status-nested-untracked": `
+write a.txt "a\n"
+git add .
+git commit -q -m one
+write new/deep/er/x.txt "x\n"
+write new/y.txt "y\n"
+write top.txt "t\n"
+git status
+git status -s
+git status -s -uall
+git status --porcelain new
+`,
+	"checkout-b-carry-dirty": `
+write a.txt "a\n"
+git add .
+git commit -q -m one
+write a.txt "dirty\n"
+write n.txt "new\n"
+git add n.txt
+git checkout -b topic
+git status -s
+git commit -q -m "on topic"
+git checkout main
+git status -s
+`,
+	"branch-verbose": `
+write a.txt "a\n"
+git add .
+git commit -q -m one
+git branch feature
+write a.txt "b\n"
+git commit -q -am two
+git branch -v
+git branch --merged
+git branch --no-merged
+git branch --contains HEAD~1
+git branch -f feature HEAD
+git branch -v
+`,
+	"tag-list-n": `
+write a.txt "a\n"
+git add .
+git commit -q -m "first commit"
+git tag -a v1.0 -m "release one"
+git tag light
+git tag -n
+git tag -l 'v*'
+git tag -d light nope
+git show-ref
+`,
+	"reset-hard-untracked": `
+write a.txt "a\n"
+git add .
+git commit -q -m one
+write a.txt "b\n"
+write u.txt "u\n"
+write s.txt "s\n"
+git add s.txt
+git reset --hard HEAD
+git status -s
+`,
+	"rm-glob-r": `
+write d/a.log "a\n"
+write d/b.log "b\n"
+write d/c.txt "c\n"
+git add .
+git commit -q -m one
+git rm -q 'd/*.log'
+git status -s
+git rm -n -r d
+git rm --cached -r -q d
+git status -s
+`,
+	"mv-into-dir": `
+write a.txt "a\n"
+write b.txt "b\n"
+write dir/keep "k\n"
+git add .
+git commit -q -m one
+git mv a.txt b.txt dir
+git status -s
+git mv -v dir/a.txt a2.txt
+git mv dir/b.txt dir/keep
+git mv -f dir/b.txt dir/keep
+git status -s
+`,
+	"clean-ignored": `
+write .gitignore "*.tmp\n"
+write a.txt "a\n"
+git add .
+git commit -q -m one
+write x.tmp "x\n"
+write u.txt "u\n"
+write d/y.tmp "y\n"
+git clean -n
+git clean -nx
+git clean -nX
+git clean -fdx
+git status --porcelain
+`,
+	"config-list": `
+git config user.name Grace
+git config core.editor vi
+git config user.name
+git config --get user.name
+git config missing.key
+`,
+	"ls-files-stage-conflict": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b feature
+write a.txt "feature\n"
+git commit -q -am feature
+git checkout -q main
+write a.txt "main\n"
+git commit -q -am main
+git merge -q feature
+git ls-files -s
+git ls-files -u
+git checkout --theirs a.txt
+git add a.txt
+git commit -q --no-edit
+git log --oneline -1
+`,
+	"grep-subdir": `
+write a.txt "needle\n"
+write d/b.txt "needle here\nno\n"
+git add .
+git commit -q -m one
+git -C d grep needle
+git -C d grep -n needle -- ..
+git grep -c needle
+git grep -L needle
+`,
+	"switch-detach": `
+write a.txt "a\n"
+git add .
+git commit -q -m one
+write a.txt "b\n"
+git commit -q -am two
+git switch --detach HEAD~1
+git status
+git switch -
+git switch HEAD~1
+git switch -c from-old HEAD~1
+git log --oneline
+`,
+	"log-stat-range": `
+write a.txt "1\n"
+git add .
+git commit -q -m one
+write b.txt "2\n"
+git add .
+git commit -q -m two
+write a.txt "1\n1\n"
+git commit -q -am three
+git log --stat HEAD~2..HEAD
+git log --shortstat --oneline
+git log --numstat --format=%s
+git log --summary --oneline
+`,
+	"commit-verbose-forms": `
+write a.txt "a\n"
+git add .
+git commit --quiet --message=one
+write a.txt "b\n"
+git commit --all --message two
+write a.txt "c\n"
+git commit -a -m three -m four
+git log --format=%B
+git commit --amend --allow-empty --no-edit -q
+git log --oneline
+`,
+	"restore-worktree-dir": `
+write d/a.txt "a\n"
+write d/e/b.txt "b\n"
+git add .
+git commit -q -m one
+write d/a.txt "x\n"
+rm d/e/b.txt
+git restore d
+git status -s
+write d/a.txt "y\n"
+git add d/a.txt
+git restore --staged --worktree d/a.txt
+git status -s
+git restore nothing.txt
+`,
+	"revert-conflict": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git commit -q -am second
+write a.txt "three\n"
+git commit -q -am third
+git revert HEAD~1
+git status -s
+git revert --abort
+git status -s
+git log --oneline
+`,
+	"cherry-pick-x": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b side
+write s.txt "s\n"
+git add .
+git commit -q -m "side change"
+git checkout -q main
+git cherry-pick -x side
+git log --format=%B -1
+git cherry-pick nope
+`,
+	"merge-ff-only": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q -b f
+write b.txt "b\n"
+git add .
+git commit -q -m b
+git checkout -q main
+write c.txt "c\n"
+git add .
+git commit -q -m c
+git merge --ff-only f
+git merge nothing
+git merge -m "custom message" f
+git log -1 --format=%s
+`,
+	"merge-unrelated": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git checkout -q --orphan other
+git rm -q -r --cached .
+write b.txt "b\n"
+git add b.txt
+git commit -q -m other
+git checkout -q main
+git merge other
+`,
 	"merge-abort": `
 write a.txt "one\n"
 git add .

@@ -19,7 +19,7 @@ var commands = map[string]func(*cli, []string) int{
 	"restore": cmdRestore, "clean": cmdClean, "ls-files": cmdLsFiles, "config": cmdConfig, "diff": cmdDiff,
 	"log": cmdLog, "show": cmdShow, "branch": cmdBranch, "checkout": cmdCheckout, "switch": cmdSwitch,
 	"tag": cmdTag, "rev-parse": cmdRevParse, "merge": cmdMerge, "cherry-pick": cmdCherryPick, "revert": cmdRevert,
-	"stash": cmdStash, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
+	"stash": cmdStash, "show-ref": cmdShowRef, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
 }
 
 // runCLI serves a command line: global options (-C, -c), then the command.

@@ -361,7 +361,9 @@ func (x *cli) checkoutPaths(src string, paths []string, ours, theirs bool) int {
 				n++
 			}
 		}
-		if src != "" {
+		if src == "" && (ours || theirs) {
+			x.eprintf("Updated %s from the index\n", plural(n, "path", "paths"))
+		} else if src != "" {
 			tree := src
 			if h, err := x.rev(src); err == nil {
 				if c, err := x.r.CommitObject(h); err == nil {
@@ -411,12 +413,12 @@ func cmdSwitch(x *cli, args []string) int {
 		if start != "-" {
 			if _, err := x.r.Storer.Reference(plumbing.NewBranchReferenceName(start)); err != nil {
 				if _, err := x.rev(start); err == nil {
-					x.eprintf("fatal: a branch is expected, got '%s'\n", start)
+					what := "commit"
 					if _, err := x.r.Storer.Reference(plumbing.NewTagReferenceName(start)); err == nil {
-						x.eprintf("hint: If you want to detach HEAD at the commit, try again with the --detach option.\n")
-					} else {
-						x.eprintf("hint: If you want to detach HEAD at the commit, try again with the --detach option.\n")
+						what = "tag"
 					}
+					x.eprintf("fatal: a branch is expected, got %s '%s'\n", what, start)
+					x.eprintf("hint: If you want to detach HEAD at the commit, try again with the --detach option.\n")
 					return 128
 				}
 				return x.fatal("invalid reference: %s", start)
@@ -593,7 +595,7 @@ func (x *cli) switchTo(target, newBranch string, forceCreate, force, detach, qui
 			"Turn off this advice by setting config variable advice.detachedHead to false\n\n")
 		x.eprintf("HEAD is now at %s %s\n", shortHash(to), subj)
 	}
-	if branch != "" && cmd != "" {
+	if branch != "" && newBranch == "" {
 		x.printLocalChanges(ix, toFiles)
 	}
 	return 0

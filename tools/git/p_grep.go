@@ -201,6 +201,9 @@ func cmdGrep(x *cli, args []string) int {
 		}
 	}
 	if f.has("files-without-match") {
+		if x.out.Len() == 0 {
+			return 1
+		}
 		return 0
 	}
 	if !found {

@@ -1218,4 +1218,46 @@ func configList(text string) string {
 	return b.String()
 }
 
+func cmdShowRef(x *cli, args []string) int {
+	f, err := parseOpts(args, []opt{{long: "heads"}, {long: "tags"}, {short: 's', long: "hash", arg: argOptional}, {long: "verify"}, {short: 'q', long: "quiet"}},
+		"usage: git show-ref [-q | --quiet] [--verify] [--head] [-d | --dereference] [-s | --hash[=<n>]] [--abbrev[=<n>]] [--tags] [--heads] [--] [<pattern>...]\n", false, "")
+	if err != nil {
+		return x.fail(err)
+	}
+	found := false
+	for _, r := range x.refs("refs/") {
+		n := r.Name().String()
+		if f.has("heads") && !f.has("tags") && !r.Name().IsBranch() || f.has("tags") && !f.has("heads") && !r.Name().IsTag() || n == "refs/stash" {
+			continue
+		}
+		if len(f.pos) > 0 {
+			ok := false
+			for _, p := range f.pos {
+				if f.has("verify") && n == p || !f.has("verify") && (n == p || strings.HasSuffix(n, "/"+p)) {
+					ok = true
+				}
+			}
+			if !ok {
+				continue
+			}
+		}
+		found = true
+		if f.has("quiet") {
+			continue
+		}
+		if f.has("hash") {
+			x.printf("%s\n", r.Hash())
+		} else {
+			x.printf("%s %s\n", r.Hash(), n)
+		}
+	}
+	if !found {
+		if f.has("verify") && !f.has("quiet") && len(f.pos) > 0 {
+			return x.fatal("'%s' - not a valid ref", f.pos[0])
+		}
+		return 1
+	}
+	return 0
+}
+
 func gitDate(t time.Time) string { return t.Format("Mon Jan 2 15:04:05 2006 -0700") }

@@ -319,7 +319,7 @@ func (x *cli) logLike(args []string, show bool) int {
 			continue
 		}
 		if f.dashdash {
-			return x.fail(ambiguous(p))
+			return x.fatal("bad revision '%s'", p)
 		}
 		if _, err := x.fs().Lstat(x.ctx(), path.Join(x.cwd, p)); err != nil {
 			return x.fail(ambiguous(p))

@@ -254,7 +254,6 @@ func cmdMerge(x *cli, args []string) int {
 		return 0
 	}
 	if f.has("ff-only") {
-		x.eprintf("hint: Diverging branches can't be fast-forwarded, you need to either:\nhint: \nhint: \tgit merge --no-ff\nhint: \nhint: or:\nhint: \nhint: \tgit rebase\nhint: \nhint: Disable this message with \"git config advice.diverging false\"\n")
 		return x.fatal("Not possible to fast-forward, aborting.")
 	}
 	base, err := x.r.mergeBase(head, theirs)
