@@ -44,26 +44,48 @@ func (g *Git) Run(ctx context.Context, args []string, cwd string) *Output {
 	return out
 }
 
-// Usage lists the command lines run understands.
-const Usage = `usage: git <command> [<args>]
+// Usage lists the command lines run understands. Options are parsed as
+// git parses them (bundled short options, --opt=value, -n5, "--" before
+// paths, pathspec globs) and output is git's.
+const Usage = `usage: git [-C <path>] [-c <name>=<value>] <command> [<args>]
 
-  init [-b <branch>] [<dir>]
-  status [-s | --short | --porcelain]
-  add [-A | --all] [<path>...]
-  rm [--cached] <path>...
-  commit -m <message> [-a] [--allow-empty] [--author "Name <email>"] [--date <date>]
-  log [--oneline] [-n <count>] [<rev>] [-- <path>]
-  diff [--cached | --staged] [<rev> [<rev>]] [-- <path>...]
-  show [<rev>]
-  branch [-d | -D] [<name> [<start>]]
-  checkout [-b] <branch> | <commit> | [<rev>] -- <path>...
-  switch [-c] <branch>
-  reset [--hard | --mixed | --soft] [<rev>]
-  tag [-d] [-a] [-m <message>] [<name> [<rev>]]
-  rev-parse [--short] <rev>
+nook's git (go-git storage, nook's own porcelain) serves:
+
+  init [-q] [-b <branch>] [<dir>]
+  status [-s] [-b] [--porcelain[=v1|v2]] [-u<mode>] [--] [<pathspec>...]
+  add [-A | -u] [-n] [-v] [-f] [--] <pathspec>...
+  rm [--cached] [-r] [-f] [-q] [-n] <pathspec>...
+  mv [-f] [-n] [-v] <source>... <destination>
+  restore [--staged] [--worktree] [--source=<rev>] [--ours | --theirs] <pathspec>...
+  commit [-a] [-m <msg>]... [-F <file>] [--amend] [--allow-empty] [--no-edit] [-q] [--author=<a>] [--date=<d>] [<pathspec>...]
+  reset [--soft | --mixed | --hard] [<commit>] | [<tree-ish>] [--] <pathspec>...
+  log [-n <n> | -<n>] [--oneline] [--format=<fmt>] [--stat] [--name-only] [--name-status] [-p] [--graph]
+      [--all] [--author=<re>] [--grep=<re>] [--reverse] [--first-parent] [<rev> | <a>..<b>] [--] [<path>...]
+  show [--stat] [--name-only] [--format=<fmt>] [<rev> | <rev>:<path>]
+  diff [--cached] [--stat] [--shortstat] [--numstat] [--name-only] [--name-status] [-U<n>] [<rev> [<rev>] | <a>..<b>] [--] [<path>...]
+  branch [-a] [-v] [-d | -D] [-m | -M] [-f] [--show-current] [--merged] [--contains <rev>] [<name> [<start>]]
+  checkout [-b | -B <new>] [<branch> | <commit> | -] | [<rev>] [--ours | --theirs] -- <path>...
+  switch [-c | -C <new>] [--detach] [<branch> | -]
+  tag [-a] [-m <msg>] [-d] [-l] [-n] [-f] [<name> [<rev>]]
+  merge [--no-ff | --ff-only] [-m <msg>] [--no-commit] <branch> | --abort | --continue
+  rebase [--onto <newbase>] <upstream> | --continue | --skip | --abort
+  cherry-pick [-x] [-n] <commit> | --continue | --abort
+  revert [-n] <commit> | --continue | --abort
+  stash [push [-m <msg>] | save | list | show [-p] | pop | apply | drop | clear] [stash@{<n>}]
+  grep [-n] [-i] [-l] [-L] [-c] [-w] [-v] [-E | -F] [-e <pattern>]... [<rev>] [--] [<path>...]
+  blame [-L <from>,<to>] [-s] [-e] [<rev>] [--] <file>
+  rev-parse [--short[=<n>]] [--abbrev-ref] [--verify] [--show-toplevel] [--show-prefix] <rev>...
+  ls-files [-s] [-m] [-d] [-o] [-u] [--exclude-standard] [<path>...]
+  show-ref [--heads] [--tags] [<pattern>...]
+  config [--local] <name> [<value>] | --list
+  clean -n | -f [-d] [-x | -X] [<path>...]
   clone [-b <branch>] [--depth <n>] <url> [<dir>]
   fetch [<remote>]
   push [-f] [<remote> [<refspec>...]]
+
+There is no editor and no terminal: a commit without -m uses the prepared
+message (a merge's, a revert's) as an editor that saves it unchanged would,
+and -p/-i (interactive) are refused.
 `
 
 // usageError is a command line run does not understand (exit status 129,

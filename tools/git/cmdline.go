@@ -22,6 +22,16 @@ var commands = map[string]func(*cli, []string) int{
 	"stash": cmdStash, "show-ref": cmdShowRef, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
 }
 
+// unsupported are git commands nook's git does not serve.
+var unsupported = map[string]bool{
+	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true, "cat-file": true, "describe": true,
+	"format-patch": true, "gc": true, "notes": true, "pull": true, "range-diff": true, "reflog": true, "remote": true,
+	"send-email": true, "shortlog": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
+	"hash-object": true, "ls-tree": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
+	"write-tree": true, "commit-tree": true, "symbolic-ref": true, "for-each-ref": true, "merge-base": true, "mergetool": true,
+	"difftool": true, "citool": true, "gui": true, "instaweb": true, "maintenance": true, "prune": true, "repack": true,
+}
+
 // runCLI serves a command line: global options (-C, -c), then the command.
 func (c *call) runCLI(argv []string, dir string) *Output {
 	x := &cli{c: c, config: map[string]string{}, touched: map[string]string{}}
@@ -79,6 +89,11 @@ func (x *cli) run(argv []string) *Output {
 	}
 	fn, ok := commands[name]
 	if !ok {
+		if unsupported[name] {
+			out.Stderr = "fatal: 'git " + name + "' is not supported by nook's git (git help lists what is)\n"
+			out.ExitCode = 128
+			return out
+		}
 		out.Stderr = "git: '" + name + "' is not a git command. See 'git --help'.\n"
 		out.ExitCode = 1
 		return out
