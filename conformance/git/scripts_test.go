@@ -912,6 +912,27 @@ git commit -q -m other
 git checkout -q main
 git merge other
 `,
+	"plumbing": `
+write a.txt "a\n"
+write d/b.txt "b\n"
+git add .
+git commit -q -m one
+git branch side
+write a.txt "a2\n"
+git commit -q -am two
+git merge-base main side
+git merge-base --is-ancestor side main
+git merge-base --is-ancestor main side
+git cat-file -t HEAD
+git cat-file -p HEAD
+git cat-file -s HEAD:a.txt
+git cat-file -p HEAD:a.txt
+git cat-file -p HEAD^{tree}
+git cat-file -e nope
+git ls-tree HEAD
+git ls-tree -r HEAD
+git ls-tree -r --name-only side
+`,
 	"merge-abort": `
 write a.txt "one\n"
 git add .

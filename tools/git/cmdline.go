@@ -19,16 +19,17 @@ var commands = map[string]func(*cli, []string) int{
 	"restore": cmdRestore, "clean": cmdClean, "ls-files": cmdLsFiles, "config": cmdConfig, "diff": cmdDiff,
 	"log": cmdLog, "show": cmdShow, "branch": cmdBranch, "checkout": cmdCheckout, "switch": cmdSwitch,
 	"tag": cmdTag, "rev-parse": cmdRevParse, "merge": cmdMerge, "cherry-pick": cmdCherryPick, "revert": cmdRevert,
-	"stash": cmdStash, "show-ref": cmdShowRef, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
+	"stash": cmdStash, "show-ref": cmdShowRef,
+	"merge-base": cmdMergeBase, "cat-file": cmdCatFile, "ls-tree": cmdLsTree, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
 }
 
 // unsupported are git commands nook's git does not serve.
 var unsupported = map[string]bool{
-	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true, "cat-file": true, "describe": true,
+	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true, "describe": true,
 	"format-patch": true, "gc": true, "notes": true, "pull": true, "range-diff": true, "reflog": true, "remote": true,
 	"send-email": true, "shortlog": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
-	"hash-object": true, "ls-tree": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
-	"write-tree": true, "commit-tree": true, "symbolic-ref": true, "for-each-ref": true, "merge-base": true, "mergetool": true,
+	"hash-object": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
+	"write-tree": true, "commit-tree": true, "symbolic-ref": true, "for-each-ref": true, "mergetool": true,
 	"difftool": true, "citool": true, "gui": true, "instaweb": true, "maintenance": true, "prune": true, "repack": true,
 }
 

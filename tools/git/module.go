@@ -252,7 +252,8 @@ func runMutates(a map[string]any) bool {
 	}
 	rest := args[1:]
 	switch args[0] {
-	case "status", "log", "diff", "show", "rev-parse", "help", "grep", "blame", "ls-files", "version":
+	case "status", "log", "diff", "show", "rev-parse", "help", "grep", "blame", "ls-files", "version",
+		"merge-base", "cat-file", "ls-tree", "show-ref":
 		return false
 	case "stash":
 		return !(len(rest) > 0 && (rest[0] == "list" || rest[0] == "show"))

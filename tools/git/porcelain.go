@@ -317,6 +317,27 @@ func (x *cli) revAny(s string) (plumbing.Hash, error) {
 	if s == "" {
 		return plumbing.ZeroHash, ambiguous(s)
 	}
+	if base, peel, ok := strings.Cut(s, "^{"); ok && strings.HasSuffix(peel, "}") {
+		h, err := x.revAny(base)
+		if err != nil {
+			return h, ambiguous(s)
+		}
+		switch peel {
+		case "}", "commit}":
+			return x.peelCommit(h)
+		case "tree}":
+			c, err := x.peelCommit(h)
+			if err != nil {
+				return c, ambiguous(s)
+			}
+			cm, err := x.r.CommitObject(c)
+			if err != nil {
+				return c, ambiguous(s)
+			}
+			return cm.TreeHash, nil
+		}
+		return h, ambiguous(s)
+	}
 	if s == "@" {
 		s = "HEAD"
 	}
