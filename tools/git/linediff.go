@@ -6,9 +6,15 @@ import (
 	"strings"
 )
 
-// maxDiffCost bounds the Myers search (edit distance explored); past it
-// the differing middle is one replacement, still a correct diff.
-const maxDiffCost = 4096
+// maxDiffCost bounds the Myers search (the edit distance explored); past
+// it the differing middle is one replacement, still a correct diff. The
+// search keeps one row per distance explored, so its memory is about
+// maxDiffCost² ints (≈ 18 MB).
+const maxDiffCost = 1500
+
+// maxDiffLines bounds the lines a file diff compares; a bigger file is
+// one replacement hunk.
+const maxDiffLines = 200000
 
 // splitLines splits text into lines, each keeping its "\n".
 func splitLines(b []byte) []string {
@@ -60,13 +66,17 @@ func myers(a, b []string, del, ins []bool) {
 	if max > maxDiffCost {
 		max = maxDiffCost
 	}
+	if n > maxDiffLines || m > maxDiffLines {
+		max = 0
+	}
 	off := max + 1
 	v := make([]int, 2*max+3)
+	// trace[d] holds v[off-d .. off+d] as it was before step d.
 	var trace [][]int
 	found := -1
 	for d := 0; d <= max && found < 0; d++ {
-		snap := make([]int, len(v))
-		copy(snap, v)
+		snap := make([]int, 2*d+3)
+		copy(snap, v[off-d-1:off+d+2])
 		trace = append(trace, snap)
 		for k := -d; k <= d; k += 2 {
 			var x int
@@ -97,15 +107,16 @@ func myers(a, b []string, del, ins []bool) {
 	}
 	x, y := n, m
 	for d := found; d > 0; d-- {
-		vv := trace[d]
+		row := trace[d]
+		at := func(k int) int { return row[k+d+1] } // v[off+k] before step d
 		k := x - y
 		var pk int
-		if k == -d || (k != d && vv[off+k-1] < vv[off+k+1]) {
+		if k == -d || (k != d && at(k-1) < at(k+1)) {
 			pk = k + 1
 		} else {
 			pk = k - 1
 		}
-		px := vv[off+pk]
+		px := at(pk)
 		py := px - pk
 		for x > px && y > py {
 			x, y = x-1, y-1
