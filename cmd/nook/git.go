@@ -14,13 +14,17 @@ var cmdGit = &command{
 	summary:  "run git on the workspace's repositories (go-git, no host git)",
 	help: `Runs a git command line on a repository in the workspace, with the same
 implementation sandboxed code reaches as the ws:git module and the shell's git
-command: init, status, add, rm, commit, log, diff, show, branch, checkout,
-switch, reset, tag, rev-parse, clone, fetch and push ("nook git help" lists
-their options). -C names the directory to work in (default /workspace; the
-repository is found there or in a parent up to /workspace). Commits are by
---name and --email (default nook <nook@localhost>). clone, fetch and push
-reach the network only with --allow-network, over http(s), and only the
---allow-host hosts when any are given. nook exits with git's exit status.`,
+command. Options parse and output prints as git's (checked against git in
+conformance/git): status, add, rm, mv, restore, commit, reset, log, show, diff,
+branch, checkout, switch, tag, merge, rebase, cherry-pick, revert, stash, grep,
+blame, rev-parse, ls-files, ls-tree, cat-file, merge-base, show-ref, config,
+clean, init, clone, fetch and push ("nook git help" lists their options).
+-C names the directory to work in (default /workspace; the repository is found
+there or in a parent up to /workspace); git's own -C and -c name=value work
+after "git" too. Commits are by --name and --email (default nook
+<nook@localhost>) unless the repository's user.name/user.email say otherwise.
+clone, fetch and push reach the network only with --allow-network, over
+http(s), and only the --allow-host hosts when any are given. nook exits with git's exit status.`,
 	run:     runGit,
 	argsEnd: true, // git's own flags follow COMMAND
 }

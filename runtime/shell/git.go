@@ -41,6 +41,17 @@ func (p *runProgram) gitCmd(dir string, args []string, stdout, stderr io.Writer)
 		return 128
 	}
 	m, _ := res.(map[string]any)
+	// Files git changed in the worktree belong to the run's Changes report.
+	if list, ok := m["touched"].([]any); ok {
+		for _, t := range list {
+			if e, ok := t.(map[string]any); ok {
+				if path, ok := e["path"].(string); ok {
+					was, _ := e["was"].(string)
+					p.fs.Changes().Touched(path, was)
+				}
+			}
+		}
+	}
 	if s, _ := m["stdout"].(string); s != "" {
 		io.WriteString(stdout, s)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -125,12 +126,130 @@ func (b *billyFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File,
 			return nil, osErr("open", name, err)
 		}
 	}
+	if flag&(os.O_WRONLY|os.O_RDWR) != 0 && strings.Contains(p+"/", "/.git/") && !strings.Contains(p, "/.git/objects/") {
+		return b.openAtomic(p, name, flag, perm)
+	}
 	h, err := b.fs.OpenFile(b.ctx, p, flag, uint32(perm.Perm()))
 	if err != nil {
 		return nil, osErr("open", name, err)
 	}
 	return &billyFile{File: h, name: name}, nil
 }
+
+// openAtomic opens a small repository file (a ref, HEAD, the index, the
+// config, a reflog) for writing as a buffer written back in one
+// transaction at Close: go-git rewrites a ref by truncating and writing
+// it, and a crash between the two would leave an empty ref.
+func (b *billyFS) openAtomic(p, name string, flag int, perm os.FileMode) (billy.File, error) {
+	var data []byte
+	old, err := b.fs.ReadFile(b.ctx, p)
+	switch {
+	case err == nil:
+		if flag&os.O_CREATE != 0 && flag&os.O_EXCL != 0 {
+			return nil, osErr("open", name, &os.PathError{Op: "open", Path: name, Err: syscall.EEXIST})
+		}
+		if flag&os.O_TRUNC == 0 {
+			data = old
+		}
+	case vfs.Code(err) == vfs.ENOENT && flag&os.O_CREATE != 0:
+	default:
+		return nil, osErr("open", name, err)
+	}
+	f := &atomicFile{b: b, p: p, name: name, data: data, perm: uint32(perm.Perm()), dirty: err != nil || flag&os.O_TRUNC != 0}
+	if flag&os.O_APPEND != 0 {
+		f.off = int64(len(data))
+		f.appendOnly = true
+	}
+	return f, nil
+}
+
+// atomicFile is a buffered file of openAtomic.
+type atomicFile struct {
+	b          *billyFS
+	p, name    string
+	data       []byte
+	off        int64
+	perm       uint32
+	dirty      bool
+	appendOnly bool
+	closed     bool
+}
+
+func (f *atomicFile) Name() string { return f.name }
+
+func (f *atomicFile) Read(p []byte) (int, error) {
+	if f.off >= int64(len(f.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.data[f.off:])
+	f.off += int64(n)
+	return n, nil
+}
+
+func (f *atomicFile) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(f.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (f *atomicFile) Write(p []byte) (int, error) {
+	if f.appendOnly {
+		f.off = int64(len(f.data))
+	}
+	if end := f.off + int64(len(p)); end > int64(len(f.data)) {
+		f.data = append(f.data, make([]byte, end-int64(len(f.data)))...)
+	}
+	copy(f.data[f.off:], p)
+	f.off += int64(len(p))
+	f.dirty = true
+	return len(p), nil
+}
+
+func (f *atomicFile) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		off += f.off
+	case io.SeekEnd:
+		off += int64(len(f.data))
+	}
+	if off < 0 {
+		return 0, &os.PathError{Op: "seek", Path: f.name, Err: syscall.EINVAL}
+	}
+	f.off = off
+	return off, nil
+}
+
+func (f *atomicFile) Truncate(size int64) error {
+	if size < int64(len(f.data)) {
+		f.data = f.data[:size]
+	} else {
+		f.data = append(f.data, make([]byte, size-int64(len(f.data)))...)
+	}
+	f.dirty = true
+	return nil
+}
+
+func (f *atomicFile) Close() error {
+	if f.closed {
+		return nil
+	}
+	f.closed = true
+	if !f.dirty {
+		return nil
+	}
+	if err := f.b.fs.WriteFile(f.b.ctx, f.p, f.data, &vfs.WriteOptions{MkdirAll: true}); err != nil {
+		return osErr("write", f.name, err)
+	}
+	return nil
+}
+
+func (f *atomicFile) Lock() error   { return nil }
+func (f *atomicFile) Unlock() error { return nil }
 
 func (b *billyFS) Stat(name string) (os.FileInfo, error) {
 	p, err := b.resolve("stat", name, true)

@@ -17,6 +17,9 @@ type Output struct {
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
 	ExitCode int    `json:"exitCode"`
+	// Touched lists the workspace paths the command changed in the
+	// worktree, with what each was before.
+	Touched []Touched `json:"touched,omitempty"`
 }
 
 // Run runs a git command line (args without "git", e.g. ["log",
@@ -41,26 +44,48 @@ func (g *Git) Run(ctx context.Context, args []string, cwd string) *Output {
 	return out
 }
 
-// Usage lists the command lines run understands.
-const Usage = `usage: git <command> [<args>]
+// Usage lists the command lines run understands. Options are parsed as
+// git parses them (bundled short options, --opt=value, -n5, "--" before
+// paths, pathspec globs) and output is git's.
+const Usage = `usage: git [-C <path>] [-c <name>=<value>] <command> [<args>]
 
-  init [-b <branch>] [<dir>]
-  status [-s | --short | --porcelain]
-  add [-A | --all] [<path>...]
-  rm [--cached] <path>...
-  commit -m <message> [-a] [--allow-empty] [--author "Name <email>"] [--date <date>]
-  log [--oneline] [-n <count>] [<rev>] [-- <path>]
-  diff [--cached | --staged] [<rev> [<rev>]] [-- <path>...]
-  show [<rev>]
-  branch [-d | -D] [<name> [<start>]]
-  checkout [-b] <branch> | <commit> | [<rev>] -- <path>...
-  switch [-c] <branch>
-  reset [--hard | --mixed | --soft] [<rev>]
-  tag [-d] [-a] [-m <message>] [<name> [<rev>]]
-  rev-parse [--short] <rev>
+nook's git (go-git storage, nook's own porcelain) serves:
+
+  init [-q] [-b <branch>] [<dir>]
+  status [-s] [-b] [--porcelain[=v1|v2]] [-u<mode>] [--] [<pathspec>...]
+  add [-A | -u] [-n] [-v] [-f] [--] <pathspec>...
+  rm [--cached] [-r] [-f] [-q] [-n] <pathspec>...
+  mv [-f] [-n] [-v] <source>... <destination>
+  restore [--staged] [--worktree] [--source=<rev>] [--ours | --theirs] <pathspec>...
+  commit [-a] [-m <msg>]... [-F <file>] [--amend] [--allow-empty] [--no-edit] [-q] [--author=<a>] [--date=<d>] [<pathspec>...]
+  reset [--soft | --mixed | --hard] [<commit>] | [<tree-ish>] [--] <pathspec>...
+  log [-n <n> | -<n>] [--oneline] [--format=<fmt>] [--stat] [--name-only] [--name-status] [-p] [--graph]
+      [--all] [--author=<re>] [--grep=<re>] [--reverse] [--first-parent] [<rev> | <a>..<b>] [--] [<path>...]
+  show [--stat] [--name-only] [--format=<fmt>] [<rev> | <rev>:<path>]
+  diff [--cached] [--stat] [--shortstat] [--numstat] [--name-only] [--name-status] [-U<n>] [<rev> [<rev>] | <a>..<b>] [--] [<path>...]
+  branch [-a] [-v] [-d | -D] [-m | -M] [-f] [--show-current] [--merged] [--contains <rev>] [<name> [<start>]]
+  checkout [-b | -B <new>] [<branch> | <commit> | -] | [<rev>] [--ours | --theirs] -- <path>...
+  switch [-c | -C <new>] [--detach] [<branch> | -]
+  tag [-a] [-m <msg>] [-d] [-l] [-n] [-f] [<name> [<rev>]]
+  merge [--no-ff | --ff-only] [-m <msg>] [--no-commit] <branch> | --abort | --continue
+  rebase [--onto <newbase>] <upstream> | --continue | --skip | --abort
+  cherry-pick [-x] [-n] <commit> | --continue | --abort
+  revert [-n] <commit> | --continue | --abort
+  stash [push [-m <msg>] | save | list | show [-p] | pop | apply | drop | clear] [stash@{<n>}]
+  grep [-n] [-i] [-l] [-L] [-c] [-w] [-v] [-E | -F] [-e <pattern>]... [<rev>] [--] [<path>...]
+  blame [-L <from>,<to>] [-s] [-e] [<rev>] [--] <file>
+  rev-parse [--short[=<n>]] [--abbrev-ref] [--verify] [--show-toplevel] [--show-prefix] <rev>...
+  ls-files [-s] [-m] [-d] [-o] [-u] [--exclude-standard] [<path>...]
+  show-ref [--heads] [--tags] [<pattern>...]
+  config [--local] <name> [<value>] | --list
+  clean -n | -f [-d] [-x | -X] [<path>...]
   clone [-b <branch>] [--depth <n>] <url> [<dir>]
   fetch [<remote>]
   push [-f] [<remote> [<refspec>...]]
+
+There is no editor and no terminal: a commit without -m uses the prepared
+message (a merge's, a revert's) as an editor that saves it unchanged would,
+and -p/-i (interactive) are refused.
 `
 
 // usageError is a command line run does not understand (exit status 129,
@@ -77,24 +102,25 @@ func (c *call) run() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(argv) == 0 || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h" {
-		return &Output{Stdout: Usage}, nil
+	dir, err := c.dir()
+	if err != nil {
+		return nil, err
 	}
-	cmd, rest := argv[0], argv[1:]
+	return c.runCLI(argv, dir), nil
+}
+
+// legacy serves the commands that keep the option-object implementation
+// (init, clone, fetch, push) from a command line.
+func (c *call) legacy(cmd string, rest []string, dir string) *Output {
 	name, opts, err := parseCommand(cmd, rest)
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
-			return &Output{Stderr: "error: " + ue.msg + "\n" + Usage, ExitCode: 129}, nil
+			return &Output{Stderr: "error: " + ue.msg + "\n", ExitCode: 129}
 		}
-		return nil, err
+		return &Output{Stderr: "fatal: " + err.Error() + "\n", ExitCode: 128}
 	}
-	if d, ok := c.a["dir"]; ok {
-		opts["dir"] = d
-	}
-	if name == "rev-parse" {
-		return c.revParse(opts)
-	}
+	opts["dir"] = dir
 	fnOpts := map[string]any{}
 	for k, v := range opts {
 		if k != "short" && k != "oneline" && k != "quiet" {
@@ -109,9 +135,12 @@ func (c *call) run() (any, error) {
 		if errors.As(err, &ce) {
 			msg = ce.Message
 		}
-		return &Output{Stderr: "fatal: " + msg + "\n", ExitCode: 128}, nil
+		return &Output{Stderr: "fatal: " + msg + "\n", ExitCode: 128}
 	}
-	return &Output{Stdout: format(name, opts, res)}, nil
+	if opts["quiet"] == true {
+		return &Output{}
+	}
+	return &Output{Stdout: format(name, opts, res)}
 }
 
 // parseCommand turns a git command line into a module function and its
@@ -227,7 +256,7 @@ func parseCommand(cmd string, args []string) (string, map[string]any, error) {
 			}
 			o["depth"] = float64(n)
 		default:
-			if cmd == "log" && len(a) > 1 && isDigits(a[1:]) {
+			if cmd == "log" && len(a) > 1 && isDigitsOld(a[1:]) {
 				n, _ := strconv.Atoi(a[1:])
 				o["max"] = float64(n)
 				continue
@@ -355,7 +384,7 @@ func parseCommand(cmd string, args []string) (string, map[string]any, error) {
 	return name, o, nil
 }
 
-func isDigits(s string) bool {
+func isDigitsOld(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
 			return false
@@ -364,7 +393,7 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-func toAny(s []string) []any {
+func toAnyOld(s []string) []any {
 	out := make([]any, len(s))
 	for i, x := range s {
 		out[i] = x

@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/nookdev/nook/vfs"
 )
 
 // DefaultBranch is the branch init creates when the call names none.
@@ -42,7 +44,15 @@ func (c *call) init() (any, error) {
 		branch = DefaultBranch
 	}
 	if fi, err := c.g.fs.Stat(c.ctx, path.Join(dir, ".git")); err == nil && fi.IsDir() {
-		return map[string]any{"path": dir, "reinitialized": true}, nil
+		_, headErr := c.g.fs.Stat(c.ctx, path.Join(dir, ".git", "HEAD"))
+		_, cfgErr := c.g.fs.Stat(c.ctx, path.Join(dir, ".git", "config"))
+		if headErr == nil && cfgErr == nil {
+			return map[string]any{"path": dir, "reinitialized": true}, nil
+		}
+		// Half an init (a crash in the middle): start again.
+		if err := c.g.fs.Remove(c.ctx, path.Join(dir, ".git"), &vfs.RemoveOptions{Recursive: true}); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.g.fs.MkdirAll(c.ctx, dir, 0o755); err != nil {
 		return nil, err
@@ -284,6 +294,9 @@ type pendingCommit struct {
 	Parent string `json:"parent"` // HEAD before ("" when unborn)
 	When   int64  `json:"when"`   // the commit's time, seconds
 	Zone   int    `json:"zone"`   // its zone offset, seconds
+	// Before is the repository as the command found it (command lines
+	// that move HEAD or the worktree), restored before a repeat.
+	Before *snapshot `json:"before,omitempty"`
 }
 
 func (c *call) commit() (any, error) {

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -232,17 +233,42 @@ func (g *Git) Call(ctx context.Context, cc *runtime.CallContext, name string, a 
 // runMutates reports whether a command line of run may change the
 // repository (read-only ones leave no receipt).
 func runMutates(a map[string]any) bool {
-	args, _ := a["args"].([]any)
+	raw, _ := a["args"].([]any)
+	var args []string
+	for _, x := range raw {
+		s, _ := x.(string)
+		args = append(args, s)
+	}
+	// Global options come first.
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if (args[0] == "-C" || args[0] == "-c") && len(args) > 1 {
+			args = args[2:]
+			continue
+		}
+		args = args[1:]
+	}
 	if len(args) == 0 {
 		return false
 	}
+	rest := args[1:]
 	switch args[0] {
-	case "status", "log", "diff", "show", "rev-parse", "help":
+	case "status", "log", "diff", "show", "rev-parse", "help", "grep", "blame", "ls-files", "version",
+		"merge-base", "cat-file", "ls-tree", "show-ref":
 		return false
+	case "stash":
+		return !(len(rest) > 0 && (rest[0] == "list" || rest[0] == "show"))
+	case "config":
+		n := 0
+		for _, s := range rest {
+			if !strings.HasPrefix(s, "-") {
+				n++
+			}
+		}
+		return n >= 2 || slices.Contains(rest, "--unset")
 	case "branch", "tag":
 		// Listing only: no name and no flag that changes anything.
-		for _, x := range args[1:] {
-			if s, _ := x.(string); s != "--list" && s != "-l" && s != "-a" {
+		for _, s := range rest {
+			if s != "--list" && s != "-l" && s != "-a" && s != "-r" && s != "-v" && s != "--show-current" && s != "-n" {
 				return true
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
@@ -198,5 +200,64 @@ func TestConfined(t *testing.T) {
 	}
 	if _, err := f.Stat(bg, "/outside/r2/.git/HEAD"); err == nil {
 		t.Fatal("git wrote outside the root")
+	}
+}
+
+// TestRunCommitRepeated: a command line that commits, repeated after a
+// crash that kept its result out of the journal, commits once and prints
+// what the first attempt printed.
+func TestRunCommitRepeated(t *testing.T) {
+	ws := newWS(t)
+	f := ws.FS()
+	clock := time.Unix(1767225600, 0).UTC()
+	opts := Options{Identity: testID, Now: func() time.Time { return clock }}
+	g := New(f, opts)
+	nookGit(t, g, "init", "-q")
+	f.WriteFile(bg, "/workspace/a", []byte("a\n"), nil)
+	nookGit(t, g, "add", "a")
+	m := Module(f, opts)
+	cc := &runtime.CallContext{RunID: "r", CallID: "r/7"}
+	args := []any{map[string]any{"args": []any{"commit", "-qam", "one"}}}
+	first, err := m["run"](bg, cc, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.TrimSpace(nookGit(t, g, "rev-parse", "HEAD"))
+	// The crash: the receipt holds only what was recorded before the
+	// commit (its clock and parent); the clock has moved on since.
+	var rf receiptFile
+	b, _ := f.ReadFile(bg, "/.nook/runs/r/calls/7.json")
+	if err := json.Unmarshal(b, &rf); err != nil || rf.State != "done" {
+		t.Fatalf("receipt %s: %v", b, err)
+	}
+	rf.State, rf.Result = "pending", nil
+	rf.Pending, _ = json.Marshal(pendingCommit{Parent: plumbing.ZeroHash.String(), When: clock.Unix()})
+	b, _ = json.Marshal(rf)
+	f.WriteFile(bg, "/.nook/runs/r/calls/7.json", b, nil)
+	clock = clock.Add(time.Hour)
+	again, err := m["run"](bg, cc, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mustJSON(first) != mustJSON(again) {
+		t.Fatalf("repeat printed %s, first %s", mustJSON(again), mustJSON(first))
+	}
+	if n := nookGit(t, g, "log", "--format=%H"); n != head+"\n" {
+		t.Fatalf("history after the repeat:\n%s", n)
+	}
+	// Interrupted before the commit: the repeat commits at the recorded time.
+	f.WriteFile(bg, "/workspace/a", []byte("b\n"), nil)
+	cc = &runtime.CallContext{RunID: "r", CallID: "r/8"}
+	args = []any{map[string]any{"args": []any{"commit", "-qam", "two"}}}
+	rf = receiptFile{Fn: "run", State: "pending"}
+	rf.Args, _ = json.Marshal(args[0])
+	rf.Pending, _ = json.Marshal(pendingCommit{Parent: head, When: 1767225660})
+	b, _ = json.Marshal(rf)
+	f.WriteFile(bg, "/.nook/runs/r/calls/8.json", b, nil)
+	if _, err := m["run"](bg, cc, args); err != nil {
+		t.Fatal(err)
+	}
+	if n := nookGit(t, g, "log", "-1", "--format=%ct %s"); n != "1767225660 two\n" {
+		t.Fatalf("repeated commit: %q", n)
 	}
 }

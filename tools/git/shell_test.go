@@ -1,6 +1,7 @@
 package git
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ git bogus; echo "bogus $?"
 	if !strings.HasPrefix(out, want) {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, res.Stderr)
 	}
-	if !strings.Contains(out, "] first\n M a.txt\n+two\n2\n* feature\n  main\nexit 128\n/usr/bin/git\nbogus 129\n") {
+	if !strings.Contains(out, "] first\n Date: Thu Jan 1 00:00:00 2026 +0000\n 1 file changed, 1 insertion(+)\n create mode 100644 a.txt\n M a.txt\n+two\n2\n* feature\n  main\nexit 128\n/usr/bin/git\nbogus 1\n") {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", out, res.Stderr)
 	}
 	if !strings.Contains(string(res.Stderr), "not a git repository") {
@@ -62,5 +63,46 @@ git bogus; echo "bogus $?"
 	res, _ = h.Result(bg)
 	if res.ExitCode != 127 || !strings.Contains(string(res.Stderr), "git: command not found") {
 		t.Fatalf("git without the module: %d %s", res.ExitCode, res.Stderr)
+	}
+}
+
+// TestShellGitChanges checks that files git changes in the worktree
+// (checkout, merge, stash pop, reset --hard) are in the run's Changes
+// report, as what they are.
+func TestShellGitChanges(t *testing.T) {
+	mod, bind := LateModule(Options{Identity: testID})
+	ws := newWS(t, nook.WithBackends(shell.New(shell.Options{})), nook.WithModules(map[string]runtime.Module{ModuleName: mod}))
+	bind(ws.FS())
+	setup := `
+git init -q
+printf 'one\n' > a.txt
+printf 'keep\n' > k.txt
+git add . && git commit -q -m first
+git checkout -q -b feature
+printf 'feature\n' > f.txt
+git add f.txt && git commit -q -m feature
+git checkout -q main
+printf 'changed\n' > k.txt
+git stash -q
+`
+	h, err := ws.Runtime().Exec(bg, setup, runtime.ExecOptions{Backend: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := h.Result(bg); res.ExitCode != 0 {
+		t.Fatalf("setup: %d %s", res.ExitCode, res.Stderr)
+	}
+	h, err = ws.Runtime().Exec(bg, "git merge -q feature && git stash pop -q && git rm -q a.txt", runtime.ExecOptions{Backend: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := h.Result(bg)
+	if res.ExitCode != 0 || res.Changes == nil {
+		t.Fatalf("exit %d, changes %v: %s", res.ExitCode, res.Changes, res.Stderr)
+	}
+	got := fmt.Sprintf("created %v updated %v deleted %v", res.Changes.Created, res.Changes.Updated, res.Changes.Deleted)
+	want := "created [/workspace/f.txt] updated [/workspace/k.txt] deleted [/workspace/a.txt]"
+	if got != want {
+		t.Fatalf("changes: %s, want %s", got, want)
 	}
 }

@@ -70,6 +70,12 @@ func (c *Changes) beforeTree(ctx context.Context, p string, recursive bool) {
 	}
 }
 
+// Touched records what p was before a change made outside the shell's own
+// file operations (a host module such as ws:git wrote it): kind is "" when
+// p did not exist, else "file", "dir" or "symlink". A path the run changed
+// before keeps its first record.
+func (c *Changes) Touched(p, kind string) { c.set(path.Clean(p), kind) }
+
 // created records that p did not exist before the run made it.
 func (c *Changes) created(p string) { c.set(path.Clean(p), "") }
 
