@@ -22,7 +22,7 @@ import (
 func (p *runProgram) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
-		if st := p.runCommand(ctx, hc, args, hc.Stdin, hc.Stdout, hc.Stderr); st != 0 {
+		if st := p.runCommand(ctx, hc, args, hc.Stdin, p.boundStdout(hc.Stdout), p.boundStdout(hc.Stderr)); st != 0 {
 			return interp.ExitStatus(uint8(st))
 		}
 		return nil
@@ -53,6 +53,11 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		code, _ := strconv.Atoi(args[1])
 		fmt.Fprintln(stderr, args[2])
 		return code
+	case "__nook_status":
+		code, _ := strconv.Atoi(args[1])
+		return code
+	case catCmd:
+		name = "cat"
 	case "__nook_type":
 		return p.typeCmd(args[1:], stdout, stderr)
 	case "__nook_command":
