@@ -131,6 +131,10 @@ func (p *runProgram) checkRepl(args []string) error {
 // (loops count, assignments are bounded).
 func (p *runProgram) evalCmd(args []string) []string {
 	src := strings.Join(args, " ")
+	if err := checkNesting(src, p.limits.MaxNestingDepth); err != nil {
+		p.cancel(err)
+		return fail(1, "eval: "+err.Error())
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return append([]string{"eval"}, args...) // the builtin reports it
@@ -211,6 +215,10 @@ func (p *runProgram) source(ctx context.Context, name string, args []string) []s
 	b, err := p.fs.ReadAll(p.ctx, abs(ctx, args[0]))
 	if err != nil {
 		return fail(1, name+": "+args[0]+": "+errText(err))
+	}
+	if err := checkNesting(string(b), p.limits.MaxNestingDepth); err != nil {
+		p.cancel(err)
+		return fail(1, name+": "+err.Error())
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(string(b)), args[0])
 	if err != nil {

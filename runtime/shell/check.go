@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 // Names the rewritten script uses in place of what would reach the host.
@@ -44,6 +46,34 @@ func check(node syntax.Node) error {
 }
 
 var errRefused = errors.New("refused")
+
+// checkNesting refuses a source nested deeper than max before it is
+// parsed: the parser, the rewrite and the interpreter recurse once per
+// level, and a megabyte of "(" would overflow the Go stack (a fatal error,
+// not a panic). Brackets are counted without regard to quoting, so the
+// count is an upper bound of the real nesting.
+func checkNesting(src string, max int) error {
+	depth, deepest := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '(', '{', '[':
+			if depth++; depth > deepest {
+				deepest = depth
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	if deepest > max {
+		return &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+			What: fmt.Sprintf("a script nested %d brackets deep", deepest)}
+	}
+	return nil
+}
 
 func lit(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}

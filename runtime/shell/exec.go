@@ -173,6 +173,10 @@ func (p *runProgram) runScriptFile(ctx context.Context, hc interp.HandlerContext
 // runSource parses, checks and runs src in a fresh interpreter that shares
 // the run's doors and limits.
 func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, name, src string, params []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := checkNesting(src, p.limits.MaxNestingDepth); err != nil {
+		p.cancel(err)
+		return 1
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)

@@ -1,6 +1,7 @@
 package shell_test
 
 import (
+	"context"
 	goruntime "runtime"
 	"runtime/debug"
 	"strconv"
@@ -38,6 +39,8 @@ func TestWorstInputs(t *testing.T) {
 		{"background fork bomb", "f() { f & f; }; f", "concurrent pipeline stages and background jobs", "exceeds the limit MaxProcesses (16)"},
 		{"recursion", "f() { f; }; f", "nested shell function calls", "exceeds the limit MaxFunctionDepth (1000)"},
 		{"loop in eval", "eval 'while :; do :; done'", "loop iteration", "exceeds the limit MaxLoopIterations (10000)"},
+		{"deep eval", `eval "$(printf '(%.0s' {1..5000})true$(printf ')%.0s' {1..5000})"`, "a script nested 5000 brackets deep", "exceeds the limit MaxNestingDepth (1000)"},
+		{"deep bash -c", `bash -c "$(printf '{ %.0s' {1..5000})"`, "a script nested 5000 brackets deep", "exceeds the limit MaxNestingDepth (1000)"},
 		{"glob of a large directory", "echo big/*", "directory /workspace/big matched by a glob", "exceeds the limit MaxDirEntries (50)"},
 	}
 	g0 := goruntime.NumGoroutine()
@@ -82,3 +85,18 @@ func hostSettles(t *testing.T, g0 int, heap0 uint64) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// A source nested deeper than MaxNestingDepth is refused before it is
+// parsed (a megabyte of "(" would overflow the parser's Go stack).
+func TestDeepSourceRefused(t *testing.T) {
+	ws := openWS(t, nil)
+	src := strings.Repeat("(", 400_000) + "true" + strings.Repeat(")", 400_000)
+	_, err := ws.Runtime().Exec(context.Background(), src, runtime.ExecOptions{Backend: "shell"})
+	want := "a script nested 400000 brackets deep exceeds the limit MaxNestingDepth (1000)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err %v, want %q", err, want)
+	}
+	if r := run(t, ws, strings.Repeat("( ", 50)+"echo ok"+strings.Repeat(" )", 50)); string(r.Stdout) != "ok\n" {
+		t.Fatalf("%q %q", r.Stdout, r.Stderr)
+	}
+}

@@ -103,6 +103,9 @@ func (b *Backend) Info() runtime.BackendInfo { return b.info }
 // Prepare parses the script and refuses what cannot run in the sandbox
 // (process substitution, coprocesses). It does not touch fsys.
 func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+	if err := checkNesting(req.Source, req.Limits.WithDefaults().MaxNestingDepth); err != nil {
+		return nil, err
+	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Source), "")
 	if err != nil {
 		return nil, fmt.Errorf("shell syntax error: %v", err)
