@@ -20,12 +20,22 @@ func init() {
 }
 
 func cat(e *Env, args []string) int {
-	o, files, ok := e.parse(&flagSpec{bools: "nbsEAuv", long: map[string]bool{"number": false, "number-nonblank": false, "squeeze-blank": false, "show-ends": false},
-		alias: map[string]string{"number": "n", "number-nonblank": "b", "squeeze-blank": "s", "show-ends": "E"}}, args)
+	o, files, ok := e.parse(&flagSpec{bools: "nbsEAuvTet", long: map[string]bool{"number": false, "number-nonblank": false, "squeeze-blank": false, "show-ends": false,
+		"show-all": false, "show-tabs": false, "show-nonprinting": false},
+		alias: map[string]string{"number": "n", "number-nonblank": "b", "squeeze-blank": "s", "show-ends": "E", "show-all": "A", "show-tabs": "T", "show-nonprinting": "v"}}, args)
 	if !ok {
 		return 1
 	}
-	plain := !o.has("n") && !o.has("b") && !o.has("s") && !o.has("E") && !o.has("A")
+	if o.has("A") {
+		o["v"], o["E"], o["T"] = []string{""}, []string{""}, []string{""}
+	}
+	if o.has("e") {
+		o["v"], o["E"] = []string{""}, []string{""}
+	}
+	if o.has("t") {
+		o["v"], o["T"] = []string{""}, []string{""}
+	}
+	plain := !o.has("n") && !o.has("b") && !o.has("s") && !o.has("E") && !o.has("T") && !o.has("v")
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
@@ -75,6 +85,9 @@ func cat(e *Env, args []string) int {
 				line++
 				fmt.Fprintf(w, "%6d\t", line)
 			}
+			if o.has("v") || o.has("T") {
+				body = showNonprinting(body, o.has("v"), o.has("T"))
+			}
 			w.WriteString(body)
 			if strings.HasSuffix(s, "\n") {
 				if o.has("E") || o.has("A") {
@@ -89,6 +102,28 @@ func cat(e *Env, args []string) int {
 		r.Close()
 	}
 	return status
+}
+
+// showNonprinting renders control characters as ^X and bytes past 127
+// as M-X (cat -v), and tabs as ^I (cat -T).
+func showNonprinting(s string, v, tabs bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\t':
+			if tabs {
+				b.WriteString("^I")
+			} else {
+				b.WriteByte(c)
+			}
+		case !v:
+			b.WriteByte(c)
+		default:
+			b.WriteString(printByte(c))
+		}
+	}
+	return b.String()
 }
 
 func pwd(e *Env, args []string) int {
