@@ -31,6 +31,9 @@ type Env struct {
 	// Exec runs another command of the table (xargs, find -exec) with the
 	// given standard streams and returns its exit status.
 	Exec func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// ExecContext is Exec under ctx (a child of Ctx): cancelling it stops
+	// the command and everything it started (timeout).
+	ExecContext func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	// MaxBytes bounds what one command holds in memory at once (a file
 	// read whole, a sort buffer).
 	MaxBytes int64

@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 )
 
 func init() {
-	register("cat", "cat [-nbsE] [FILE]...", cat)
+	register("cat", "cat [-AbeEnstTv] [FILE]...", cat)
 	register("pwd", "pwd [-LP]", pwd)
 	register("mkdir", "mkdir [-pv] DIRECTORY...", mkdir)
 	register("rmdir", "rmdir [-p] DIRECTORY...", rmdir)
 	register("rm", "rm [-rfdv] FILE...", rm)
-	register("touch", "touch [-c] FILE...", touch)
+	register("touch", "touch [-acm] [-d DATE | -t [[CC]YY]MMDDhhmm[.ss] | -r FILE] FILE...", touch)
 	register("basename", "basename NAME [SUFFIX] | basename [-a] [-s SUFFIX] NAME...", basename)
 	register("dirname", "dirname NAME...", dirname)
 }
@@ -288,6 +290,14 @@ func touch(e *Env, args []string) int {
 		}
 		now = fi.ModTime()
 	}
+	if o.has("t") {
+		t, ok := parseTouchStamp(o.last("t", ""), e.Now())
+		if !ok {
+			e.Errf("invalid date format '%s'", o.last("t", ""))
+			return 1
+		}
+		now = t
+	}
 	if o.has("d") {
 		if t, ok := parseDate(o.last("d", ""), e.Now()); ok {
 			now = t
@@ -319,6 +329,49 @@ func touch(e *Env, args []string) int {
 		}
 	}
 	return status
+}
+
+// parseTouchStamp parses touch -t's [[CC]YY]MMDDhhmm[.ss] (UTC).
+func parseTouchStamp(s string, now time.Time) (time.Time, bool) {
+	sec := 0
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		v, err := strconv.Atoi(s[i+1:])
+		if err != nil || len(s)-i-1 != 2 || v > 61 {
+			return time.Time{}, false
+		}
+		sec, s = v, s[:i]
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return time.Time{}, false
+		}
+	}
+	year := now.UTC().Year()
+	switch len(s) {
+	case 8:
+	case 10:
+		yy, _ := strconv.Atoi(s[:2])
+		year = 1900 + yy
+		if yy < 69 {
+			year = 2000 + yy
+		}
+		s = s[2:]
+	case 12:
+		year, _ = strconv.Atoi(s[:4])
+		s = s[4:]
+	default:
+		return time.Time{}, false
+	}
+	n := func(a, b int) int { v, _ := strconv.Atoi(s[a:b]); return v }
+	mon, day, hh, mm := n(0, 2), n(2, 4), n(4, 6), n(6, 8)
+	if mon < 1 || mon > 12 || day < 1 || day > 31 || hh > 23 || mm > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(mon), day, hh, mm, sec, 0, time.UTC)
+	if t.Day() != day {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 func basename(e *Env, args []string) int {
