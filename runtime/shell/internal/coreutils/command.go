@@ -119,13 +119,55 @@ func (e *Env) Open(p string) (io.ReadCloser, error) {
 	if p == "-" {
 		return io.NopCloser(e.Stdin), nil
 	}
+	if r := e.device(p); r != nil {
+		return io.NopCloser(r), nil
+	}
 	return e.FS.Open(e.Ctx, e.Abs(p))
+}
+
+// device is the reader of /dev/null, /dev/zero, /dev/urandom or
+// /dev/stdin; nil for any other path.
+func (e *Env) device(p string) io.Reader {
+	switch p {
+	case "/dev/null":
+		return strings.NewReader("")
+	case "/dev/zero":
+		return zeros{}
+	case "/dev/urandom", "/dev/random":
+		return randomReader{e.Random}
+	case "/dev/stdin", "/dev/fd/0":
+		if e.Stdin == nil {
+			return strings.NewReader("")
+		}
+		return e.Stdin
+	}
+	return nil
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+type randomReader struct{ random func([]byte) }
+
+func (r randomReader) Read(p []byte) (int, error) {
+	if len(p) > 64<<10 {
+		p = p[:64<<10]
+	}
+	r.random(p)
+	return len(p), nil
 }
 
 // ReadAll reads p whole; "-" is standard input.
 func (e *Env) ReadAll(p string) ([]byte, error) {
 	if p == "-" {
 		return e.readStdin()
+	}
+	if r := e.device(p); r != nil {
+		return e.readBounded(r, p)
 	}
 	return e.FS.ReadAll(e.Ctx, e.Abs(p))
 }
@@ -134,13 +176,18 @@ func (e *Env) readStdin() ([]byte, error) {
 	if e.Stdin == nil {
 		return nil, nil
 	}
+	return e.readBounded(e.Stdin, "standard input")
+}
+
+// readBounded reads r to its end, at most MaxAllocBytes.
+func (e *Env) readBounded(r io.Reader, what string) ([]byte, error) {
 	lim := e.MaxBytes
 	if lim <= 0 {
 		lim = 64 << 20
 	}
-	b, err := io.ReadAll(io.LimitReader(e.Stdin, lim+1))
+	b, err := io.ReadAll(io.LimitReader(r, lim+1))
 	if int64(len(b)) > lim {
-		return nil, fmt.Errorf("standard input is larger than the limit MaxAllocBytes (%d)", lim)
+		return nil, fmt.Errorf("%s is larger than the limit MaxAllocBytes (%d)", what, lim)
 	}
 	return b, err
 }
