@@ -80,6 +80,10 @@ func Names() []string {
 func Run(e *Env, args []string) int {
 	c, ok := table[args[0]]
 	if !ok {
+		if hint, ok := missingHints[args[0]]; ok {
+			fmt.Fprintf(e.Stderr, "%s: command not found: %s\n", args[0], hint)
+			return 127
+		}
 		fmt.Fprintf(e.Stderr, "%s: command not found\n", args[0])
 		return 127
 	}
@@ -91,6 +95,32 @@ func Run(e *Env, args []string) int {
 	e2.name = args[0]
 	return c.Run(&e2, args)
 }
+
+// missingHints say what to use instead of the programs models reach for
+// that the sandbox does not have (they stay "not found" for command -v).
+var missingHints = func() map[string]string {
+	py := "there is no Python in this sandbox; write the program in JavaScript or TypeScript and run it with the js backend, " +
+		"or compile it to WebAssembly (WASI) and run it with the wasm backend"
+	js := "the shell does not run JavaScript; run the file or code with the js backend (exec with backend \"js\"), " +
+		"which has node:fs over the same files"
+	m := map[string]string{}
+	for _, n := range []string{"python", "python3", "pip", "pip3", "pipx", "uv", "poetry"} {
+		m[n] = py
+	}
+	for _, n := range []string{"node", "nodejs", "npm", "npx", "yarn", "pnpm", "deno", "bun", "tsc", "ts-node"} {
+		m[n] = js
+	}
+	for _, n := range []string{"apt", "apt-get", "brew", "yum", "dnf", "apk", "sudo", "su"} {
+		m[n] = "packages cannot be installed in this sandbox and there is one user; the built-in commands are listed by the backend's description"
+	}
+	for _, n := range []string{"ssh", "scp", "rsync", "nc", "telnet", "ftp"} {
+		m[n] = "the sandbox reaches the network only through curl or wget, under the workspace's outbound policy"
+	}
+	for _, n := range []string{"gcc", "cc", "clang", "make", "go", "cargo", "rustc", "java", "javac"} {
+		m[n] = "there are no compilers in this sandbox; build elsewhere and run WebAssembly (WASI) modules with the wasm backend"
+	}
+	return m
+}()
 
 // Abs resolves p against the working directory.
 func (e *Env) Abs(p string) string {
