@@ -2,6 +2,7 @@ package shell_test
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -196,6 +197,24 @@ func compare(want, got outcome) string {
 // of a gzip file, the members of a tar archive (name, type, size,
 // content).
 func normalizeArchive(name, data string) string {
+	if strings.HasSuffix(name, ".zip") {
+		zr, err := zip.NewReader(strings.NewReader(data), int64(len(data)))
+		if err != nil {
+			return "<bad zip>"
+		}
+		var members []string
+		for _, f := range zr.File {
+			r, err := f.Open()
+			if err != nil {
+				return "<bad zip member>"
+			}
+			c, _ := io.ReadAll(r)
+			r.Close()
+			members = append(members, fmt.Sprintf("%s %q", f.Name, c))
+		}
+		sort.Strings(members)
+		return "<zip " + strings.Join(members, "; ") + ">"
+	}
 	isTar := strings.HasSuffix(name, ".tar") || strings.HasSuffix(name, ".tgz") || strings.HasSuffix(name, ".tar.gz")
 	if !isTar && !strings.HasSuffix(name, ".gz") {
 		return data
