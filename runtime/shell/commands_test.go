@@ -66,3 +66,24 @@ func TestUnzipStaysInsideAndBounded(t *testing.T) {
 		}
 	}
 }
+
+// bc's worst inputs end with an error and the host stays small.
+func TestBcWorstInputs(t *testing.T) {
+	ws := openWS(t, nil, shell.Options{MaxLoopIterations: 10_000})
+	cases := []struct{ script, stderr string }{
+		{`echo '2^100000000' | bc`, "exponent too large"},
+		{`echo 'x=10^90000; x*x' | bc`, "number of more than 100000 digits"},
+		{`printf 'define f(x) { return (f(x)) }\nf(1)\n' | bc`, "function calls nested deeper than 1000 (MaxFunctionDepth)"},
+		{`echo 'scale=100000000' | bc`, "scale out of range: 100000000"},
+	}
+	for _, c := range cases {
+		r := run(t, ws, c.script)
+		if !strings.Contains(string(r.Stderr), c.stderr) {
+			t.Errorf("%s: stderr %q, want %q", c.script, r.Stderr, c.stderr)
+		}
+	}
+	r := run(t, ws, `echo 'while (1) { }' | bc`)
+	if r.Status != runtime.StatusFailed || !strings.Contains(r.Error, "exceeds the limit MaxLoopIterations (10000)") {
+		t.Errorf("loop: %s %q", r.Status, r.Error)
+	}
+}
