@@ -206,7 +206,7 @@ type bcParser struct {
 }
 
 func (p *bcParser) peek() bcTok { return p.toks[p.pos] }
-func (p *bcParser) next() bcTok  { t := p.toks[p.pos]; p.pos++; return t }
+func (p *bcParser) next() bcTok { t := p.toks[p.pos]; p.pos++; return t }
 func (p *bcParser) isOp(s string) bool {
 	t := p.peek()
 	return t.kind == "op" && t.s == s
