@@ -96,9 +96,10 @@ func cmp(e *Env, args []string) int {
 					fmt.Fprintf(e.Stderr, "cmp: EOF on %s which is empty\n", short)
 				} else {
 					if lastNL {
-						line--
+						fmt.Fprintf(e.Stderr, "cmp: EOF on %s after byte %d, line %d\n", short, pos-1, line-1)
+					} else {
+						fmt.Fprintf(e.Stderr, "cmp: EOF on %s after byte %d, in line %d\n", short, pos-1, line)
 					}
-					fmt.Fprintf(e.Stderr, "cmp: EOF on %s after byte %d, line %d\n", short, pos-1, line)
 				}
 			}
 			return 1

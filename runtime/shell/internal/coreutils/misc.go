@@ -354,7 +354,10 @@ func base64Cmd(e *Env, args []string) int {
 			s = s[wrap:]
 		}
 		if s != "" {
-			sb.WriteString(s + "\n")
+			sb.WriteString(s)
+			if wrap > 0 {
+				sb.WriteString("\n") // GNU ends -w 0 output without a newline
+			}
 		}
 		fmt.Fprint(e.Stdout, sb.String())
 	})

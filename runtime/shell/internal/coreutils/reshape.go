@@ -443,7 +443,10 @@ func split(e *Env, args []string) int {
 		total := len(data)
 		start := 0
 		for i := 0; i < k; i++ {
-			end := total * (i + 1) / k
+			end := (i + 1) * (total / k) // GNU: equal chunks, the last takes the rest
+			if i == k-1 {
+				end = total
+			}
 			if byLine && end < total {
 				if nl := strings.IndexByte(string(data[end:]), '\n'); nl >= 0 {
 					end += nl + 1

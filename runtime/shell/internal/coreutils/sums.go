@@ -303,7 +303,10 @@ func base32Cmd(e *Env, args []string) int {
 			s = s[wrap:]
 		}
 		if s != "" {
-			sb.WriteString(s + "\n")
+			sb.WriteString(s)
+			if wrap > 0 {
+				sb.WriteString("\n") // GNU ends -w 0 output without a newline
+			}
 		}
 		io.WriteString(e.Stdout, sb.String())
 	})
