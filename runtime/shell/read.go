@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -251,12 +250,15 @@ func (p *runProgram) readCmd(ctx context.Context, args []string) []string {
 		rerr = err
 	}
 	var sb strings.Builder
-	cfg := &expand.Config{Env: hc.Env}
+	ifs := " \t\n"
+	if v := hc.Env.Get("IFS"); v.IsSet() {
+		ifs = v.String()
+	}
 	s := string(line)
 	switch {
 	case o.array != "":
 		sb.WriteString(o.array + "=(")
-		for i, v := range expand.ReadFields(cfg, s, -1, o.raw) {
+		for i, v := range splitRead(s, ifs, -1, o.raw) {
 			if i > 0 {
 				sb.WriteByte(' ')
 			}
@@ -277,7 +279,7 @@ func (p *runProgram) readCmd(ctx context.Context, args []string) []string {
 			sb.WriteString(" " + extra + "=")
 		}
 	default:
-		vals := expand.ReadFields(cfg, s, len(o.names), o.raw)
+		vals := splitRead(s, ifs, len(o.names), o.raw)
 		for i, n := range o.names {
 			v := ""
 			if i < len(vals) {
@@ -296,6 +298,76 @@ func (p *runProgram) readCmd(ctx context.Context, args []string) []string {
 		sb.WriteString("; false")
 	}
 	return []string{"eval", sb.String()}
+}
+
+// splitRead splits a line read by read into at most n fields (all when
+// n < 0) by POSIX's rules: IFS white space (space, tab, newline in IFS) is
+// trimmed at both ends and separates fields in runs; every other IFS
+// character ends a field, with the white space around it. The last field
+// takes the rest of the line, trailing IFS white space removed. Without
+// -r a backslash quotes the next character.
+func splitRead(s, ifs string, n int, raw bool) []string {
+	isWS := func(c byte) bool { return (c == ' ' || c == '\t' || c == '\n') && strings.IndexByte(ifs, c) >= 0 }
+	isSep := func(c byte) bool { return strings.IndexByte(ifs, c) >= 0 }
+	var fields []string
+	var cur strings.Builder
+	i := 0
+	for i < len(s) && isWS(s[i]) {
+		i++
+	}
+	if ifs == "" {
+		return []string{unescapeIf(s, raw)}
+	}
+	for i < len(s) {
+		if n > 0 && len(fields) == n-1 {
+			// the rest of the line, without trailing IFS white space
+			rest := s[i:]
+			end := len(rest)
+			for end > 0 && isWS(rest[end-1]) && !(end > 1 && rest[end-2] == '\\' && !raw) {
+				end--
+			}
+			cur.WriteString(unescapeIf(rest[:end], raw))
+			fields = append(fields, cur.String())
+			return fields
+		}
+		c := s[i]
+		switch {
+		case c == '\\' && !raw:
+			if i+1 < len(s) {
+				cur.WriteByte(s[i+1])
+			}
+			i += 2
+			continue
+		case isSep(c):
+			fields = append(fields, cur.String())
+			cur.Reset()
+			// the separator is its white space, at most one other IFS
+			// character, and the white space after it
+			for i < len(s) && isWS(s[i]) {
+				i++
+			}
+			if i < len(s) && isSep(s[i]) && !isWS(s[i]) {
+				i++
+				for i < len(s) && isWS(s[i]) {
+					i++
+				}
+			}
+			continue
+		}
+		cur.WriteByte(c)
+		i++
+	}
+	if cur.Len() > 0 {
+		fields = append(fields, cur.String())
+	}
+	return fields
+}
+
+func unescapeIf(s string, raw bool) string {
+	if raw {
+		return s
+	}
+	return unescapeRead(s)
 }
 
 // unescapeRead drops the backslashes of a line read without -r.

@@ -118,6 +118,10 @@ func strftime(f string, t time.Time) string {
 			fmt.Fprint(&b, t.Unix())
 		case 'j':
 			num(t.YearDay(), 3)
+		case 'U': // week of the year, Sunday first
+			num((t.YearDay()+6-int(t.Weekday()))/7, 2)
+		case 'W': // week of the year, Monday first
+			num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2)
 		case 'a':
 			b.WriteString(t.Format("Mon"))
 		case 'A':
