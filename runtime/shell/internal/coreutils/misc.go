@@ -693,6 +693,16 @@ func od(e *Env, args []string) int {
 						sb.WriteString("  \\t")
 					case c == 0:
 						sb.WriteString("  \\0")
+					case c == '\r':
+						sb.WriteString("  \\r")
+					case c == '\v':
+						sb.WriteString("  \\v")
+					case c == '\f':
+						sb.WriteString("  \\f")
+					case c == '\b':
+						sb.WriteString("  \\b")
+					case c == 7:
+						sb.WriteString("  \\a")
 					case c >= 32 && c < 127:
 						fmt.Fprintf(&sb, "   %c", c)
 					default:

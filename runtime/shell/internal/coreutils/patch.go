@@ -254,6 +254,7 @@ func patchCmd(e *Env, args []string) int {
 		orig := data
 		mismatch := false
 		var rejects []*hunk
+		ignored := false
 		offset := 0
 		failed := 0
 		for hi, h := range fp.hunks {
@@ -299,6 +300,7 @@ func patchCmd(e *Env, args []string) int {
 			if at < 0 {
 				if o.has("N") && len(to) > 0 && containsAt(lines, to) {
 					say("Reversed (or previously applied) patch detected!  Skipping patch.\n")
+					ignored = true
 					failed = len(fp.hunks)
 					rejects = fp.hunks
 					break
@@ -328,7 +330,11 @@ func patchCmd(e *Env, args []string) int {
 		if failed > 0 {
 			mismatch = true
 			status = 1
-			say("%d out of %d hunk%s FAILED", failed, len(fp.hunks), plural(len(fp.hunks), "", "s"))
+			verb := "FAILED"
+			if ignored {
+				verb = "ignored"
+			}
+			say("%d out of %d hunk%s %s", failed, len(fp.hunks), plural(len(fp.hunks), "", "s"), verb)
 			if !dry {
 				rej := name + ".rej"
 				if r := o.last("r", ""); r != "" {

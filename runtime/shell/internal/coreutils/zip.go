@@ -240,8 +240,12 @@ func unzipCmd(e *Env, args []string) int {
 	var excl []string
 	for i, a := range args {
 		if a == "-x" && i > 0 {
-			excl = args[i+1:]
-			args = args[:i]
+			j := i + 1
+			for j < len(args) && !strings.HasPrefix(args[j], "-") {
+				j++
+			}
+			excl = args[i+1 : j]
+			args = append(append([]string{}, args[:i]...), args[j:]...)
 			break
 		}
 	}
