@@ -5,8 +5,11 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	goruntime "runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/shell"
@@ -85,5 +88,65 @@ func TestBcWorstInputs(t *testing.T) {
 	r := run(t, ws, `echo 'while (1) { }' | bc`)
 	if r.Status != runtime.StatusFailed || !strings.Contains(r.Error, "exceeds the limit MaxLoopIterations (10000)") {
 		t.Errorf("loop: %s %q", r.Status, r.Error)
+	}
+}
+
+// The new commands' worst inputs stop at a limit or with a clear error,
+// and the host settles after each.
+func TestNewCommandsWorstInputs(t *testing.T) {
+	lim := runtime.Limits{MaxAllocBytes: 1 << 20, MaxOutputBytes: 1 << 20, MaxCalls: 2000}
+	ws := openWSLimits(t, map[string]string{"big": strings.Repeat("x", 512<<10)}, lim, shell.Options{MaxLoopIterations: 10_000})
+	cases := []struct{ name, script, want string }{
+		{"shuf -r forever", "shuf -r -e a", "exceeds the limit MaxOutputBytes (1048576)"},
+		{"shuf huge range", "shuf -i 1-1000000000", "shuf: input range of 1000000000 numbers is larger than the limit MaxAllocBytes allows"},
+		{"truncate huge", "truncate -s 1T f", "truncate: cannot extend 'f' to 1099511627776 bytes: larger than the limit MaxAllocBytes (1048576)"},
+		{"split into many files", "split -b 1 -a 5 big", "exceeds the limit MaxCalls (2000)"},
+		{"factor huge", "factor 123456789012345678901234567890123456789012345678901234567890123456789", "is too large (at most 200 bits)"},
+		{"fold of /dev/zero", "fold /dev/zero", "is larger than the limit MaxAllocBytes (1048576)"},
+		{"cmp of endless inputs", "timeout 0.5 cmp /dev/zero /dev/zero; echo rc=$?", "rc=124"},
+		{"timeout of a fork bomb", "timeout 2 bash -c 'f() { f | f; }; f'", "exceeds the limit MaxProcesses (128)"},
+		{"numfmt of /dev/zero", "numfmt < /dev/zero", "is larger than the limit MaxAllocBytes (1048576)"},
+		{"b2sum of a large stream", "head -c 3000000 /dev/zero | b2sum", "1e85c97051b4036887967331bc0fc895ef66dab74e460be7117e7ab4c87917f6ec40bb80a9586fbd7673119d5618326a6d927a300deade44e8b543f7088fc84d  -"},
+	}
+	g0 := goruntime.NumGoroutine()
+	var ms goruntime.MemStats
+	debug.FreeOSMemory()
+	goruntime.ReadMemStats(&ms)
+	heap0 := ms.HeapInuse
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, ws, c.script, runtime.ExecOptions{Timeout: 30 * time.Second})
+			if out := r.Error + string(r.Stdout) + string(r.Stderr); !strings.Contains(out, c.want) {
+				t.Fatalf("status %s error %q stdout %q stderr %q; want %q", r.Status, r.Error, trunc(r.Stdout), trunc(r.Stderr), c.want)
+			}
+			hostSettles(t, g0, heap0)
+			if r := run(t, ws, "echo ok"); string(r.Stdout) != "ok\n" {
+				t.Fatalf("healthy run after: %s %q", r.Status, r.Stderr)
+			}
+		})
+	}
+}
+
+func trunc(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "..."
+	}
+	return string(b)
+}
+
+// In read-only mode every new command that writes fails with EROFS and
+// changes nothing.
+func TestNewCommandsReadOnly(t *testing.T) {
+	ws := openWS(t, map[string]string{"a.txt": "a\n", "p.patch": "--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-a\n+b\n"}, shell.Options{ReadOnly: true})
+	for _, script := range []string{"chmod +x a.txt", "truncate -s 0 a.txt", "touch -t 202001010000 a.txt", "install a.txt b.txt",
+		"split -l 1 a.txt", "zip -q z.zip a.txt", "patch a.txt < p.patch", "shuf -o out -e x", "unzip -q nothing.zip"} {
+		r := run(t, ws, script+"; echo rc=$?")
+		if strings.Contains(string(r.Stdout), "rc=0") {
+			t.Errorf("%s: succeeded in read-only mode: %q %q", script, r.Stdout, r.Stderr)
+		}
+	}
+	r := run(t, ws, "cat a.txt; stat -c %a a.txt; ls")
+	if string(r.Stdout) != "a\n644\na.txt\np.patch\n" {
+		t.Fatalf("the workspace changed: %q", r.Stdout)
 	}
 }
