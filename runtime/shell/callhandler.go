@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	goruntime "runtime"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -28,8 +31,32 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		p.cancel(err)
 		return nil, err
 	}
+	hc := interp.HandlerCtx(ctx)
+	if err := p.checkSubst(hc.Stdout); err != nil {
+		return nil, err
+	}
+	if err := p.seeFiles(hc.Stdout); err != nil {
+		return nil, err
+	}
 	name, rest := args[0], args[1:]
 	switch name {
+	case varsCmd:
+		if err := p.checkVars(ctx); err != nil {
+			p.cancel(err)
+			return nil, err
+		}
+		return keepStatus(hc.LastExitStatus), nil
+	case replCmd:
+		if err := p.checkRepl(rest); err != nil {
+			return nil, err
+		}
+		return keepStatus(hc.LastExitStatus), nil
+	case "read":
+		return p.readCmd(ctx, rest), nil
+	case "mapfile", "readarray":
+		return p.mapfileCmd(ctx, name, rest), nil
+	case "eval":
+		return p.evalCmd(rest), nil
 	case tickCmd:
 		if err := p.tick(); err != nil {
 			return nil, err
@@ -71,6 +98,54 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return fail(1, msg), nil
 	}
 	return args, nil
+}
+
+// keepStatus is a command that exits with status (the checks the rewrite
+// inserts must not change $?).
+func keepStatus(status int) []string {
+	if status == 0 {
+		return []string{"true"}
+	}
+	return []string{"__nook_status", itoa(int64(status))}
+}
+
+// checkRepl checks that the pattern substitutions of the next command
+// cannot make more than MaxAllocBytes: args are pairs of the lengths of
+// the variable and of the replacement (-1: unknown, not checked).
+func (p *runProgram) checkRepl(args []string) error {
+	max := p.limits.MaxAllocBytes
+	for i := 0; i+1 < len(args); i += 2 {
+		x, _ := strconv.ParseInt(args[i], 10, 64)
+		w, _ := strconv.ParseInt(args[i+1], 10, 64)
+		if w >= 0 && x > 0 && (w+1) > max/x {
+			err := &runtime.LimitError{Limit: "MaxAllocBytes", Max: max,
+				What: fmt.Sprintf("a pattern substitution of %d bytes with a replacement of %d bytes (up to %d bytes)", x, w, x*(w+1))}
+			p.cancel(err)
+			return err
+		}
+	}
+	return nil
+}
+
+// evalCmd checks and rewrites the code eval runs, as the script's own
+// (loops count, assignments are bounded).
+func (p *runProgram) evalCmd(args []string) []string {
+	src := strings.Join(args, " ")
+	if err := checkNesting(src, p.limits.MaxNestingDepth); err != nil {
+		p.cancel(err)
+		return fail(1, "eval: "+err.Error())
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return append([]string{"eval"}, args...) // the builtin reports it
+	}
+	if err := check(f); err != nil {
+		return fail(1, "eval: "+err.Error())
+	}
+	rewrite(f)
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, f)
+	return []string{"eval", sb.String()}
 }
 
 // tick counts one loop iteration (of the script, or of a command's own
@@ -141,6 +216,10 @@ func (p *runProgram) source(ctx context.Context, name string, args []string) []s
 	if err != nil {
 		return fail(1, name+": "+args[0]+": "+errText(err))
 	}
+	if err := checkNesting(string(b), p.limits.MaxNestingDepth); err != nil {
+		p.cancel(err)
+		return fail(1, name+": "+err.Error())
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(string(b)), args[0])
 	if err != nil {
 		return fail(1, name+": "+err.Error())
@@ -174,35 +253,73 @@ func (p *runProgram) checkCall(ctx context.Context, args []string) error {
 
 // framesPerCall is a lower bound of the Go frames one shell function call
 // adds to the interpreter's stack; a stack shorter than depth×framesPerCall
-// cannot be too deep, so the frames are only counted past it.
+// cannot be too deep, so the frames are only counted past it. Once counted,
+// the frames a call takes on this path raise that threshold (p.depthFrames)
+// to 90% of the stack depth×calls would take, so the costly count (which
+// reads every frame's function) runs only near the limit, not at every call
+// past a fixed threshold.
 const framesPerCall = 6
 
+var framePool = sync.Pool{New: func() any { return new([]uintptr) }}
+
 func (p *runProgram) checkDepth() error {
+	limit := int(p.depthFrames.Load())
 	var small [512]uintptr
-	if goruntime.Callers(2, small[:]) < len(small) && len(small) < p.depth*framesPerCall {
+	if goruntime.Callers(2, small[:]) < len(small) && len(small) < limit {
 		return nil
 	}
-	buf := make([]uintptr, p.depth*framesPerCall*8)
+	bp := framePool.Get().(*[]uintptr)
+	defer framePool.Put(bp)
+	if cap(*bp) < limit+1 {
+		*bp = make([]uintptr, limit+1)
+	}
+	buf := (*bp)[:limit+1]
 	n := goruntime.Callers(2, buf)
-	if n < p.depth*framesPerCall {
+	if n <= limit {
 		return nil
 	}
-	frames := goruntime.CallersFrames(buf[:n])
-	calls := 0
-	for {
-		f, more := frames.Next()
-		if strings.HasSuffix(f.Function, "interp.(*Runner).call") {
-			calls++
-		}
-		if !more {
-			break
-		}
-	}
-	if calls-1 > p.depth || n == len(buf) {
+	// Past the threshold: count the calls on the whole stack.
+	full := make([]uintptr, max(n*2, p.depth*framesPerCall*8))
+	n = goruntime.Callers(2, full)
+	calls := countCalls(full[:n])
+	if calls-1 > p.depth || n == len(full) {
 		return &runtime.LimitError{Limit: "MaxFunctionDepth", Max: int64(p.depth),
 			What: fmt.Sprintf("%d nested shell function calls", calls-1)}
 	}
+	if calls > 0 {
+		if next := int64(n) * int64(p.depth) / int64(calls) * 9 / 10; next > p.depthFrames.Load() {
+			p.depthFrames.Store(next)
+		}
+	}
 	return nil
+}
+
+// callEntry is the entry PC of interp.(*Runner).call, found once from
+// symbolized frames; later counts compare entry PCs (no line tables).
+var callEntry atomic.Uintptr
+
+func countCalls(pcs []uintptr) int {
+	calls := 0
+	entry := callEntry.Load()
+	if entry == 0 {
+		frames := goruntime.CallersFrames(pcs)
+		for {
+			f, more := frames.Next()
+			if strings.HasSuffix(f.Function, "interp.(*Runner).call") {
+				callEntry.Store(f.Entry)
+				calls++
+			}
+			if !more {
+				return calls
+			}
+		}
+	}
+	for _, pc := range pcs {
+		if fn := goruntime.FuncForPC(pc - 1); fn != nil && fn.Entry() == entry {
+			calls++
+		}
+	}
+	return calls
 }
 
 // checkVars bounds the memory the script's variables hold together.

@@ -5,11 +5,16 @@ import (
 	"fmt"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 // Names the rewritten script uses in place of what would reach the host.
 const (
 	tickCmd = "__nook_tick" // counts a loop iteration (MaxLoopIterations)
+	varsCmd = "__nook_vars" // checks the variables after an assignment (MaxAllocBytes), keeping $?
+	catCmd  = "__nook_cat"  // our cat, for $(<file)
+	replCmd = "__nook_repl" // checks the size a ${x//pat/rep} may reach (MaxAllocBytes)
 	pidVar  = "__NOOK_PID"  // stands for $$ and $BASHPID (the host's pid otherwise)
 	ppidVar = "__NOOK_PPID" // stands for $PPID
 )
@@ -42,6 +47,34 @@ func check(node syntax.Node) error {
 
 var errRefused = errors.New("refused")
 
+// checkNesting refuses a source nested deeper than max before it is
+// parsed: the parser, the rewrite and the interpreter recurse once per
+// level, and a megabyte of "(" would overflow the Go stack (a fatal error,
+// not a panic). Brackets are counted without regard to quoting, so the
+// count is an upper bound of the real nesting.
+func checkNesting(src string, max int) error {
+	depth, deepest := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '(', '{', '[':
+			if depth++; depth > deepest {
+				deepest = depth
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	if deepest > max {
+		return &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+			What: fmt.Sprintf("a script nested %d brackets deep", deepest)}
+	}
+	return nil
+}
+
 func lit(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
@@ -51,34 +84,166 @@ func tickStmt() *syntax.Stmt {
 }
 
 // rewrite makes the script deterministic and bounded: $$, $PPID, $BASHPID
-// and $SRANDOM read fixed or seeded values instead of the host's, and every
-// loop counts its iterations. It returns the names of the functions the
-// script declares (for type and command -v).
-func rewrite(file *syntax.File) map[string]bool {
+// and $SRANDOM read fixed or seeded values instead of the host's, every
+// loop counts its iterations, an assignment that expands something is
+// followed by a check of the variables' size, $(<file) runs our cat (the
+// interpreter's shortcut copies the file into memory without a bound), and
+// a background job reads an empty stdin that counts it (MaxProcesses). It
+// returns the names of the functions the script declares (for type and
+// command -v).
+func rewrite(file syntax.Node) map[string]bool {
 	funcs := map[string]bool{}
+	done := map[*syntax.Stmt]bool{} // the statements the rewrite made
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *syntax.ParamExp:
-			if n.Param != nil {
-				switch n.Param.Value {
-				case "$", "BASHPID":
-					n.Param.Value = pidVar
-				case "PPID":
-					n.Param.Value = ppidVar
-				case "SRANDOM":
-					n.Param.Value = "RANDOM"
-				}
+		case *syntax.Stmt:
+			if n.Background || n.Disown {
+				n.Redirs = append([]*syntax.Redirect{{Op: syntax.RdrIn, Word: lit(jobDev)}}, n.Redirs...)
 			}
-		case *syntax.WhileClause:
-			n.Cond = append([]*syntax.Stmt{tickStmt()}, n.Cond...)
-		case *syntax.ForClause:
-			n.Do = append([]*syntax.Stmt{tickStmt()}, n.Do...)
-		case *syntax.FuncDecl:
-			if n.Name != nil {
-				funcs[n.Name.Value] = true
+			if done[n] {
+				break
+			}
+			if chk := replCheck(n.Cmd); chk != nil {
+				inner := &syntax.Stmt{Cmd: n.Cmd, Position: n.Position}
+				n.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{chk, inner}}
+				n = inner
+			}
+			if expandingAssign(n.Cmd) {
+				inner := &syntax.Stmt{Cmd: n.Cmd, Position: n.Position}
+				done[inner] = true
+				n.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{inner,
+					{Cmd: &syntax.CallExpr{Args: []*syntax.Word{lit(varsCmd)}}}}}
+			}
+			done[n] = true
+		case *syntax.CmdSubst:
+			if len(n.Stmts) == 1 && n.Stmts[0].Cmd == nil && len(n.Stmts[0].Redirs) == 1 &&
+				n.Stmts[0].Redirs[0].Op == syntax.RdrIn && !n.Stmts[0].Negated && !n.Stmts[0].Background {
+				n.Stmts[0].Cmd = &syntax.CallExpr{Args: []*syntax.Word{lit(catCmd)}}
 			}
 		}
+		rewriteNode(n, funcs)
 		return true
 	})
 	return funcs
+}
+
+// replCheck returns the check to run before cm when one of its words
+// holds a pattern substitution with a replacement: ${x//?/$y} makes up to
+// len(x)×(len(y)+1) bytes in one expansion, which no later check would
+// see in time. The check gets the lengths (${#x}, and ${#y} or the
+// literal's length) in pairs.
+func replCheck(cm syntax.Command) *syntax.Stmt {
+	var words []*syntax.Word
+	switch cm := cm.(type) {
+	case *syntax.CallExpr:
+		words = cm.Args
+		for _, as := range cm.Assigns {
+			if as.Value != nil {
+				words = append(words, as.Value)
+			}
+		}
+	case *syntax.DeclClause:
+		for _, as := range cm.Args {
+			if as.Value != nil {
+				words = append(words, as.Value)
+			}
+		}
+	}
+	var args []*syntax.Word
+	for _, w := range words {
+		syntax.Walk(w, func(m syntax.Node) bool {
+			switch m := m.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false
+			case *syntax.ParamExp:
+				if m.Repl == nil || m.Repl.With == nil || m.Param == nil || m.Index != nil || m.Excl {
+					return true
+				}
+				withLen := lenWord(m.Repl.With)
+				if withLen == nil {
+					return true
+				}
+				args = append(args, &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: m.Param.Value}, Length: true}}}, withLen)
+			}
+			return true
+		})
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: append([]*syntax.Word{lit(replCmd)}, args...)}}
+}
+
+// lenWord is a word expanding to the length of w's expansion, for a
+// literal or a single plain parameter; nil otherwise.
+func lenWord(w *syntax.Word) *syntax.Word {
+	if lv := w.Lit(); lv != "" || len(w.Parts) == 0 {
+		return lit(itoa(int64(len(lv))))
+	}
+	if len(w.Parts) == 1 {
+		part := w.Parts[0]
+		if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+			part = dq.Parts[0]
+		}
+		if pe, ok := part.(*syntax.ParamExp); ok && pe.Param != nil && pe.Index == nil && pe.Exp == nil && pe.Repl == nil && !pe.Length && !pe.Excl && pe.Slice == nil {
+			return &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: pe.Param.Value}, Length: true}}}
+		}
+	}
+	// Anything else is not known before the expansion.
+	return lit("-1")
+}
+
+// expandingAssign reports whether cm only assigns variables (x=..., local,
+// declare, export, readonly) and some value expands a parameter or a
+// command substitution, so the variables may have grown past the limit.
+func expandingAssign(cm syntax.Command) bool {
+	var assigns []*syntax.Assign
+	switch cm := cm.(type) {
+	case *syntax.CallExpr:
+		if len(cm.Args) > 0 {
+			return false
+		}
+		assigns = cm.Assigns
+	case *syntax.DeclClause:
+		assigns = cm.Args
+	default:
+		return false
+	}
+	found := false
+	for _, as := range assigns {
+		syntax.Walk(as, func(m syntax.Node) bool {
+			switch m.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// rewriteNode rewrites one node (parameters and loops) and records
+// function declarations.
+func rewriteNode(n syntax.Node, funcs map[string]bool) {
+	switch n := n.(type) {
+	case *syntax.ParamExp:
+		if n.Param != nil {
+			switch n.Param.Value {
+			case "$", "BASHPID":
+				n.Param.Value = pidVar
+			case "PPID":
+				n.Param.Value = ppidVar
+			case "SRANDOM":
+				n.Param.Value = "RANDOM"
+			}
+		}
+	case *syntax.WhileClause:
+		n.Cond = append([]*syntax.Stmt{tickStmt()}, n.Cond...)
+	case *syntax.ForClause:
+		n.Do = append([]*syntax.Stmt{tickStmt()}, n.Do...)
+	case *syntax.FuncDecl:
+		if n.Name != nil {
+			funcs[n.Name.Value] = true
+		}
+	}
 }

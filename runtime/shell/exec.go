@@ -22,7 +22,7 @@ import (
 func (p *runProgram) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
-		if st := p.runCommand(ctx, hc, args, hc.Stdin, hc.Stdout, hc.Stderr); st != 0 {
+		if st := p.runCommand(ctx, hc, args, hc.Stdin, p.boundStdout(hc.Stdout), p.boundStdout(hc.Stderr)); st != 0 {
 			return interp.ExitStatus(uint8(st))
 		}
 		return nil
@@ -34,7 +34,7 @@ func errText(err error) string { return hostfs.Text(err) }
 // runCommand runs one command of the table, or one of the commands that
 // need the interpreter (sh, bash, type, command -v, which).
 func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if err := p.ctx.Err(); err != nil {
+	if err := ctx.Err(); err != nil {
 		return 1
 	}
 	name := args[0]
@@ -53,6 +53,11 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		code, _ := strconv.Atoi(args[1])
 		fmt.Fprintln(stderr, args[2])
 		return code
+	case "__nook_status":
+		code, _ := strconv.Atoi(args[1])
+		return code
+	case catCmd:
+		name = "cat"
 	case "__nook_type":
 		return p.typeCmd(args[1:], stdout, stderr)
 	case "__nook_command":
@@ -71,7 +76,7 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		}
 	}
 	env := &coreutils.Env{
-		Ctx: p.ctx, FS: p.fs, Dir: hc.Dir,
+		Ctx: ctx, FS: p.fs, Dir: hc.Dir,
 		Getenv:  func(k string) string { return hc.Env.Get(k).String() },
 		Environ: exported(hc.Env),
 		Stdin:   stdin, Stdout: stdout, Stderr: stderr,
@@ -81,12 +86,15 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		Stop:     p.cancel,
 		MaxDepth: p.depth,
 	}
-	env.Exec = func(a []string, in io.Reader, out, errw io.Writer) int {
+	env.ExecContext = func(c context.Context, a []string, in io.Reader, out, errw io.Writer) int {
 		if err := p.checkCall(ctx, a); err != nil {
 			p.cancel(err)
 			return 1
 		}
-		return p.runCommand(ctx, hc, a, in, out, errw)
+		return p.runCommand(c, hc, a, in, out, errw)
+	}
+	env.Exec = func(a []string, in io.Reader, out, errw io.Writer) int {
+		return env.ExecContext(ctx, a, in, out, errw)
 	}
 	return coreutils.Run(env, append([]string{name}, args[1:]...))
 }
@@ -168,6 +176,10 @@ func (p *runProgram) runScriptFile(ctx context.Context, hc interp.HandlerContext
 // runSource parses, checks and runs src in a fresh interpreter that shares
 // the run's doors and limits.
 func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, name, src string, params []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := checkNesting(src, p.limits.MaxNestingDepth); err != nil {
+		p.cancel(err)
+		return 1
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -195,8 +207,8 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 		return 1
 	}
 	pf, _ := syntax.NewParser().Parse(strings.NewReader(pidVar+"=1; "+ppidVar+"=1"), "")
-	r.Run(p.ctx, pf)
-	err = r.Run(p.ctx, f)
+	r.Run(ctx, pf)
+	err = r.Run(ctx, f)
 	if err == nil {
 		return 0
 	}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -106,6 +107,8 @@ func (p *runProgram) openHandler(ctx context.Context, name string, flag int, per
 		return nopReadCloser{zeroReader{}}, nil
 	case "/dev/urandom", "/dev/random":
 		return nopReadCloser{randReader{p.host}}, nil
+	case jobDev:
+		return p.openJob()
 	}
 	ap := abs(ctx, name)
 	if !write {
@@ -161,6 +164,17 @@ func (d dirEntry) Info() (fs.FileInfo, error) {
 func (p *runProgram) readDirHandler(ctx context.Context, name string) ([]fs.DirEntry, error) {
 	entries, err := p.fs.ReadDir(p.ctx, abs(ctx, name))
 	if err != nil {
+		// The expander takes any error for "no match" and leaves the
+		// pattern as it is: a directory too large to list stops the run
+		// with the limit, and other failures (not a missing path or a
+		// file) are reported.
+		switch c := hostfs.Code(err); {
+		case c == "ERR_FS_DIR_TOO_LARGE":
+			p.cancel(&runtime.LimitError{Limit: "MaxDirEntries", Max: int64(p.limits.MaxDirEntries),
+				What: "directory " + name + " matched by a glob"})
+		case c != "ENOENT" && c != "ENOTDIR" && p.ctx.Err() == nil:
+			fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "bash: %s: cannot read directory: %s\n", name, errText(err))
+		}
 		return nil, pathErr("readdir", name, err)
 	}
 	out := make([]fs.DirEntry, len(entries))

@@ -75,3 +75,24 @@ func changesOf(t testing.TB, r *runtime.Result) changes {
 func execOpts(cwd string) runtime.ExecOptions {
 	return runtime.ExecOptions{Cwd: cwd, Env: map[string]string{"LC_ALL": "C", "TZ": "UTC"}}
 }
+
+// openWSLimits opens a fresh workspace whose runs have the given limits.
+func openWSLimits(t testing.TB, files map[string]string, lim runtime.Limits, o shell.Options) *nook.Workspace {
+	t.Helper()
+	ctx := context.Background()
+	ws, err := nook.Open(ctx, filepath.Join(t.TempDir(), "w.db"), nook.WithBackends(shell.New(o)),
+		nook.WithRuntime(runtime.Options{Limits: lim}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	if err := ws.FS().MkdirAll(ctx, "/workspace", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range files {
+		if err := ws.FS().WriteFile(ctx, "/workspace/"+p, []byte(data), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +38,10 @@ type runProgram struct {
 	limits runtime.Limits
 	ticks  atomic.Int64
 	depth  int // MaxFunctionDepth, clamped to MaxStackDepth
+	procs  procs
+	// depthFrames is the stack length (in frames) below which checkDepth
+	// does not count calls.
+	depthFrames atomic.Int64
 }
 
 // defaultPath is the PATH scripts see; it names no host directory the
@@ -66,6 +71,8 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim,
 		fs: hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)}
 	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)
+	p.procs.pipes = map[*os.File]struct{}{}
+	p.depthFrames.Store(int64(p.depth * framesPerCall))
 
 	cwd := pr.req.Cwd
 	if cwd == "" {

@@ -92,8 +92,10 @@ func description(root string) string {
 		strings.Join(coreutils.Names(), " ") +
 		". awk is POSIX awk with gawk's common extensions (print | \"cmd\" and \"cmd\" | getline run these built-in commands); " +
 		"diff writes normal or unified (-u) output and compares directories (-r); tar creates, lists and extracts " +
-		"plain or gzip (-z) archives; gzip/gunzip/zcat compress files. " +
-		"There are no other programs, no network, no process substitution <(...). " +
+		"plain or gzip (-z) archives; gzip/gunzip/zcat compress files; zip/unzip, patch (unified diffs), bc (arbitrary precision). " +
+		"curl and wget reach the network only under the workspace's outbound policy (without one the network is off). " +
+		"timeout N CMD stops CMD and all it started. There are no other programs (no python, node or compilers: use the js or wasm backend), " +
+		"no process substitution <(...). " +
 		"The exit code is the script's status; stdout and stderr are returned, with the list of files the script changed."
 }
 
@@ -103,6 +105,9 @@ func (b *Backend) Info() runtime.BackendInfo { return b.info }
 // Prepare parses the script and refuses what cannot run in the sandbox
 // (process substitution, coprocesses). It does not touch fsys.
 func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+	if err := checkNesting(req.Source, req.Limits.WithDefaults().MaxNestingDepth); err != nil {
+		return nil, err
+	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Source), "")
 	if err != nil {
 		return nil, fmt.Errorf("shell syntax error: %v", err)

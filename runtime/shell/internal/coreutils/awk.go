@@ -119,14 +119,7 @@ operands:
 		}
 		assigns = append([]string{"FS=" + fs}, assigns...)
 	}
-	utf8 := false
-	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := e.Getenv(k); v != "" {
-			l := strings.ToLower(v)
-			utf8 = strings.Contains(l, "utf-8") || strings.Contains(l, "utf8")
-			break
-		}
-	}
+	utf8 := e.utf8Locale()
 	cfg := &awk.Config{
 		Ctx: e.Ctx, Stdin: e.Stdin, Stdout: e.Stdout, Stderr: e.Stderr,
 		Open: func(name string) (io.ReadCloser, error) {
@@ -180,4 +173,15 @@ operands:
 		return code
 	}
 	return code
+}
+
+// utf8Locale reports whether the locale (LC_ALL, LC_CTYPE, LANG) is UTF-8.
+func (e *Env) utf8Locale() bool {
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := e.Getenv(k); v != "" {
+			l := strings.ToLower(v)
+			return strings.Contains(l, "utf-8") || strings.Contains(l, "utf8")
+		}
+	}
+	return false
 }

@@ -31,6 +31,9 @@ type Env struct {
 	// Exec runs another command of the table (xargs, find -exec) with the
 	// given standard streams and returns its exit status.
 	Exec func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// ExecContext is Exec under ctx (a child of Ctx): cancelling it stops
+	// the command and everything it started (timeout).
+	ExecContext func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	// MaxBytes bounds what one command holds in memory at once (a file
 	// read whole, a sort buffer).
 	MaxBytes int64
@@ -77,6 +80,10 @@ func Names() []string {
 func Run(e *Env, args []string) int {
 	c, ok := table[args[0]]
 	if !ok {
+		if hint, ok := missingHints[args[0]]; ok {
+			fmt.Fprintf(e.Stderr, "%s: command not found: %s\n", args[0], hint)
+			return 127
+		}
 		fmt.Fprintf(e.Stderr, "%s: command not found\n", args[0])
 		return 127
 	}
@@ -88,6 +95,32 @@ func Run(e *Env, args []string) int {
 	e2.name = args[0]
 	return c.Run(&e2, args)
 }
+
+// missingHints say what to use instead of the programs models reach for
+// that the sandbox does not have (they stay "not found" for command -v).
+var missingHints = func() map[string]string {
+	py := "there is no Python in this sandbox; write the program in JavaScript or TypeScript and run it with the js backend, " +
+		"or compile it to WebAssembly (WASI) and run it with the wasm backend"
+	js := "the shell does not run JavaScript; run the file or code with the js backend (exec with backend \"js\"), " +
+		"which has node:fs over the same files"
+	m := map[string]string{}
+	for _, n := range []string{"python", "python3", "pip", "pip3", "pipx", "uv", "poetry"} {
+		m[n] = py
+	}
+	for _, n := range []string{"node", "nodejs", "npm", "npx", "yarn", "pnpm", "deno", "bun", "tsc", "ts-node"} {
+		m[n] = js
+	}
+	for _, n := range []string{"apt", "apt-get", "brew", "yum", "dnf", "apk", "sudo", "su"} {
+		m[n] = "packages cannot be installed in this sandbox and there is one user; the built-in commands are listed by the backend's description"
+	}
+	for _, n := range []string{"ssh", "scp", "rsync", "nc", "telnet", "ftp"} {
+		m[n] = "the sandbox reaches the network only through curl or wget, under the workspace's outbound policy"
+	}
+	for _, n := range []string{"gcc", "cc", "clang", "make", "go", "cargo", "rustc", "java", "javac"} {
+		m[n] = "there are no compilers in this sandbox; build elsewhere and run WebAssembly (WASI) modules with the wasm backend"
+	}
+	return m
+}()
 
 // Abs resolves p against the working directory.
 func (e *Env) Abs(p string) string {
@@ -116,13 +149,55 @@ func (e *Env) Open(p string) (io.ReadCloser, error) {
 	if p == "-" {
 		return io.NopCloser(e.Stdin), nil
 	}
+	if r := e.device(p); r != nil {
+		return io.NopCloser(r), nil
+	}
 	return e.FS.Open(e.Ctx, e.Abs(p))
+}
+
+// device is the reader of /dev/null, /dev/zero, /dev/urandom or
+// /dev/stdin; nil for any other path.
+func (e *Env) device(p string) io.Reader {
+	switch p {
+	case "/dev/null":
+		return strings.NewReader("")
+	case "/dev/zero":
+		return zeros{}
+	case "/dev/urandom", "/dev/random":
+		return randomReader{e.Random}
+	case "/dev/stdin", "/dev/fd/0":
+		if e.Stdin == nil {
+			return strings.NewReader("")
+		}
+		return e.Stdin
+	}
+	return nil
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+type randomReader struct{ random func([]byte) }
+
+func (r randomReader) Read(p []byte) (int, error) {
+	if len(p) > 64<<10 {
+		p = p[:64<<10]
+	}
+	r.random(p)
+	return len(p), nil
 }
 
 // ReadAll reads p whole; "-" is standard input.
 func (e *Env) ReadAll(p string) ([]byte, error) {
 	if p == "-" {
 		return e.readStdin()
+	}
+	if r := e.device(p); r != nil {
+		return e.readBounded(r, p)
 	}
 	return e.FS.ReadAll(e.Ctx, e.Abs(p))
 }
@@ -131,13 +206,18 @@ func (e *Env) readStdin() ([]byte, error) {
 	if e.Stdin == nil {
 		return nil, nil
 	}
+	return e.readBounded(e.Stdin, "standard input")
+}
+
+// readBounded reads r to its end, at most MaxAllocBytes.
+func (e *Env) readBounded(r io.Reader, what string) ([]byte, error) {
 	lim := e.MaxBytes
 	if lim <= 0 {
 		lim = 64 << 20
 	}
-	b, err := io.ReadAll(io.LimitReader(e.Stdin, lim+1))
+	b, err := io.ReadAll(io.LimitReader(r, lim+1))
 	if int64(len(b)) > lim {
-		return nil, fmt.Errorf("standard input is larger than the limit MaxAllocBytes (%d)", lim)
+		return nil, fmt.Errorf("%s is larger than the limit MaxAllocBytes (%d)", what, lim)
 	}
 	return b, err
 }

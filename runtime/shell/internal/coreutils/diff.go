@@ -156,6 +156,9 @@ func (e *Env) diffStat(p string) (diffInfo, error) {
 	if p == "-" {
 		return diffInfo{exists: true, mtime: e.Now()}, nil
 	}
+	if p == "/dev/null" {
+		return diffInfo{exists: true, mtime: time.Unix(0, 0)}, nil
+	}
 	fi, err := e.FS.Stat(e.Ctx, e.Abs(p))
 	if err != nil {
 		if codeOf(err) == "ENOENT" {

@@ -5,27 +5,39 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 )
 
 func init() {
-	register("cat", "cat [-nbsE] [FILE]...", cat)
+	register("cat", "cat [-AbeEnstTv] [FILE]...", cat)
 	register("pwd", "pwd [-LP]", pwd)
 	register("mkdir", "mkdir [-pv] DIRECTORY...", mkdir)
 	register("rmdir", "rmdir [-p] DIRECTORY...", rmdir)
 	register("rm", "rm [-rfdv] FILE...", rm)
-	register("touch", "touch [-c] FILE...", touch)
+	register("touch", "touch [-acm] [-d DATE | -t [[CC]YY]MMDDhhmm[.ss] | -r FILE] FILE...", touch)
 	register("basename", "basename NAME [SUFFIX] | basename [-a] [-s SUFFIX] NAME...", basename)
 	register("dirname", "dirname NAME...", dirname)
 }
 
 func cat(e *Env, args []string) int {
-	o, files, ok := e.parse(&flagSpec{bools: "nbsEAuv", long: map[string]bool{"number": false, "number-nonblank": false, "squeeze-blank": false, "show-ends": false},
-		alias: map[string]string{"number": "n", "number-nonblank": "b", "squeeze-blank": "s", "show-ends": "E"}}, args)
+	o, files, ok := e.parse(&flagSpec{bools: "nbsEAuvTet", long: map[string]bool{"number": false, "number-nonblank": false, "squeeze-blank": false, "show-ends": false,
+		"show-all": false, "show-tabs": false, "show-nonprinting": false},
+		alias: map[string]string{"number": "n", "number-nonblank": "b", "squeeze-blank": "s", "show-ends": "E", "show-all": "A", "show-tabs": "T", "show-nonprinting": "v"}}, args)
 	if !ok {
 		return 1
 	}
-	plain := !o.has("n") && !o.has("b") && !o.has("s") && !o.has("E") && !o.has("A")
+	if o.has("A") {
+		o["v"], o["E"], o["T"] = []string{""}, []string{""}, []string{""}
+	}
+	if o.has("e") {
+		o["v"], o["E"] = []string{""}, []string{""}
+	}
+	if o.has("t") {
+		o["v"], o["T"] = []string{""}, []string{""}
+	}
+	plain := !o.has("n") && !o.has("b") && !o.has("s") && !o.has("E") && !o.has("T") && !o.has("v")
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
@@ -75,6 +87,9 @@ func cat(e *Env, args []string) int {
 				line++
 				fmt.Fprintf(w, "%6d\t", line)
 			}
+			if o.has("v") || o.has("T") {
+				body = showNonprinting(body, o.has("v"), o.has("T"))
+			}
 			w.WriteString(body)
 			if strings.HasSuffix(s, "\n") {
 				if o.has("E") || o.has("A") {
@@ -89,6 +104,28 @@ func cat(e *Env, args []string) int {
 		r.Close()
 	}
 	return status
+}
+
+// showNonprinting renders control characters as ^X and bytes past 127
+// as M-X (cat -v), and tabs as ^I (cat -T).
+func showNonprinting(s string, v, tabs bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\t':
+			if tabs {
+				b.WriteString("^I")
+			} else {
+				b.WriteByte(c)
+			}
+		case !v:
+			b.WriteByte(c)
+		default:
+			b.WriteString(printByte(c))
+		}
+	}
+	return b.String()
 }
 
 func pwd(e *Env, args []string) int {
@@ -253,6 +290,14 @@ func touch(e *Env, args []string) int {
 		}
 		now = fi.ModTime()
 	}
+	if o.has("t") {
+		t, ok := parseTouchStamp(o.last("t", ""), e.Now())
+		if !ok {
+			e.Errf("invalid date format '%s'", o.last("t", ""))
+			return 1
+		}
+		now = t
+	}
 	if o.has("d") {
 		if t, ok := parseDate(o.last("d", ""), e.Now()); ok {
 			now = t
@@ -284,6 +329,49 @@ func touch(e *Env, args []string) int {
 		}
 	}
 	return status
+}
+
+// parseTouchStamp parses touch -t's [[CC]YY]MMDDhhmm[.ss] (UTC).
+func parseTouchStamp(s string, now time.Time) (time.Time, bool) {
+	sec := 0
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		v, err := strconv.Atoi(s[i+1:])
+		if err != nil || len(s)-i-1 != 2 || v > 61 {
+			return time.Time{}, false
+		}
+		sec, s = v, s[:i]
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return time.Time{}, false
+		}
+	}
+	year := now.UTC().Year()
+	switch len(s) {
+	case 8:
+	case 10:
+		yy, _ := strconv.Atoi(s[:2])
+		year = 1900 + yy
+		if yy < 69 {
+			year = 2000 + yy
+		}
+		s = s[2:]
+	case 12:
+		year, _ = strconv.Atoi(s[:4])
+		s = s[4:]
+	default:
+		return time.Time{}, false
+	}
+	n := func(a, b int) int { v, _ := strconv.Atoi(s[a:b]); return v }
+	mon, day, hh, mm := n(0, 2), n(2, 4), n(4, 6), n(6, 8)
+	if mon < 1 || mon > 12 || day < 1 || day > 31 || hh > 23 || mm > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(mon), day, hh, mm, sec, 0, time.UTC)
+	if t.Day() != day {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 func basename(e *Env, args []string) int {

@@ -172,7 +172,7 @@ func formatShell(format string, args []any) (string, int, bool) {
 			if k := strings.Index(s, `\c`); k >= 0 {
 				s, stop = s[:k], true
 			}
-			fmt.Fprintf(&b, spec+"s", unescapeTr(s))
+			fmt.Fprintf(&b, spec+"s", unescapeC(s, true))
 			if stop {
 				return b.String(), used, true
 			}
@@ -237,7 +237,7 @@ func shellQuote(s string) string {
 
 // Sprintf formats args with bash printf's rules (printf -v).
 func Sprintf(format string, args []string) string {
-	format = unescapeTr(format)
+	format = unescapeC(format, true)
 	var b strings.Builder
 	for {
 		vals := make([]any, len(args))

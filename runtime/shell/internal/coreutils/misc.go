@@ -118,6 +118,10 @@ func strftime(f string, t time.Time) string {
 			fmt.Fprint(&b, t.Unix())
 		case 'j':
 			num(t.YearDay(), 3)
+		case 'U': // week of the year, Sunday first
+			num((t.YearDay()+6-int(t.Weekday()))/7, 2)
+		case 'W': // week of the year, Monday first
+			num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2)
 		case 'a':
 			b.WriteString(t.Format("Mon"))
 		case 'A':
@@ -354,7 +358,10 @@ func base64Cmd(e *Env, args []string) int {
 			s = s[wrap:]
 		}
 		if s != "" {
-			sb.WriteString(s + "\n")
+			sb.WriteString(s)
+			if wrap > 0 {
+				sb.WriteString("\n") // GNU ends -w 0 output without a newline
+			}
 		}
 		fmt.Fprint(e.Stdout, sb.String())
 	})
@@ -686,6 +693,16 @@ func od(e *Env, args []string) int {
 						sb.WriteString("  \\t")
 					case c == 0:
 						sb.WriteString("  \\0")
+					case c == '\r':
+						sb.WriteString("  \\r")
+					case c == '\v':
+						sb.WriteString("  \\v")
+					case c == '\f':
+						sb.WriteString("  \\f")
+					case c == '\b':
+						sb.WriteString("  \\b")
+					case c == 7:
+						sb.WriteString("  \\a")
 					case c >= 32 && c < 127:
 						fmt.Fprintf(&sb, "   %c", c)
 					default:

@@ -565,7 +565,10 @@ func expandSet(s string) []rune {
 	return out
 }
 
-func unescapeTr(s string) string {
+func unescapeTr(s string) string { return unescapeC(s, false) }
+
+// unescapeC interprets C escapes; printf's also has \xHH, \f, \v and \b.
+func unescapeC(s string, printf bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] != '\\' || i+1 >= len(s) {
@@ -588,6 +591,31 @@ func unescapeTr(s string) string {
 			b.WriteByte('"')
 		case '\\':
 			b.WriteByte('\\')
+		case 'f', 'v', 'b', 'x':
+			if !printf {
+				b.WriteByte(s[i])
+				break
+			}
+			switch s[i] {
+			case 'f':
+				b.WriteByte('\f')
+			case 'v':
+				b.WriteByte('\v')
+			case 'b':
+				b.WriteByte('\b')
+			case 'x':
+				j := i + 1
+				for j < len(s) && j < i+3 && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+					j++
+				}
+				if j == i+1 {
+					b.WriteString("\\x")
+					break
+				}
+				v, _ := strconv.ParseUint(s[i+1:j], 16, 8)
+				b.WriteByte(byte(v))
+				i = j - 1
+			}
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i
 			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {

@@ -80,7 +80,7 @@ func printf(e *Env, args []string) int {
 		e.Errf("usage: printf format [arguments]")
 		return 2
 	}
-	format, rest := unescapeTr(a[0]), a[1:]
+	format, rest := unescapeC(a[0], true), a[1:]
 	var b strings.Builder
 	for {
 		vals := make([]any, len(rest))
