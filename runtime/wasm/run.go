@@ -106,29 +106,53 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 		cfg = cfg.WithEnv("PWD", guestPath(p.opts, p.req.Cwd))
 	}
 
+	lim := int64(p.req.Limits.MaxTableElements)
+	if p.mod.rewritten && int64(p.mod.info.tableMin) > lim {
+		le := &runtime.LimitError{Limit: "MaxTableElements", Max: lim,
+			What: fmt.Sprintf("a table of %d elements", p.mod.info.tableMin)}
+		st.stop(le)
+		return p.exit(st, parent, le)
+	}
 	cctx := context.WithValue(ctx, stateKey{}, st)
 	mod, err := p.mod.rt.rt.InstantiateModule(cctx, p.mod.cm, cfg)
 	if err != nil {
 		return p.exit(st, parent, fmt.Errorf("cannot instantiate the module: %w", err))
 	}
 	defer mod.Close(context.Background())
-	if p.mod.metered {
-		g, ok := mod.ExportedGlobal(meterStopExport).(api.MutableGlobal)
-		if !ok {
-			return p.exit(st, parent, errors.New("metered module without its stop global"))
-		}
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-ctx.Done():
-				g.Set(1)
-			case <-done:
-			}
-		}()
+	if !p.mod.rewritten {
+		_, err = mod.ExportedFunction("_start").Call(cctx)
+		return p.exit(st, parent, err)
 	}
-	_, err = mod.ExportedFunction("_start").Call(cctx)
-	return p.exit(st, parent, err)
+	stop, ok1 := mod.ExportedGlobal(meterStopExport).(api.MutableGlobal)
+	tmax, ok2 := mod.ExportedGlobal(meterTableMaxExport).(api.MutableGlobal)
+	hit := mod.ExportedGlobal(meterTableHitExport)
+	if !ok1 || !ok2 || hit == nil {
+		return p.exit(st, parent, errors.New("rewritten module without its globals"))
+	}
+	tmax.Set(uint64(lim))
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop.Set(1)
+		case <-done:
+		}
+	}()
+	if p.mod.info.start {
+		_, err = mod.ExportedFunction(meterStartExport).Call(cctx)
+	}
+	if err == nil {
+		_, err = mod.ExportedFunction("_start").Call(cctx)
+	}
+	x := p.exit(st, parent, err)
+	if want := int64(hit.Get()); want != 0 && x.Err != nil && st.stopped() == nil && parent.Err() == nil {
+		// The guest could not go on without the table it asked for.
+		le := &runtime.LimitError{Limit: "MaxTableElements", Max: lim, What: fmt.Sprintf("a table of %d elements", want)}
+		_ = st.host.Write(runtime.Stderr, []byte("\n"+le.Error()+"\n"))
+		x.Err = fmt.Errorf("%w; then %w", le, x.Err)
+	}
+	return x
 }
 
 // exit turns how _start ended into the run's exit.
