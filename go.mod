@@ -16,6 +16,7 @@ require (
 	github.com/ncruces/go-sqlite3 v0.37.0
 	github.com/oklog/ulid/v2 v2.1.2
 	github.com/tetratelabs/wazero v1.12.0
+	github.com/ulikunitz/xz v0.5.15
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.44.0
 	mvdan.cc/sh/v3 v3.14.1

@@ -33,7 +33,7 @@ import (
 //	access     {path, mode (F_OK|R_OK|W_OK|X_OK)}
 //	mkdir      {path, recursive?, mode?}               → first directory created (recursive), else nil
 //	readdir    {path, withFileTypes?, recursive?}      → sorted names, or [{name, type}]
-//	readdirPage {path, offset, limit}                  → {entries: [{name, type}], next}
+//	readdirPage {path, offset, limit}                  → {entries: [{name, type, ino}], next}
 //	rm         {path, recursive?, force?}
 //	rmdir      {path, recursive?}
 //	unlink     {path}

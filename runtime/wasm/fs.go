@@ -320,7 +320,10 @@ func (v *vfsFS) Unlink(p string) experimentalsys.Errno {
 // stored as the workspace path it names, so the tools and other runs follow
 // the link to the same file.
 func (v *vfsFS) Symlink(target, link string) experimentalsys.Errno {
-	wp, _ := v.abs(link)
+	wp, slash := v.abs(link)
+	if slash {
+		return v.newNameSlash(wp)
+	}
 	if strings.HasPrefix(target, "/") {
 		target = workspacePath(*v.st.opts, target)
 	}
@@ -346,7 +349,7 @@ func (v *vfsFS) Readlink(p string) (string, experimentalsys.Errno) {
 // symlink at oldPath is linked itself, as Linux's link(2) does.
 func (v *vfsFS) Link(oldPath, newPath string) experimentalsys.Errno {
 	wo, oslash := v.abs(oldPath)
-	wn, _ := v.abs(newPath)
+	wn, nslash := v.abs(newPath)
 	if oslash {
 		st, errno := v.stat("stat", wo)
 		switch {
@@ -358,8 +361,22 @@ func (v *vfsFS) Link(oldPath, newPath string) experimentalsys.Errno {
 			return experimentalsys.ENOTDIR
 		}
 	}
+	if nslash {
+		return v.newNameSlash(wn)
+	}
 	_, errno := v.call("link", map[string]any{"existingPath": wo, "newPath": wn})
 	return errno
+}
+
+// newNameSlash is the error of making a symlink or a hard link at a name
+// written with a trailing slash, which only a directory can have: EEXIST
+// when the name exists (whatever it is), ENOENT when it does not (Linux's
+// symlink(2) and link(2)).
+func (v *vfsFS) newNameSlash(wp string) experimentalsys.Errno {
+	if _, errno := v.stat("lstat", wp); errno == 0 {
+		return experimentalsys.EEXIST
+	}
+	return experimentalsys.ENOENT
 }
 
 // Utimens implements sys.FS.
