@@ -46,6 +46,7 @@ import (
 //	realpath   {path}                                  → canonical path
 //	chmod      {path, mode}
 //	utimes     {path, atimeMs, mtimeMs, atimeNs?, mtimeNs?} (*Ns: decimal strings, exact; they win over *Ms)
+//	lutimes    as utimes, on a final symlink itself
 //	mkdtemp    {path}                                  → path (the shim draws the random suffix)
 //
 // Stats are maps {dev, ino, mode, nlink, uid, gid, rdev, size, blksize,
@@ -106,6 +107,7 @@ func init() {
 		"realpath":    (*FSOps).opRealpath,
 		"chmod":       (*FSOps).opChmod,
 		"utimes":      (*FSOps).opUtimes,
+		"lutimes":     (*FSOps).opLutimes,
 		"mkdtemp":     (*FSOps).opMkdtemp,
 		"link":        (*FSOps).opLink,
 	}

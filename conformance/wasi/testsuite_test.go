@@ -30,10 +30,16 @@ import (
 
 // wantNookPasses is how many of the suite's tests nook passes; the suite
 // fails below it.
-const wantNookPasses = 58
+const wantNookPasses = 70
 
-// knownFailures are the tests nook fails, with why.
-var knownFailures = map[string]string{}
+// knownFailures are the tests nook fails, with why (see
+// runtime/wasm/RATIONALE.md).
+var knownFailures = map[string]string{
+	"c/sock_shutdown-invalid_fd": "the test has no root, so the reference runner preopens nothing and fd 3 is invalid; " +
+		"nook always preopens the workspace at fd 3, a directory, which is not a socket (ENOTSOCK)",
+	"rust/symlink_create": "nook stores an absolute symlink target as the workspace path it names (a guest's /a is " +
+		"the workspace's /a); the test wants path_symlink(\"/\", ...) refused",
+}
 
 // perTest is the reference runner's timeout.
 const perTest = 5 * time.Second

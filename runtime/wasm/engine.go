@@ -113,7 +113,7 @@ func runtimeFor(ctx context.Context, k rtKey) (*rtEntry, error) {
 		WithCloseOnContextDone(k.checked).
 		WithCustomSections(false)
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+	if err := instantiateWASI(ctx, rt); err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}

@@ -43,6 +43,15 @@ type runState struct {
 
 	start    time.Time
 	lastNano int64
+
+	// fds are the guest's file descriptors (preview1.go); noFollow is set
+	// while path_filestat_set_times works on a symlink itself, and
+	// lastLink is the target the last readlink read.
+	fds      *fdTable
+	noFollow bool
+	lastLink []byte
+	// lastOpenDir reports whether the last file opened is a directory.
+	lastOpenDir bool
 }
 
 type stateKey struct{}
@@ -76,6 +85,7 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 	defer cancel(nil)
 	st := &runState{ctx: ctx, cancel: cancel, host: host, opts: &p.opts, req: p.req}
 	st.start = host.Now()
+	st.fds = newFDTable()
 	fsys := newFS(st)
 	defer fsys.closeAll()
 
