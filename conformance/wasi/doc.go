@@ -12,5 +12,6 @@
 //	go test -tags wasiconformance -count=1 -v ./conformance/wasi/
 //
 // It prints a table of both runs and their totals, lists each failure with
-// its reason, and fails when nook passes fewer tests than wantNookPasses.
+// its reason (with NOOK_WASI_VERBOSE set, both runs' whole stderr), and
+// fails when nook passes fewer tests than wantNookPasses.
 package wasi

@@ -340,6 +340,10 @@ func TestWASITestsuite(t *testing.T) {
 				reason = "known: " + k + " (" + nw + ")"
 			}
 			failures = append(failures, fmt.Sprintf("nook   %-50s %s", tc.name, reason))
+			if os.Getenv("NOOK_WASI_VERBOSE") != "" {
+				failures = append(failures, "    nook's stderr:\n"+no.stderr)
+				failures = append(failures, "    wazero's stderr:\n"+wo.stderr)
+			}
 		}
 		if ww == "" {
 			wazeroPass++

@@ -3,6 +3,7 @@ package wasm
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Metering: a module is rewritten before it is compiled so that a guest
@@ -99,6 +100,8 @@ type meterInfo struct {
 	// start reports whether the module has a start function, exported as
 	// meterStartExport.
 	start bool
+	// dbg is the module's own DWARF, when it has one (dwarf.go).
+	dbg *debugInfo
 }
 
 // Value types and opcodes the rewrite emits.
@@ -171,6 +174,13 @@ type rewriter struct {
 	tableTypes                       []byte // element type of each table
 
 	check []byte // the fuel check
+
+	// debug is set when the module has DWARF: cur then collects the spans
+	// of the body being rewritten (offsets in the body), spans those of
+	// the code section (debugInfo).
+	debug bool
+	cur   []span
+	spans []span
 }
 
 // typ returns the index of the function type params -> results, appending
@@ -390,10 +400,19 @@ func meter(bin []byte, fuel bool) (out []byte, info meterInfo, err error) {
 	}
 	var secs []section
 	r := &reader{b: bin, i: 8}
+	debugSecs := map[string][]byte{}
 	for r.i < len(r.b) {
 		id := r.byte()
 		n := r.u32()
-		secs = append(secs, section{id: id, body: r.bytes(int(n))})
+		body := r.bytes(int(n))
+		if id == 0 {
+			cr := &reader{b: body}
+			if nm := cr.name(); strings.HasPrefix(nm, ".debug_") {
+				debugSecs[nm] = body[cr.i:]
+				continue
+			}
+		}
+		secs = append(secs, section{id: id, body: body})
 	}
 	find := func(id byte) int {
 		for i, s := range secs {
@@ -421,6 +440,7 @@ func meter(bin []byte, fuel bool) (out []byte, info meterInfo, err error) {
 		return at
 	}
 	w := &rewriter{fuel: fuel, types: map[string]uint32{}, helperIdx: map[helperKey]uint32{}}
+	w.debug = debugSecs[".debug_info"] != nil && debugSecs[".debug_line"] != nil
 
 	// Types: the parameter count of each.
 	var typeParams []uint32
@@ -554,6 +574,7 @@ func meter(bin []byte, fuel bool) (out []byte, info meterInfo, err error) {
 	var body []byte
 	for k := uint32(0); k < nBodies; k++ {
 		size := cr.u32()
+		oldStart := uint32(cr.i)
 		b := cr.bytes(int(size))
 		if funcTypes[k] >= uint32(len(typeParams)) {
 			return nil, info, fmt.Errorf("%w: function %d has no type", errNoMeter, k)
@@ -563,6 +584,9 @@ func meter(bin []byte, fuel bool) (out []byte, info meterInfo, err error) {
 			return nil, info, err
 		}
 		code = append(code, leb(uint32(len(body)))...)
+		for _, sp := range w.cur {
+			w.spans = append(w.spans, span{newOff: uint32(len(code)) + sp.newOff, oldOff: oldStart + sp.oldOff})
+		}
 		code = append(code, body...)
 	}
 	if cr.i != len(cr.b) {
@@ -580,6 +604,16 @@ func meter(bin []byte, fuel bool) (out []byte, info meterInfo, err error) {
 	added := append([][]byte{tick}, w.helpers...)
 	addedTy := append([]uint32{tickType}, w.helperTy...)
 	out2 := leb(nBodies + uint32(len(added)))
+	if w.debug {
+		for i := range w.spans {
+			w.spans[i].newOff += uint32(len(out2))
+		}
+		keep := make(map[string][]byte, len(debugSecs))
+		for k, v := range debugSecs {
+			keep[k] = append([]byte(nil), v...) // not bin: let it go
+		}
+		info.dbg = &debugInfo{sections: keep, spans: w.spans}
+	}
 	out2 = append(out2, code...)
 	for _, b := range added {
 		out2 = append(out2, leb(uint32(len(b)))...)
@@ -633,6 +667,15 @@ func meter(bin []byte, fuel bool) (out []byte, info meterInfo, err error) {
 		out = append(out, leb(uint32(len(s.body)))...)
 		out = append(out, s.body...)
 	}
+	if w.debug {
+		fake := fakeDWARF()
+		for _, k := range []string{".debug_abbrev", ".debug_info", ".debug_line"} {
+			cs := append(name(k), fake[k]...)
+			out = append(out, 0)
+			out = append(out, leb(uint32(len(cs)))...)
+			out = append(out, cs...)
+		}
+	}
 	if !fuel {
 		out = append(out, 0)
 		cs := append(name(meterCheckedSection), 1) // (wazero refuses an empty one)
@@ -667,8 +710,14 @@ func meterBody(dst, b []byte, w *rewriter, params uint32, st *compileCost) ([]by
 	}
 	start := r.i
 	depth := 0
+	if w != nil {
+		w.cur = w.cur[:0]
+	}
 	flush := func(to int) {
 		if w != nil {
+			if w.debug && to > start {
+				w.cur = append(w.cur, span{newOff: uint32(len(dst) - base), oldOff: uint32(start)})
+			}
 			dst = append(dst, r.b[start:to]...)
 		}
 	}
@@ -848,6 +897,10 @@ func meterBody(dst, b []byte, w *rewriter, params uint32, st *compileCost) ([]by
 	lr.u32()
 	out = append(out, b[lr.i:hdr]...)
 	out = append(out, 1, tI32)
+	delta := uint32(len(out)-base) - uint32(hdr)
+	for i := range w.cur {
+		w.cur[i].newOff += delta
+	}
 	return append(out, dst[base+hdr:]...), nil
 }
 

@@ -188,9 +188,22 @@ func (p *program) exit(st *runState, parent context.Context, err error) runtime.
 		}
 		return runtime.Exit{Code: int(ee.ExitCode()), Err: fmt.Errorf("exit status %d", ee.ExitCode())}
 	}
+	if d := p.mod.info.dbg; d != nil {
+		err = &traceError{msg: d.traceLines(err.Error()), err: err}
+	}
 	_ = st.host.Write(runtime.Stderr, []byte("\n"+err.Error()+"\n"))
 	return runtime.Exit{Code: 1, Err: err}
 }
+
+// traceError is a trap whose stack trace names the module's own source
+// lines (see dwarf.go).
+type traceError struct {
+	msg string
+	err error
+}
+
+func (e *traceError) Error() string { return e.msg }
+func (e *traceError) Unwrap() error { return e.err }
 
 // output is a guest's stdout or stderr.
 type output struct {
