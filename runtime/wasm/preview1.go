@@ -187,8 +187,9 @@ func (impl preview1) wrap(name string) api.GoModuleFunction {
 			return
 		}
 		t := st.fds
-		guest := make([]uint32, len(params))
-		ents := make([]*fdEntry, len(params))
+		var guestA [2]uint32 // no function has more than two descriptors
+		var entsA [2]*fdEntry
+		guest, ents := guestA[:len(params)], entsA[:len(params)]
 		for i, p := range params {
 			guest[i] = uint32(stack[p])
 			if ents[i] = t.m[guest[i]]; ents[i] == nil {
@@ -348,9 +349,13 @@ func pollOneoff(ctx context.Context, mod api.Module, stack []uint64) {
 		return
 	}
 	mem := mod.Memory()
+	if st == nil || mem == nil || uint64(n)*48 > uint64(mem.Size()) {
+		stack[0] = errnoFault
+		return
+	}
 	subs, ok1 := mem.Read(in, n*48)
 	_, ok2 := mem.Read(out, n*32)
-	if st == nil || !ok1 || !ok2 {
+	if !ok1 || !ok2 {
 		stack[0] = errnoFault
 		return
 	}

@@ -70,6 +70,7 @@ func TestPreview1Descriptors(t *testing.T) {
 		store(300, 7), store(316, 1), store(324, 1_000_000),
 		call(pollOneoff, 300, 400, 1, 500), is(0), expect(500, 1), expect(400, 7),
 		call(pollOneoff, 300, 400, 0, 500), is(28), // EINVAL: no subscriptions
+		call(pollOneoff, 300, 400, 0x7fffffff, 500), is(21), // EFAULT: more than memory holds
 	)
 	bin := wasiModule([][]byte{i4, i2, i3}, []string{"fd_write", "fd_renumber", "sock_shutdown", "fd_prestat_get",
 		"fd_prestat_dir_name", "poll_oneoff"}, []byte{0, 1, 1, 1, 2, 0}, code)
