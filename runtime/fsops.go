@@ -33,7 +33,7 @@ import (
 //	access     {path, mode (F_OK|R_OK|W_OK|X_OK)}
 //	mkdir      {path, recursive?, mode?}               → first directory created (recursive), else nil
 //	readdir    {path, withFileTypes?, recursive?}      → sorted names, or [{name, type}]
-//	readdirPage {path, offset, limit}                  → {entries: [{name, type}], next}
+//	readdirPage {path, offset, limit}                  → {entries: [{name, type, ino}], next}
 //	rm         {path, recursive?, force?}
 //	rmdir      {path, recursive?}
 //	unlink     {path}
@@ -46,6 +46,7 @@ import (
 //	realpath   {path}                                  → canonical path
 //	chmod      {path, mode}
 //	utimes     {path, atimeMs, mtimeMs, atimeNs?, mtimeNs?} (*Ns: decimal strings, exact; they win over *Ms)
+//	lutimes    as utimes, on a final symlink itself
 //	mkdtemp    {path}                                  → path (the shim draws the random suffix)
 //
 // Stats are maps {dev, ino, mode, nlink, uid, gid, rdev, size, blksize,
@@ -106,6 +107,7 @@ func init() {
 		"realpath":    (*FSOps).opRealpath,
 		"chmod":       (*FSOps).opChmod,
 		"utimes":      (*FSOps).opUtimes,
+		"lutimes":     (*FSOps).opLutimes,
 		"mkdtemp":     (*FSOps).opMkdtemp,
 		"link":        (*FSOps).opLink,
 	}

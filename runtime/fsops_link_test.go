@@ -105,3 +105,19 @@ func TestFSTimesNanoseconds(t *testing.T) {
 	e.fails("EINVAL", `EINVAL: invalid argument, fs op "utimes" needs mtimeMs as a number`,
 		"utimes", "path", "/workspace/f", "atimeNs", "1")
 }
+
+// lutimes sets the times of a symlink itself and leaves its target's.
+func TestFSLutimes(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.put("/workspace/f", "x")
+	e.link("f", "/workspace/l")
+	before, _ := e.fs.Stat(e.ctx, "/workspace/f")
+	e.ok("lutimes", "path", "/workspace/l", "atimeNs", "5", "mtimeNs", "7")
+	li, _ := e.fs.Lstat(e.ctx, "/workspace/l")
+	fi, _ := e.fs.Stat(e.ctx, "/workspace/f")
+	if li.Atime != 5 || li.Mtime != 7 || fi.Mtime != before.Mtime || fi.Atime != before.Atime {
+		t.Fatalf("link %d %d, target %d %d (was %d %d)", li.Atime, li.Mtime, fi.Atime, fi.Mtime, before.Atime, before.Mtime)
+	}
+	e.fails("ENOENT", "ENOENT: no such file or directory, lutime '/workspace/none'",
+		"lutimes", "path", "/workspace/none", "atimeNs", "5", "mtimeNs", "7")
+}

@@ -240,7 +240,7 @@ func (o *FSOps) list(ctx context.Context, real, syscall, p string, max int) ([]v
 }
 
 // opReaddirPage returns one page of a directory's entries for fs.opendir:
-// {entries: [{name, type}], next} where next is the offset of the next page,
+// {entries: [{name, type, ino}], next} where next is the offset of the next page,
 // 0 at the end. limit is clamped to MaxDirEntries.
 func (o *FSOps) opReaddirPage(ctx context.Context, a fsArgs) (any, error) {
 	p, err := a.str("path")
@@ -274,7 +274,7 @@ func (o *FSOps) opReaddirPage(ctx context.Context, a fsArgs) (any, error) {
 			return nil, o.vfsErr(err, "opendir", p, "")
 		}
 		for _, e := range l.Entries {
-			entries = append(entries, map[string]any{"name": e.Name, "type": typeName(e.Kind)})
+			entries = append(entries, map[string]any{"name": e.Name, "type": typeName(e.Kind), "ino": float64(e.Inode)})
 		}
 		next = l.NextOffset
 		if next == 0 || len(l.Entries) == 0 {

@@ -551,6 +551,15 @@ func (o *FSOps) opChmod(ctx context.Context, a fsArgs) (any, error) {
 }
 
 func (o *FSOps) opUtimes(ctx context.Context, a fsArgs) (any, error) {
+	return o.utimes(ctx, a, true)
+}
+
+// opLutimes is utimes on a final symlink itself.
+func (o *FSOps) opLutimes(ctx context.Context, a fsArgs) (any, error) {
+	return o.utimes(ctx, a, false)
+}
+
+func (o *FSOps) utimes(ctx context.Context, a fsArgs, follow bool) (any, error) {
 	p, err := a.str("path")
 	if err != nil {
 		return nil, err
@@ -566,9 +575,12 @@ func (o *FSOps) opUtimes(ctx context.Context, a fsArgs) (any, error) {
 	if o.readOnly() {
 		return nil, readOnlyErr("utime", p, "")
 	}
-	real, err := o.confine(ctx, "utime", p, true)
+	real, err := o.confine(ctx, "utime", p, follow)
 	if err != nil {
 		return nil, err
+	}
+	if !follow {
+		return nil, o.vfsErr(o.FS.Lchtimes(ctx, real, atime, mtime), "lutime", p, "")
 	}
 	return nil, o.vfsErr(o.FS.Chtimes(ctx, real, atime, mtime), "utime", p, "")
 }

@@ -61,6 +61,14 @@ func (f *FS) Chtimes(ctx context.Context, name string, atime, mtime time.Time) e
 		func(now int64) []any { return []any{nsOrNil(atime), nsOrNil(mtime), now} })
 }
 
+// Lchtimes is Chtimes on the node at name itself: a final symlink is not
+// followed (lutimes(3)).
+func (f *FS) Lchtimes(ctx context.Context, name string, atime, mtime time.Time) error {
+	return f.setattrAt(ctx, "lchtimes", name, false, OpChtimes,
+		`UPDATE vfs_nodes SET atime = coalesce(?, atime), mtime = coalesce(?, mtime), ctime = ?, rev = ? WHERE inode = ?`,
+		func(now int64) []any { return []any{nsOrNil(atime), nsOrNil(mtime), now} })
+}
+
 func nsOrNil(t time.Time) any {
 	if t.IsZero() {
 		return nil
@@ -71,6 +79,11 @@ func nsOrNil(t time.Time) any {
 // setattr runs an UPDATE of one node's attributes; args returns its leading
 // arguments, to which the revision and inode are appended.
 func (f *FS) setattr(ctx context.Context, op, name string, chop ChangeOp, sql string, args func(now int64) []any) error {
+	return f.setattrAt(ctx, op, name, true, chop, sql, args)
+}
+
+// setattrAt is setattr, following a final symlink when follow is set.
+func (f *FS) setattrAt(ctx context.Context, op, name string, follow bool, chop ChangeOp, sql string, args func(now int64) []any) error {
 	p, err := f.clean(op, name)
 	if err != nil {
 		return err
@@ -79,7 +92,7 @@ func (f *FS) setattr(ctx context.Context, op, name string, chop ChangeOp, sql st
 		if err := f.checkWritable(op, p); err != nil {
 			return err
 		}
-		res, err := f.resolve(t.c, p, true)
+		res, err := f.resolve(t.c, p, follow)
 		if err != nil {
 			return resolveErr(op, p, err, "no such path")
 		}

@@ -57,10 +57,12 @@ const (
 	// InterruptMetered rewrites each module so that every loop iteration
 	// and function entry decrements a counter, and every so many steps
 	// leaves native code for Go (a safepoint for the garbage collector)
-	// and checks whether the run must stop. It costs CPU-bound guests a
-	// few per cent. Modules it cannot rewrite fall back to InterruptChecked.
+	// and checks whether the run must stop; bulk memory and table
+	// instructions are charged by their size. It costs CPU-bound guests
+	// well under 2x (see RATIONALE.md).
 	InterruptMetered Interrupt = iota
-	// InterruptChecked uses wazero's WithCloseOnContextDone: every loop
+	// InterruptChecked uses wazero's WithCloseOnContextDone (bulk
+	// instructions and table limits are rewritten as above): every loop
 	// iteration calls into Go. It is safe for any module and 4-20 times
 	// slower for CPU-bound guests.
 	InterruptChecked

@@ -55,13 +55,16 @@ type modKey struct {
 
 // compiled is a module compiled for one runtime.
 type compiled struct {
-	key     modKey
-	ready   chan struct{} // closed when cm or err is set
-	cm      wazero.CompiledModule
-	rt      *rtEntry
-	metered bool
-	err     error
-	elem    *list.Element
+	key   modKey
+	ready chan struct{} // closed when cm or err is set
+	cm    wazero.CompiledModule
+	rt    *rtEntry
+	// rewritten reports whether cm was compiled from meter's rewrite
+	// (always, but for a module wazero refuses); info is what it found.
+	rewritten bool
+	info      meterInfo
+	err       error
+	elem      *list.Element
 }
 
 func newEngine(opts Options) *engine {
@@ -73,10 +76,10 @@ func newEngine(opts Options) *engine {
 //
 // wazero's compilation cache keys compiled code by the module's hash alone,
 // not by whether the code checks for context cancellation: a module compiled
-// without the checks would be reused by a runtime that promised them. Here a
-// checked runtime only ever compiles original modules and an unchecked one
-// only metered rewrites, whose bytes (and so hashes) differ, so sharing one
-// cache is safe.
+// without the checks would be reused by a runtime that promised them. Here
+// the checked runtime compiles checked rewrites (marked by a custom section)
+// and modules wazero refuses, the unchecked one only metered rewrites, whose
+// bytes (and so hashes) differ, so sharing one cache is safe.
 var shared = struct {
 	mu       sync.Mutex
 	caches   map[string]wazero.CompilationCache
@@ -110,7 +113,7 @@ func runtimeFor(ctx context.Context, k rtKey) (*rtEntry, error) {
 		WithCloseOnContextDone(k.checked).
 		WithCustomSections(false)
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+	if err := instantiateWASI(ctx, rt); err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}
@@ -155,7 +158,7 @@ func (e *engine) compile(ctx context.Context, bin []byte, pages uint32) (*compil
 	e.modules[k] = c
 	e.mu.Unlock()
 
-	c.cm, c.rt, c.metered, c.err = e.build(ctx, bin, pages)
+	c.cm, c.rt, c.rewritten, c.info, c.err = e.build(ctx, bin, pages)
 	close(c.ready)
 
 	e.mu.Lock()
@@ -209,35 +212,34 @@ func (e *engine) remember(chash string, c *compiled) {
 	e.byContent[contentKey{chash, c.key.pages}] = c
 }
 
-// build compiles bin, metered unless the module cannot be (or the backend
-// is configured for checked interruption), and checks its imports and its
-// entry point.
-func (e *engine) build(ctx context.Context, bin []byte, pages uint32) (wazero.CompiledModule, *rtEntry, bool, error) {
+// build compiles bin rewritten by meter (with fuel checks unless the
+// backend is configured for checked interruption), and checks its imports
+// and its entry point. A module the rewrite cannot decode is one wazero
+// refuses too: it is compiled as it is so that wazero says why.
+func (e *engine) build(ctx context.Context, bin []byte, pages uint32) (wazero.CompiledModule, *rtEntry, bool, meterInfo, error) {
+	var info meterInfo
 	if err := checkLimits(bin); err != nil {
-		return nil, nil, false, fmt.Errorf("invalid WebAssembly module: %w", err)
+		return nil, nil, false, info, fmt.Errorf("invalid WebAssembly module: %w", err)
 	}
-	src, checked := bin, e.opts.Interrupt == InterruptChecked
-	if !checked {
-		m, err := meter(bin)
-		if err != nil {
-			checked = true
-		} else {
-			src = m
-		}
+	checked := e.opts.Interrupt == InterruptChecked
+	src, info, err := meter(bin, !checked)
+	rewritten := err == nil
+	if !rewritten {
+		src, checked = bin, true
 	}
 	r, err := runtimeFor(ctx, rtKey{dir: e.opts.CacheDir, pages: pages, checked: checked})
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, false, info, err
 	}
 	cm, err := r.rt.CompileModule(ctx, src)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("invalid WebAssembly module: %w", err)
+		return nil, nil, false, info, fmt.Errorf("invalid WebAssembly module: %w", err)
 	}
 	if err := checkModule(cm, r); err != nil {
 		cm.Close(ctx)
-		return nil, nil, false, err
+		return nil, nil, false, info, err
 	}
-	return cm, r, !checked, nil
+	return cm, r, rewritten, info, nil
 }
 
 // checkModule refuses modules that import what the backend does not

@@ -175,7 +175,8 @@ func (f *file) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Errno) 
 		for _, e := range list {
 			em, _ := e.(map[string]any)
 			name, _ := em["name"].(string)
-			d := experimentalsys.Dirent{Name: name}
+			ino, _ := em["ino"].(float64)
+			d := experimentalsys.Dirent{Name: name, Ino: uint64(ino)}
 			switch em["type"] {
 			case "dir":
 				d.Type = fs.ModeDir

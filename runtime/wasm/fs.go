@@ -145,6 +145,12 @@ func (v *vfsFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode)
 		return &nullFile{append: flag&experimentalsys.O_APPEND != 0}, 0
 	}
 	wp, slash := v.abs(p)
+	if v.st.noFollow {
+		if _, errno := v.stat("lstat", wp); errno != 0 {
+			return nil, errno
+		}
+		return &linkTimes{fs: v, wp: wp}, 0
+	}
 	acc := flag & (experimentalsys.O_RDONLY | experimentalsys.O_RDWR | experimentalsys.O_WRONLY)
 	f := &file{fs: v, path: wp, readable: acc != experimentalsys.O_WRONLY, writable: acc != experimentalsys.O_RDONLY,
 		append: flag&experimentalsys.O_APPEND != 0}
@@ -202,6 +208,7 @@ func (v *vfsFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode)
 	}
 	f.ino = st.Ino
 	f.dir = st.Mode.IsDir()
+	v.st.lastOpenDir = f.dir
 	f.mode = st.Mode
 	switch {
 	case f.dir && f.writable:
@@ -320,7 +327,10 @@ func (v *vfsFS) Unlink(p string) experimentalsys.Errno {
 // stored as the workspace path it names, so the tools and other runs follow
 // the link to the same file.
 func (v *vfsFS) Symlink(target, link string) experimentalsys.Errno {
-	wp, _ := v.abs(link)
+	wp, slash := v.abs(link)
+	if slash {
+		return v.newNameSlash(wp)
+	}
 	if strings.HasPrefix(target, "/") {
 		target = workspacePath(*v.st.opts, target)
 	}
@@ -339,6 +349,7 @@ func (v *vfsFS) Readlink(p string) (string, experimentalsys.Errno) {
 	if strings.HasPrefix(t, "/") {
 		t = guestPath(*v.st.opts, t)
 	}
+	v.st.lastLink = []byte(t)
 	return t, 0
 }
 
@@ -346,7 +357,7 @@ func (v *vfsFS) Readlink(p string) (string, experimentalsys.Errno) {
 // symlink at oldPath is linked itself, as Linux's link(2) does.
 func (v *vfsFS) Link(oldPath, newPath string) experimentalsys.Errno {
 	wo, oslash := v.abs(oldPath)
-	wn, _ := v.abs(newPath)
+	wn, nslash := v.abs(newPath)
 	if oslash {
 		st, errno := v.stat("stat", wo)
 		switch {
@@ -358,8 +369,22 @@ func (v *vfsFS) Link(oldPath, newPath string) experimentalsys.Errno {
 			return experimentalsys.ENOTDIR
 		}
 	}
+	if nslash {
+		return v.newNameSlash(wn)
+	}
 	_, errno := v.call("link", map[string]any{"existingPath": wo, "newPath": wn})
 	return errno
+}
+
+// newNameSlash is the error of making a symlink or a hard link at a name
+// written with a trailing slash, which only a directory can have: EEXIST
+// when the name exists (whatever it is), ENOENT when it does not (Linux's
+// symlink(2) and link(2)).
+func (v *vfsFS) newNameSlash(wp string) experimentalsys.Errno {
+	if _, errno := v.stat("lstat", wp); errno == 0 {
+		return experimentalsys.EEXIST
+	}
+	return experimentalsys.ENOENT
 }
 
 // Utimens implements sys.FS.
@@ -369,8 +394,18 @@ func (v *vfsFS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
 }
 
 func (v *vfsFS) utimens(wp string, atim, mtim int64) experimentalsys.Errno {
+	return v.utimensAt(wp, atim, mtim, true)
+}
+
+// utimensAt sets the times of wp, or of a final symlink itself when follow
+// is not set.
+func (v *vfsFS) utimensAt(wp string, atim, mtim int64, follow bool) experimentalsys.Errno {
+	op, statOp := "utimes", "stat"
+	if !follow {
+		op, statOp = "lutimes", "lstat"
+	}
 	if atim == experimentalsys.UTIME_OMIT || mtim == experimentalsys.UTIME_OMIT {
-		st, errno := v.stat("stat", wp)
+		st, errno := v.stat(statOp, wp)
 		if errno != 0 {
 			return errno
 		}
@@ -381,10 +416,27 @@ func (v *vfsFS) utimens(wp string, atim, mtim int64) experimentalsys.Errno {
 			mtim = st.Mtim
 		}
 	}
-	_, errno := v.call("utimes", map[string]any{"path": wp, "atimeMs": float64(atim) / 1e6, "mtimeMs": float64(mtim) / 1e6,
+	_, errno := v.call(op, map[string]any{"path": wp, "atimeMs": float64(atim) / 1e6, "mtimeMs": float64(mtim) / 1e6,
 		"atimeNs": strconv.FormatInt(atim, 10), "mtimeNs": strconv.FormatInt(mtim, 10)})
 	return errno
 }
+
+// linkTimes is what OpenFile returns while path_filestat_set_times works
+// without following symlinks: wazero opens the path to set the times of
+// what it opened, and this sets those of the path itself.
+type linkTimes struct {
+	experimentalsys.UnimplementedFile
+	fs *vfsFS
+	wp string
+}
+
+// Utimens implements sys.File.
+func (l *linkTimes) Utimens(atim, mtim int64) experimentalsys.Errno {
+	return l.fs.utimensAt(l.wp, atim, mtim, false)
+}
+
+// Close implements sys.File.
+func (l *linkTimes) Close() experimentalsys.Errno { return 0 }
 
 // detach gives every open file on the node ino its own copy of the
 // content, before the node goes away (unlink, or replaced by a rename).

@@ -106,7 +106,7 @@ func checkLimits(bin []byte) (err error) {
 				// it cannot decode (an instruction it does not know) is
 				// left to wazero.
 				var le *limitError
-				if _, err := meterBody(nil, b, nil, &cost); errors.As(err, &le) {
+				if _, err := meterBody(nil, b, nil, 0, &cost); errors.As(err, &le) {
 					return le
 				}
 				if cost.nesting > maxNestingCost {

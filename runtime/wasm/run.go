@@ -43,6 +43,15 @@ type runState struct {
 
 	start    time.Time
 	lastNano int64
+
+	// fds are the guest's file descriptors (preview1.go); noFollow is set
+	// while path_filestat_set_times works on a symlink itself, and
+	// lastLink is the target the last readlink read.
+	fds      *fdTable
+	noFollow bool
+	lastLink []byte
+	// lastOpenDir reports whether the last file opened is a directory.
+	lastOpenDir bool
 }
 
 type stateKey struct{}
@@ -76,6 +85,7 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 	defer cancel(nil)
 	st := &runState{ctx: ctx, cancel: cancel, host: host, opts: &p.opts, req: p.req}
 	st.start = host.Now()
+	st.fds = newFDTable()
 	fsys := newFS(st)
 	defer fsys.closeAll()
 
@@ -106,29 +116,53 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 		cfg = cfg.WithEnv("PWD", guestPath(p.opts, p.req.Cwd))
 	}
 
+	lim := int64(p.req.Limits.MaxTableElements)
+	if p.mod.rewritten && int64(p.mod.info.tableMin) > lim {
+		le := &runtime.LimitError{Limit: "MaxTableElements", Max: lim,
+			What: fmt.Sprintf("a table of %d elements", p.mod.info.tableMin)}
+		st.stop(le)
+		return p.exit(st, parent, le)
+	}
 	cctx := context.WithValue(ctx, stateKey{}, st)
 	mod, err := p.mod.rt.rt.InstantiateModule(cctx, p.mod.cm, cfg)
 	if err != nil {
 		return p.exit(st, parent, fmt.Errorf("cannot instantiate the module: %w", err))
 	}
 	defer mod.Close(context.Background())
-	if p.mod.metered {
-		g, ok := mod.ExportedGlobal(meterStopExport).(api.MutableGlobal)
-		if !ok {
-			return p.exit(st, parent, errors.New("metered module without its stop global"))
-		}
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-ctx.Done():
-				g.Set(1)
-			case <-done:
-			}
-		}()
+	if !p.mod.rewritten {
+		_, err = mod.ExportedFunction("_start").Call(cctx)
+		return p.exit(st, parent, err)
 	}
-	_, err = mod.ExportedFunction("_start").Call(cctx)
-	return p.exit(st, parent, err)
+	stop, ok1 := mod.ExportedGlobal(meterStopExport).(api.MutableGlobal)
+	tmax, ok2 := mod.ExportedGlobal(meterTableMaxExport).(api.MutableGlobal)
+	hit := mod.ExportedGlobal(meterTableHitExport)
+	if !ok1 || !ok2 || hit == nil {
+		return p.exit(st, parent, errors.New("rewritten module without its globals"))
+	}
+	tmax.Set(uint64(lim))
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop.Set(1)
+		case <-done:
+		}
+	}()
+	if p.mod.info.start {
+		_, err = mod.ExportedFunction(meterStartExport).Call(cctx)
+	}
+	if err == nil {
+		_, err = mod.ExportedFunction("_start").Call(cctx)
+	}
+	x := p.exit(st, parent, err)
+	if want := int64(hit.Get()); want != 0 && x.Err != nil && st.stopped() == nil && parent.Err() == nil {
+		// The guest could not go on without the table it asked for.
+		le := &runtime.LimitError{Limit: "MaxTableElements", Max: lim, What: fmt.Sprintf("a table of %d elements", want)}
+		_ = st.host.Write(runtime.Stderr, []byte("\n"+le.Error()+"\n"))
+		x.Err = fmt.Errorf("%w; then %w", le, x.Err)
+	}
+	return x
 }
 
 // exit turns how _start ended into the run's exit.
@@ -154,9 +188,22 @@ func (p *program) exit(st *runState, parent context.Context, err error) runtime.
 		}
 		return runtime.Exit{Code: int(ee.ExitCode()), Err: fmt.Errorf("exit status %d", ee.ExitCode())}
 	}
+	if d := p.mod.info.dbg; d != nil {
+		err = &traceError{msg: d.traceLines(err.Error()), err: err}
+	}
 	_ = st.host.Write(runtime.Stderr, []byte("\n"+err.Error()+"\n"))
 	return runtime.Exit{Code: 1, Err: err}
 }
+
+// traceError is a trap whose stack trace names the module's own source
+// lines (see dwarf.go).
+type traceError struct {
+	msg string
+	err error
+}
+
+func (e *traceError) Error() string { return e.msg }
+func (e *traceError) Unwrap() error { return e.err }
 
 // output is a guest's stdout or stderr.
 type output struct {
