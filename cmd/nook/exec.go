@@ -50,6 +50,7 @@ func openWorkspace(ctx context.Context, path string) (*nook.Workspace, error) {
 		nook.WithRuntime(runtime.Options{KeepJournal: true}),
 		nook.WithBackends(backends()...),
 		nook.WithModules(map[string]runtime.Module{tools.ModuleName: toolsMod, git.ModuleName: gitMod}),
+		nook.WithModuleDocs(map[string]runtime.ModuleDoc{tools.ModuleName: tools.LateModuleDoc(toolOptions(nil, false)), git.ModuleName: git.ModuleDoc()}),
 	}
 	var ws *nook.Workspace
 	var err error

@@ -168,6 +168,10 @@ one API takes:
                  optional ones made nullable
   anthropic      Messages API tools (name, description, input_schema)
 
+"nook tools types" prints a TypeScript declaration file (.d.ts) for the host
+modules code can import (ws:tools, ws:git, ws:modules), for tsc to check a
+TypeScript program before "nook exec" runs it.
+
 Flags come after the subcommand: "nook tools schema --format openai".`,
 	run: runTools,
 }
@@ -208,6 +212,8 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 			}
 			return nil
 		})
+	case "types":
+		return runToolTypes(a, ws.Runtime().Modules())
 	case "schema":
 		var doc []byte
 		switch *format {
@@ -230,7 +236,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 		_, err := a.stdout.Write(out.Bytes())
 		return err
 	}
-	return a.usagef("tools: unknown subcommand %q: want list or schema", sub)
+	return a.usagef("tools: unknown subcommand %q: want list, schema or types", sub)
 }
 
 var cmdTool = &command{
