@@ -185,6 +185,7 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 			}
 		}
 	}
+	r.addCallBackend()
 	if err := r.describeModules(); err != nil {
 		return nil, err
 	}

@@ -226,6 +226,10 @@ func (s *Set) exec(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if in.Backend == "" {
 		in.Backend = orderBackends(rt.Backends(), s.opts.Exec.DefaultBackend)[0].ID
 	}
+	if in.Backend == runtime.CallBackend {
+		// The runtime's built-in backend is not one the tool offers.
+		return Errorf("no backend with id %q; the backends are %s", in.Backend, strings.Join(backendIDs(rt.Backends()), ", ")), nil
+	}
 	o := runtime.ExecOptions{Backend: in.Backend, Cwd: in.Cwd, Env: in.Env}
 	if len(in.Input) > 0 && string(in.Input) != "null" {
 		o.Input = in.Input

@@ -32,6 +32,16 @@ func ModuleDoc(set *Set) runtime.ModuleDoc {
 			types.WriteString("interface " + base + "Output " + asInterface(tsType(t.OutputSchema, "")) + "\n")
 		}
 	}
+	d.Funcs["call"] = runtime.FuncDoc{
+		Signature: "(input: { tool: string; input?: any; approve?: string }): Promise<ToolResult>",
+		Doc:       "call a tool by name and get its whole result (text content, structured value, isError) instead of an exception; approve makes the call wait for a person's approval",
+	}
+	types.WriteString(`interface ToolResult {
+  content: { type: "text" | "image" | "document" | "resource_link"; text?: string; mimeType?: string; data?: string; uri?: string; name?: string }[];
+  structured?: any;
+  isError?: boolean;
+}
+`)
 	d.Types = types.String()
 	return d
 }

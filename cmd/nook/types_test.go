@@ -27,7 +27,7 @@ func TestToolsDescribeModules(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\n- ws:git: git over the workspace (go-git, no host binary): each function takes an options object; a failed command throws an Error with code ERR_GIT. Functions: add, branch, checkout, clone, commit, diff, fetch, init, log, push, reset, rm, run, show, status, tag\n",
-		"\n- ws:tools: the workspace tools as functions: each takes the tool's input object and returns its structured result; a failed call throws an Error with code ERR_TOOL. Functions: delete, edit, exec, find, grep, ls, move, patch, read, write\n",
+		"\n- ws:tools: the workspace tools as functions: each takes the tool's input object and returns its structured result; a failed call throws an Error with code ERR_TOOL. Functions: call, delete, edit, exec, find, grep, ls, move, patch, read, write\n",
 		"\nIn the shell, the git command runs ws:git (git status, git commit -am MSG, git log --oneline).\n",
 		`(await import("ws:modules")).list()`,
 	} {
