@@ -14,7 +14,9 @@ import (
 
 type nopBackend struct{}
 
-func (nopBackend) Info() runtime.BackendInfo { return runtime.BackendInfo{ID: "nop", Description: "nothing"} }
+func (nopBackend) Info() runtime.BackendInfo {
+	return runtime.BackendInfo{ID: "nop", Description: "nothing"}
+}
 func (nopBackend) Prepare(context.Context, *vfs.FS, *runtime.Request) (runtime.Program, error) {
 	return nil, nil
 }
