@@ -362,3 +362,23 @@ func TestExecRefusesCallBackend(t *testing.T) {
 	s, _ := newExecSet(t, Options{})
 	fails(t, s, "exec", `{"command":"x","backend":"nook.call"}`, `no backend with id "nook.call"; the backends are sh, fn`)
 }
+
+// exec can need approval too: once approved, the run starts (once) and the
+// model gets its usual result.
+func TestApprovalOfExec(t *testing.T) {
+	ws, set := hookedWS(t, filepath.Join(t.TempDir(), "ws.db"), RequireApproval(ApprovalPolicy{Tools: []string{"exec"}}))
+	defer ws.Close()
+	got := make(chan *Result, 1)
+	go func() {
+		r, _ := set.Call(bg, "exec", json.RawMessage(`{"command":"export default () => 6 * 7"}`))
+		got <- r
+	}()
+	p := pendingCalls(t, ws.Runtime(), 1)
+	if err := ws.Runtime().Respond(bg, p[0].RunID, p[0].CallID, Approval{Approved: true}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-got
+	if r.IsError || !strings.HasPrefix(text(r), "exit 0 (completed)") || !strings.Contains(text(r), "42") {
+		t.Errorf("exec after approval: %q", text(r))
+	}
+}
