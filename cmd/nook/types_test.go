@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The exec tool's description names ws:tools and ws:git with their
@@ -51,9 +53,8 @@ func TestToolsDescribeModules(t *testing.T) {
 	}
 	// With TypeScript's compiler at hand, a program that uses the modules
 	// type-checks and one that misuses them does not.
-	tsc, err := exec.LookPath("tsc")
-	if err != nil {
-		t.Log("tsc not found: the declarations are not compiled")
+	tsc := typescriptCompiler(t)
+	if tsc == "" {
 		return
 	}
 	dir := t.TempDir()
@@ -77,4 +78,47 @@ export default async () => read({ pth: "/x" });
 	if err == nil || !strings.Contains(string(out), "'pth' does not exist in type 'ReadInput'") {
 		t.Errorf("tsc bad.ts: %v\n%s", err, out)
 	}
+}
+
+// tsVersion is the TypeScript compiler the declarations are checked with.
+const tsVersion = "5.9.3"
+
+// typescriptCompiler returns tsc: from PATH, else installed once with npm
+// into a cache under os.TempDir() (not with -short); "" when neither
+// works, after saying so.
+func typescriptCompiler(t *testing.T) string {
+	if tsc, err := exec.LookPath("tsc"); err == nil {
+		return tsc
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil || testing.Short() {
+		t.Log("tsc is not installed (and no npm install with -short): the declarations are not compiled")
+		return ""
+	}
+	dir := filepath.Join(os.TempDir(), "nook-tsc-cache", tsVersion)
+	tsc := filepath.Join(dir, "node_modules", ".bin", "tsc")
+	if _, err := os.Stat(tsc); err == nil {
+		return tsc
+	}
+	os.MkdirAll(filepath.Dir(dir), 0o755)
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "install-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"private":true}`+"\n"), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--loglevel=error", "typescript@"+tsVersion)
+	cmd.Dir = tmp
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Logf("npm install typescript@%s failed (%v): the declarations are not compiled\n%s", tsVersion, err, out)
+		return ""
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(dir); serr != nil {
+			t.Fatal(err)
+		}
+	}
+	return tsc
 }
