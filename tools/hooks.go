@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -76,6 +77,10 @@ type Verdict struct {
 // its payload, survives a restart of the process, and is carried out once
 // answered, exactly once, by the process that answers. That process must
 // register the set as ws:tools ([LateModule]) with the same hooks.
+//
+// Set.Call waits for the answer until its ctx ends; then it returns ctx's
+// error and the call stays pending. With Options.DeferApprovals it returns
+// at once instead, with a result telling the model the call is queued.
 type Approval struct {
 	Approved bool   `json:"approved"`
 	Reason   string `json:"reason,omitempty"` // shown to the caller when refused
@@ -327,6 +332,10 @@ func (s *Set) callAsRun(ctx context.Context, name string, in json.RawMessage, ne
 	if err != nil {
 		return Errorf("%s needs approval, and the call could not be queued: %v", name, err), nil
 	}
+	if s.opts.DeferApprovals && waitPending(ctx, rt, h) {
+		return Text(fmt.Sprintf("%s is waiting for approval (%s): it will be carried out once a person approves it (run %s). Go on with other work; do not repeat the call.",
+			name, needs, h.ID), map[string]any{"pending": true, "runId": h.ID, "callId": runtime.CallID(h.ID, 1), "reason": needs}), nil
+	}
 	res, err := h.Result(ctx)
 	if err != nil {
 		return nil, err
@@ -339,6 +348,29 @@ func (s *Set) callAsRun(ctx context.Context, name string, in json.RawMessage, ne
 		return Errorf("%s: unreadable result: %v", name, err), nil
 	}
 	return rj.result(), nil
+}
+
+// waitPending waits until the call run h waits for its answer (true) or
+// has ended (false), so that a deferred call is listed by Pending when the
+// model hears of it.
+func waitPending(ctx context.Context, rt *runtime.Runtime, h *runtime.Handle) bool {
+	for {
+		ps, err := rt.Pending(ctx)
+		if err != nil {
+			return false
+		}
+		for _, p := range ps {
+			if p.RunID == h.ID {
+				return true
+			}
+		}
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+		err = h.Wait(wctx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return false
+		}
+	}
 }
 
 func orEmpty(in json.RawMessage) json.RawMessage {

@@ -382,3 +382,36 @@ func TestApprovalOfExec(t *testing.T) {
 		t.Errorf("exec after approval: %q", text(r))
 	}
 }
+
+// With DeferApprovals the model's call returns at once, queued; the
+// approval carries it out later.
+func TestDeferApprovals(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ws.db")
+	opts := Options{Hooks: []Hook{RequireApproval(ApprovalPolicy{Tools: []string{"write"}})}, DeferApprovals: true}
+	mod, bind := LateModule(opts)
+	ws, err := nook.Open(bg, db, nook.WithModules(map[string]runtime.Module{ModuleName: mod}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	opts.Runtime = ws.Runtime()
+	set := New(ws.FS(), opts)
+	bind(set)
+	r := call(t, set, "write", `{"path":"/a.txt","content":"x"}`)
+	v := structured(t, r)
+	if r.IsError || v["pending"] != true || v["reason"] != "write needs approval" ||
+		!strings.HasPrefix(text(r), "write is waiting for approval (write needs approval): it will be carried out once a person approves it (run ") {
+		t.Fatalf("deferred: %q %v", text(r), v)
+	}
+	run, _ := v["runId"].(string)
+	if err := ws.Runtime().Respond(bg, run, run+"/1", Approval{Approved: true}); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := ws.Runtime().GetExec(bg, run, runtime.GetOptions{})
+	if res, err := h.Result(bg); err != nil || res.Status != runtime.StatusCompleted {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if b, err := ws.FS().ReadFile(bg, "/a.txt"); string(b) != "x" {
+		t.Errorf("a.txt = %q, %v", b, err)
+	}
+}

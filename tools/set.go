@@ -38,6 +38,11 @@ type Options struct {
 	// to validate, block, substitute results, require approval, observe
 	// or redact.
 	Hooks []Hook
+	// DeferApprovals makes a model's call that a hook sends for approval
+	// return at once, with a result saying it is queued (its structured
+	// value {pending, runId, callId, reason}), instead of waiting for the
+	// answer; the call is carried out when approved.
+	DeferApprovals bool
 }
 
 // ReadOptions cap the read tool.
