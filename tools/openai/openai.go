@@ -13,6 +13,7 @@ package openai
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -116,11 +117,46 @@ func CallResponses(ctx context.Context, set *tools.Set, resp *responses.Response
 		if err != nil {
 			return out, err
 		}
-		o := responses.ResponseInputItemFunctionCallOutputParam{CallID: oai.String(fc.CallID)}
-		o.Output.OfString = oai.String(Text(res))
-		out = append(out, responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &o})
+		out = append(out, FunctionCallOutput(fc.CallID, res))
 	}
 	return out, nil
+}
+
+// FunctionCallOutput is a tool's result as the function_call_output item
+// answering the call callID: its text (see Text), or, when the result holds
+// an image or a PDF, a list of input_text, input_image and input_file
+// parts carrying them as data URLs.
+func FunctionCallOutput(callID string, r *tools.Result) responses.ResponseInputItemUnionParam {
+	o := responses.ResponseInputItemFunctionCallOutputParam{CallID: oai.String(callID)}
+	media := false
+	for _, c := range r.Content {
+		media = media || c.Type == tools.ImageContent || c.Type == tools.DocumentContent
+	}
+	if !media {
+		o.Output.OfString = oai.String(Text(r))
+		return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &o}
+	}
+	var parts responses.ResponseFunctionCallOutputItemListParam
+	for _, c := range r.Content {
+		dataURL := "data:" + c.MIME + ";base64," + base64.StdEncoding.EncodeToString(c.Data)
+		switch c.Type {
+		case tools.ImageContent:
+			parts = append(parts, responses.ResponseFunctionCallOutputItemUnionParam{
+				OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: oai.String(dataURL)}})
+		case tools.DocumentContent:
+			name := c.Name
+			if name == "" {
+				name = "document.pdf"
+			}
+			parts = append(parts, responses.ResponseFunctionCallOutputItemUnionParam{
+				OfInputFile: &responses.ResponseInputFileContentParam{FileData: oai.String(dataURL), Filename: oai.String(name)}})
+		default:
+			parts = append(parts, responses.ResponseFunctionCallOutputItemUnionParam{
+				OfInputText: &responses.ResponseInputTextContentParam{Text: Text(&tools.Result{Content: []tools.Content{c}})}})
+		}
+	}
+	o.Output.OfResponseFunctionCallOutputItemArray = parts
+	return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &o}
 }
 
 // Text is a tool result as the text of a tool message: its text parts,

@@ -143,3 +143,21 @@ func TestResponsesRoundTrip(t *testing.T) {
 		t.Errorf("function_call_output sent:\n got %s\nwant %s", got, want)
 	}
 }
+
+// An image a tool returns goes to the Responses API as an input_image.
+func TestFunctionCallOutputImage(t *testing.T) {
+	ws, set := newWorkspace(t)
+	defer ws.Close()
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
+	ctx := context.Background()
+	ws.FS().WriteFile(ctx, "/p.png", png, nil)
+	res, err := set.Call(ctx, "read", json.RawMessage(`{"path":"/p.png"}`))
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	got := asJSON(nookai.FunctionCallOutput("call_9", res))
+	if !strings.Contains(got, `"type":"input_image"`) || !strings.Contains(got, `"image_url":"data:image/png;base64,`) ||
+		!strings.Contains(got, `"call_id":"call_9"`) || !strings.Contains(got, `"type":"function_call_output"`) {
+		t.Errorf("output item: %s", got)
+	}
+}
