@@ -211,7 +211,7 @@ func (s *Set) invoke(ctx context.Context, cc *runtime.CallContext, t *Tool, in j
 		}
 		ans, err := cc.Interrupt(ApprovalRequest{Kind: "tool-approval", Tool: t.Name, Input: c.Input, Reason: needs})
 		if err != nil {
-			if strings.Contains(err.Error(), "replay") {
+			if strings.Contains(err.Error(), "interrupt policy is replay") {
 				res = Errorf("%s: %s, and code can wait for approval only in a run under the replay policy (ExecOptions.OnInterrupt)", t.Name, needs)
 			} else {
 				return nil, err

@@ -36,7 +36,9 @@ const ErrTool = "ERR_TOOL"
 // are safe to repeat when a replay runs a call again whose result the
 // crash kept out of the journal: the tool's change and a receipt of it
 // commit in one transaction, and the repeated call returns the receipt
-// (see RATIONALE.md). exec is marked [runtime.UnsafeToRepeat].
+// (see RATIONALE.md). exec is marked [runtime.UnsafeToRepeat] once its run
+// is about to start. The set's hooks (Options.Hooks) apply to every call,
+// and call({tool, input}) returns a tool's whole result instead of throwing.
 func Module(set *Set) runtime.Module {
 	names := make([]string, 0, len(set.tools))
 	for _, t := range set.tools {
