@@ -122,6 +122,21 @@ func WithModules(m map[string]runtime.Module) Option {
 	}
 }
 
+// WithModuleDocs describes host modules to models and type checkers (see
+// runtime.ModuleDoc): the exec tool's description lists them with their
+// functions, and code can list them from ws:modules. Several WithModuleDocs
+// options add up.
+func WithModuleDocs(d map[string]runtime.ModuleDoc) Option {
+	return func(c *config) {
+		if c.runtime.ModuleDocs == nil {
+			c.runtime.ModuleDocs = map[string]runtime.ModuleDoc{}
+		}
+		for k, v := range d {
+			c.runtime.ModuleDocs[k] = v
+		}
+	}
+}
+
 // WithOutbound lets sandboxed code use fetch under the given policy.
 // Without it, code has no network access.
 func WithOutbound(o *runtime.Outbound) Option {
@@ -150,8 +165,18 @@ func WithIsolation(iso runtime.Isolator) Option {
 // WithModules and WithOutbound are added to them.
 func WithRuntime(o runtime.Options) Option {
 	return func(c *config) {
-		b, m, out := c.runtime.Backends, c.runtime.Modules, c.runtime.Outbound
+		b, m, out, docs := c.runtime.Backends, c.runtime.Modules, c.runtime.Outbound, c.runtime.ModuleDocs
 		c.runtime = o
+		if docs != nil {
+			merged := map[string]runtime.ModuleDoc{}
+			for k, v := range o.ModuleDocs {
+				merged[k] = v
+			}
+			c.runtime.ModuleDocs = merged
+			for k, v := range docs {
+				c.runtime.ModuleDocs[k] = v
+			}
+		}
 		c.runtime.Backends = append(o.Backends, b...)
 		if m != nil {
 			if c.runtime.Modules == nil {

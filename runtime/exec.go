@@ -80,10 +80,13 @@ func invalid(op, id, format string, args ...any) *Error {
 // unknown imports, limits), fail here without creating a record.
 func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Handle, error) {
 	const op = "exec"
-	if len(r.infos) == 0 {
+	if len(r.infos) == 0 && o.Backend != CallBackend {
 		return nil, invalid(op, o.ID, "the workspace has no execution backend configured")
 	}
-	info := r.infos[0]
+	var info BackendInfo
+	if len(r.infos) > 0 {
+		info = r.infos[0]
+	}
 	if o.Backend != "" {
 		b, ok := r.backends[o.Backend]
 		if !ok {

@@ -25,6 +25,9 @@ type Options struct {
 	// Modules are the host modules code may import, by name ("ws:orders").
 	// Names must match ws:[A-Za-z0-9][A-Za-z0-9._-]*.
 	Modules map[string]Module
+	// ModuleDocs describe the modules, by name, to models and type
+	// checkers (see ModuleDoc); setting it also registers ws:modules.
+	ModuleDocs map[string]ModuleDoc
 	// Outbound lets code use fetch; nil (the default) denies it.
 	Outbound *Outbound
 	// Limits bound every run (see Limits for the defaults).
@@ -193,6 +196,10 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 				return nil, fmt.Errorf("runtime: host module %q has an empty function name or a nil function", name)
 			}
 		}
+	}
+	r.addCallBackend()
+	if err := r.describeModules(); err != nil {
+		return nil, err
 	}
 	if err := store.Renew(ctx, r.owner, opts.Now().Add(leaseTTL)); err != nil {
 		return nil, err

@@ -35,6 +35,10 @@ type ExecOptions struct {
 	// the runtime's first backend). A shell makes a good default for
 	// models; the description lists it first.
 	DefaultBackend string
+	// MaxModulesBytes bounds the part of the description that lists the
+	// host modules code can import and their functions (default
+	// DefaultExecMaxModulesBytes); longer lists are summarised.
+	MaxModulesBytes int
 }
 
 // Defaults of ExecOptions.
@@ -60,7 +64,7 @@ func execTool(s *Set) *Tool {
 	backendDesc, _ := json.Marshal("Backend id (default " + infos[0].ID + ")")
 	return &Tool{
 		Name:        "exec",
-		Description: execDescription(infos),
+		Description: execDescription(infos) + execModules(rt, infos, s.opts.Exec.MaxModulesBytes),
 		InputSchema: schema(fmt.Sprintf(`{"type":"object","properties":{
 			"command":{"type":"string","description":"The source to run: a module for a callable backend, a script for a shell"},
 			"backend":{"type":"string","enum":%s,"description":%s},
@@ -221,6 +225,10 @@ func (s *Set) exec(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	rt := s.opts.Runtime
 	if in.Backend == "" {
 		in.Backend = orderBackends(rt.Backends(), s.opts.Exec.DefaultBackend)[0].ID
+	}
+	if in.Backend == runtime.CallBackend {
+		// The runtime's built-in backend is not one the tool offers.
+		return Errorf("no backend with id %q; the backends are %s", in.Backend, strings.Join(backendIDs(rt.Backends()), ", ")), nil
 	}
 	o := runtime.ExecOptions{Backend: in.Backend, Cwd: in.Cwd, Env: in.Env}
 	if len(in.Input) > 0 && string(in.Input) != "null" {

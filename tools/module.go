@@ -36,7 +36,9 @@ const ErrTool = "ERR_TOOL"
 // are safe to repeat when a replay runs a call again whose result the
 // crash kept out of the journal: the tool's change and a receipt of it
 // commit in one transaction, and the repeated call returns the receipt
-// (see RATIONALE.md). exec is marked [runtime.UnsafeToRepeat].
+// (see RATIONALE.md). exec is marked [runtime.UnsafeToRepeat] once its run
+// is about to start. The set's hooks (Options.Hooks) apply to every call,
+// and call({tool, input}) returns a tool's whole result instead of throwing.
 func Module(set *Set) runtime.Module {
 	names := make([]string, 0, len(set.tools))
 	for _, t := range set.tools {
@@ -100,11 +102,17 @@ func module(names []string, get func(context.Context) (*Set, error)) runtime.Mod
 			}
 			return s.callFromCode(ctx, cc, name, args)
 		}
-		if name == "exec" {
-			// A run started again is another run: not safe to repeat.
-			f = runtime.UnsafeToRepeat(f)
-		}
+		// exec is not safe to repeat (a run started again is another
+		// run): invoke marks it so once it is about to start, after any
+		// wait for approval.
 		m[name] = f
+	}
+	m["call"] = func(ctx context.Context, cc *runtime.CallContext, args []any) (any, error) {
+		s, err := get(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return s.callFunc(ctx, cc, args)
 	}
 	return m
 }
@@ -136,15 +144,13 @@ func (s *Set) callFromCode(ctx context.Context, cc *runtime.CallContext, name st
 	if err != nil {
 		return nil, &runtime.CallError{Code: ErrTool, Message: "invalid input for " + name + ": " + err.Error()}
 	}
-	var rc *receipt
-	if !t.Annotations.ReadOnly && cc != nil && name != "exec" {
-		rc = s.receiptFor(cc, name, in)
+	if rc := s.receiptIfMutating(cc, t, in); rc != nil {
 		if res, ok := rc.find(ctx, s.fs); ok {
 			return res, nil
 		}
 		ctx = context.WithValue(ctx, receiptKey{}, rc)
 	}
-	res, err := t.Call(ctx, in)
+	res, err := s.invoke(ctx, cc, t, in, "")
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +170,24 @@ func (s *Set) callFromCode(ctx context.Context, cc *runtime.CallContext, name st
 		return nil, err
 	}
 	return out, nil
+}
+
+// receiptIfMutating is the receipt of call cc of a mutating tool t (nil
+// for read-only tools, exec, and calls not made from code).
+func (s *Set) receiptIfMutating(cc *runtime.CallContext, t *Tool, in json.RawMessage) *receipt {
+	if t.Annotations.ReadOnly || cc == nil || t.Name == "exec" {
+		return nil
+	}
+	return s.receiptFor(cc, t.Name, in)
+}
+
+// names lists the set's tools.
+func (s *Set) names() []string {
+	names := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		names[i] = t.Name
+	}
+	return names
 }
 
 // resultText joins the text parts of a result.

@@ -253,7 +253,7 @@ export default async function () {
 		Write, Del string
 	}
 	json.Unmarshal(res.Value, &v)
-	if strings.Join(v.Names, ",") != "find,grep,ls,read" || v.Write != "undefined" || v.Del != "undefined" {
+	if strings.Join(v.Names, ",") != "call,find,grep,ls,read" || v.Write != "undefined" || v.Del != "undefined" {
 		t.Fatalf("read-only module: %s", res.Value)
 	}
 	if b, _ := ws.FS().ReadFile(bg, "/workspace/a.txt"); string(b) != "hello\n" {

@@ -35,6 +35,15 @@ type Options struct {
 	Runtime *runtime.Runtime
 	// Exec configures the exec tool.
 	Exec ExecOptions
+	// Hooks are middleware on every call of the set's tools (see Hook):
+	// to validate, block, substitute results, require approval, observe
+	// or redact.
+	Hooks []Hook
+	// DeferApprovals makes a model's call that a hook sends for approval
+	// return at once, with a result saying it is queued (its structured
+	// value {pending, runId, callId, reason}), instead of waiting for the
+	// answer; the call is carried out when approved.
+	DeferApprovals bool
 }
 
 // ReadOptions cap the read tool.
@@ -195,7 +204,7 @@ func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (*Resul
 		}
 		return Errorf("unknown tool %q; the tools are %v", name, names), nil
 	}
-	return t.Call(ctx, in)
+	return s.callModel(ctx, t, in)
 }
 
 // abs resolves a model-given path against the set's root; the workspace

@@ -52,6 +52,7 @@ func openWorkspace(ctx context.Context, path string, iso runtime.Isolator) (*noo
 		nook.WithRuntime(runtime.Options{KeepJournal: true}),
 		nook.WithBackends(backends()...),
 		nook.WithModules(map[string]runtime.Module{tools.ModuleName: toolsMod, git.ModuleName: gitMod}),
+		nook.WithModuleDocs(map[string]runtime.ModuleDoc{tools.ModuleName: tools.LateModuleDoc(toolOptions(nil, false)), git.ModuleName: git.ModuleDoc()}),
 	}
 	if iso != nil {
 		opts = append(opts, nook.WithIsolation(iso))

@@ -153,7 +153,7 @@ func loopbackHost(host string) bool {
 
 var cmdTools = &command{
 	name: "tools", group: "Model tools",
-	synopsis: "[list] | schema [--format mcp|openai|openai-strict|anthropic] [--read-only]",
+	synopsis: "[list] | schema [--format mcp|openai|openai-strict|responses|responses-strict|anthropic] [--read-only] | types",
 	summary:  "list the model tools or print their JSON definitions",
 	help: `"nook tools" (or "nook tools list") lists the tools with their descriptions.
 "nook tools schema" prints the exact tool definitions as JSON, in the shape
@@ -164,7 +164,13 @@ one API takes:
   openai-strict  the same in strict mode: every object closed
                  (additionalProperties false), every property required,
                  optional ones made nullable
+  responses      OpenAI Responses API function tools ("strict": false)
+  responses-strict  the same in strict mode ("strict": true but for exec)
   anthropic      Messages API tools (name, description, input_schema)
+
+"nook tools types" prints a TypeScript declaration file (.d.ts) for the host
+modules code can import (ws:tools, ws:git, ws:modules), for tsc to check a
+TypeScript program before "nook exec" runs it.
 
 Flags come after the subcommand: "nook tools schema --format openai".`,
 	run: runTools,
@@ -177,7 +183,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 	} else {
 		args = rest
 	}
-	format := fl.String("format", "mcp", "schema: output `FORMAT`, one of mcp, openai, openai-strict, anthropic")
+	format := fl.String("format", "mcp", "schema: output `FORMAT`, one of mcp, openai, openai-strict, responses, responses-strict, anthropic")
 	readOnly := fl.Bool("read-only", false, "only the tools that do not change the workspace")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
@@ -213,6 +219,8 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 			}
 			return nil
 		})
+	case "types":
+		return runToolTypes(a, ws.Runtime().Modules())
 	case "schema":
 		var doc []byte
 		switch *format {
@@ -224,8 +232,12 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 			doc = export.OpenAI(set, true)
 		case "anthropic":
 			doc = export.Anthropic(set)
+		case "responses":
+			doc = export.Responses(set, false)
+		case "responses-strict":
+			doc = export.Responses(set, true)
 		default:
-			return a.usagef("tools: --format %q: want mcp, openai, openai-strict or anthropic", *format)
+			return a.usagef("tools: --format %q: want mcp, openai, openai-strict, responses, responses-strict or anthropic", *format)
 		}
 		var out bytes.Buffer
 		if err := json.Indent(&out, doc, "", "  "); err != nil {
@@ -235,7 +247,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 		_, err := a.stdout.Write(out.Bytes())
 		return err
 	}
-	return a.usagef("tools: unknown subcommand %q: want list or schema", sub)
+	return a.usagef("tools: unknown subcommand %q: want list, schema or types", sub)
 }
 
 var cmdTool = &command{

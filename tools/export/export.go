@@ -1,6 +1,6 @@
 // Package export writes a tool set's definitions in the shapes model APIs
-// take: MCP's tools/list, OpenAI Chat Completions function tools (plain or
-// strict) and Anthropic's tool parameters.
+// take: MCP's tools/list, OpenAI Chat Completions and Responses function
+// tools (plain or strict) and Anthropic's tool parameters.
 //
 // Every function returns compact, deterministic JSON: tools in the set's
 // order, wrapper keys in a fixed order, and each tool's hand-written
@@ -57,7 +57,7 @@ func MCP(set *tools.Set) []byte {
 // strict, parameters is Strict(InputSchema) and "strict":true is set, for
 // every tool whose schema strict mode can express (see Strictable); a
 // tool whose schema it cannot (exec's free-form input and env map) keeps
-// its schema unchanged and goes without "strict".
+// its schema unchanged with an explicit "strict":false.
 func OpenAI(set *tools.Set, strict bool) []byte {
 	var b jsonBuf
 	b.raw("[")
@@ -79,6 +79,11 @@ func OpenAI(set *tools.Set, strict bool) []byte {
 			b.raw(`,"strict":true`)
 		} else {
 			b.schema(t.Name, t.InputSchema)
+			if strict {
+				// Said outright, so that a reader (and an API whose
+				// default is strict) sees this tool is not.
+				b.raw(`,"strict":false`)
+			}
 		}
 		b.raw("}}")
 	}
