@@ -215,7 +215,7 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 	if st, ok := interp.IsExitStatus(err); ok {
 		return int(st)
 	}
-	if !errors.Is(err, context.Canceled) {
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		fmt.Fprintln(stderr, err)
 	}
 	return 1
