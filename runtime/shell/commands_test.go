@@ -150,3 +150,15 @@ func TestNewCommandsReadOnly(t *testing.T) {
 		t.Fatalf("the workspace changed: %q", r.Stdout)
 	}
 }
+
+// env's environment is the command's whole environment, nested shells
+// included; a nested shell never gets the host's HOME or uid.
+func TestEnvReachesCommands(t *testing.T) {
+	ws := openWS(t, nil)
+	r := run(t, ws, `env FOO=1 bash -c 'echo [$FOO]'; env FOO=2 printenv FOO; printf 'echo [$X]\n' > s.sh; env X=3 ./s.sh
+env A=1 bash -c 'export B=2; printenv B'; env -i bash -c 'echo [$HOME] [$UID] [$EUID] [$GID]'; env -u HOME printenv HOME || echo nohome`)
+	want := "[1]\n2\n[3]\n2\n[/workspace] [1000] [1000] [1000]\nnohome\n"
+	if string(r.Stdout) != want {
+		t.Fatalf("stdout %q, want %q; stderr %q", r.Stdout, want, r.Stderr)
+	}
+}
