@@ -51,6 +51,22 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 			return nil, err
 		}
 		return keepStatus(hc.LastExitStatus), nil
+	case lenCmd:
+		n := 0
+		if len(rest) == 1 {
+			vr := hc.Env.Get(rest[0])
+			switch vr.Kind {
+			case expand.Associative:
+				n = len(vr.Map)
+			case expand.Indexed:
+				n = len(vr.List)
+			default:
+				if vr.IsSet() {
+					n = 1
+				}
+			}
+		}
+		return []string{"echo", itoa(int64(n))}, nil
 	case "read":
 		return p.readCmd(ctx, rest), nil
 	case "mapfile", "readarray":

@@ -3,6 +3,7 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -15,6 +16,7 @@ const (
 	varsCmd = "__nook_vars" // checks the variables after an assignment (MaxAllocBytes), keeping $?
 	catCmd  = "__nook_cat"  // our cat, for $(<file)
 	replCmd = "__nook_repl" // checks the size a ${x//pat/rep} may reach (MaxAllocBytes)
+	lenCmd  = "__nook_len"  // prints the number of elements of an array (${#m[@]} of an associative array)
 	pidVar  = "__NOOK_PID"  // stands for $$ and $BASHPID (the host's pid otherwise)
 	ppidVar = "__NOOK_PPID" // stands for $PPID
 )
@@ -94,8 +96,13 @@ func tickStmt() *syntax.Stmt {
 func rewrite(file syntax.Node) map[string]bool {
 	funcs := map[string]bool{}
 	done := map[*syntax.Stmt]bool{} // the statements the rewrite made
+	assoc := assocNames(file)
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Word:
+			n.Parts = countAssoc(n.Parts, assoc)
+		case *syntax.DblQuoted:
+			n.Parts = countAssoc(n.Parts, assoc)
 		case *syntax.Stmt:
 			if n.Background || n.Disown {
 				n.Redirs = append([]*syntax.Redirect{{Op: syntax.RdrIn, Word: lit(jobDev)}}, n.Redirs...)
@@ -191,6 +198,54 @@ func lenWord(w *syntax.Word) *syntax.Word {
 	}
 	// Anything else is not known before the expansion.
 	return lit("-1")
+}
+
+// assocNames lists the names the code declares associative (declare -A,
+// local -A, typeset -A).
+func assocNames(node syntax.Node) map[string]bool {
+	names := map[string]bool{}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		d, ok := n.(*syntax.DeclClause)
+		if !ok {
+			return true
+		}
+		isAssoc := false
+		for _, a := range d.Args {
+			if a.Naked && a.Name == nil && a.Value != nil {
+				if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "A") {
+					isAssoc = true
+				}
+			}
+		}
+		if isAssoc {
+			for _, a := range d.Args {
+				if a.Name != nil {
+					names[a.Name.Value] = true
+				}
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// countAssoc replaces ${#m[@]} of an associative array m by $(__nook_len
+// m): the interpreter counts 1 for it (the joined value), not the keys.
+func countAssoc(parts []syntax.WordPart, assoc map[string]bool) []syntax.WordPart {
+	if len(assoc) == 0 {
+		return parts
+	}
+	for i, wp := range parts {
+		pe, ok := wp.(*syntax.ParamExp)
+		if !ok || !pe.Length || pe.Param == nil || !assoc[pe.Param.Value] || pe.Index == nil {
+			continue
+		}
+		if w, ok := pe.Index.(*syntax.Word); !ok || (w.Lit() != "@" && w.Lit() != "*") {
+			continue
+		}
+		parts[i] = &syntax.CmdSubst{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: []*syntax.Word{lit(lenCmd), lit(pe.Param.Value)}}}}}
+	}
+	return parts
 }
 
 // expandingAssign reports whether cm only assigns variables (x=..., local,

@@ -104,7 +104,7 @@ func TestNewCommandsWorstInputs(t *testing.T) {
 		{"factor huge", "factor 123456789012345678901234567890123456789012345678901234567890123456789", "is too large (at most 200 bits)"},
 		{"fold of /dev/zero", "fold /dev/zero", "is larger than the limit MaxAllocBytes (1048576)"},
 		{"cmp of endless inputs", "timeout 0.5 cmp /dev/zero /dev/zero; echo rc=$?", "rc=124"},
-		{"timeout of a fork bomb", "timeout 2 bash -c 'f() { f | f; }; f'", "exceeds the limit MaxProcesses (128)"},
+		{"timeout of a fork bomb", "timeout 20 bash -c 'f() { f | f; }; f'", "exceeds the limit MaxProcesses (128)"},
 		{"numfmt of /dev/zero", "numfmt < /dev/zero", "is larger than the limit MaxAllocBytes (1048576)"},
 		{"b2sum of a large stream", "head -c 3000000 /dev/zero | b2sum", "1e85c97051b4036887967331bc0fc895ef66dab74e460be7117e7ab4c87917f6ec40bb80a9586fbd7673119d5618326a6d927a300deade44e8b543f7088fc84d  -"},
 	}
@@ -148,5 +148,17 @@ func TestNewCommandsReadOnly(t *testing.T) {
 	r := run(t, ws, "cat a.txt; stat -c %a a.txt; ls")
 	if string(r.Stdout) != "a\n644\na.txt\np.patch\n" {
 		t.Fatalf("the workspace changed: %q", r.Stdout)
+	}
+}
+
+// env's environment is the command's whole environment, nested shells
+// included; a nested shell never gets the host's HOME or uid.
+func TestEnvReachesCommands(t *testing.T) {
+	ws := openWS(t, nil)
+	r := run(t, ws, `env FOO=1 bash -c 'echo [$FOO]'; env FOO=2 printenv FOO; printf 'echo [$X]\n' > s.sh; env X=3 ./s.sh
+env A=1 bash -c 'export B=2; printenv B'; env -i bash -c 'echo [$HOME] [$UID] [$EUID] [$GID]'; env -u HOME printenv HOME || echo nohome`)
+	want := "[1]\n2\n[3]\n2\n[/workspace] [1000] [1000] [1000]\nnohome\n"
+	if string(r.Stdout) != want {
+		t.Fatalf("stdout %q, want %q; stderr %q", r.Stdout, want, r.Stderr)
 	}
 }

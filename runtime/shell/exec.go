@@ -75,10 +75,24 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 			return p.gitCmd(hc.Dir, args, stdout, stderr)
 		}
 	}
+	environ := exported(hc.Env)
+	getenv := func(k string) string { return hc.Env.Get(k).String() }
+	if vars, ok := coreutils.EnvironFrom(ctx); ok {
+		// env VAR=x CMD: CMD sees exactly env's environment.
+		environ = vars
+		getenv = func(k string) string {
+			for _, v := range vars {
+				if name, val, _ := strings.Cut(v, "="); name == k {
+					return val
+				}
+			}
+			return ""
+		}
+	}
 	env := &coreutils.Env{
 		Ctx: ctx, FS: p.fs, Dir: hc.Dir,
-		Getenv:  func(k string) string { return hc.Env.Get(k).String() },
-		Environ: exported(hc.Env),
+		Getenv:  getenv,
+		Environ: environ,
 		Stdin:   stdin, Stdout: stdout, Stderr: stderr,
 		Now: p.host.Now, Random: p.host.Random,
 		MaxBytes: p.limits.MaxAllocBytes,
@@ -190,8 +204,21 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 		return 2
 	}
 	rewrite(f)
+	environ := exported(hc.Env)
+	if vars, ok := coreutils.EnvironFrom(ctx); ok {
+		environ = vars
+		ctx = coreutils.WithEnviron(ctx, nil) // the new interpreter's commands see its variables
+	}
+	// The interpreter fills a missing HOME, UID, EUID or GID from the host
+	// process (os.UserHomeDir, os.Getuid): never let it.
+	for _, kv := range []string{"HOME=" + p.b.opts.Root, "UID=1000", "EUID=1000", "GID=1000"} {
+		name, _, _ := strings.Cut(kv, "=")
+		if !hasVar(environ, name) {
+			environ = append(environ, kv)
+		}
+	}
 	r, err := interp.New(
-		interp.Env(expand.ListEnviron(append(exported(hc.Env), "PWD="+hc.Dir)...)),
+		interp.Env(expand.ListEnviron(append(environ, "PWD="+hc.Dir)...)),
 		dirOption(hc.Dir),
 		interp.StdIO(stdin, stdout, stderr),
 		interp.OpenHandler(p.openHandler),
@@ -215,10 +242,19 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 	if st, ok := interp.IsExitStatus(err); ok {
 		return int(st)
 	}
-	if !errors.Is(err, context.Canceled) {
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		fmt.Fprintln(stderr, err)
 	}
 	return 1
+}
+
+func hasVar(environ []string, name string) bool {
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // commandPath is where commands claim to live.

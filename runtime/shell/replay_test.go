@@ -42,15 +42,18 @@ const replayScript = `echo one >> log.txt
 n=$RANDOM
 echo "n=$n"
 printf 'b\na\nc\n' | sort | tee sorted.txt | wc -l
+s=$(shuf -i 1-1000000 -n 3 | paste -sd,)
+echo "s=$s"
 cat sorted.txt | tr a-z A-Z > upper.txt
 sleep 0.6
 echo two >> log.txt
 echo "again n=$n"
+echo "again s=$s"
 cat log.txt upper.txt`
 
 // A replay-policy shell run SIGKILLed at random moments (50 times; 5 in
 // short mode) is resumed by the next process each time: its appends happen
-// once, $RANDOM is the same, output is printed once.
+// once, $RANDOM and shuf's draws are the same, output is printed once.
 func TestShellReplayAfterCrash(t *testing.T) {
 	n := 50
 	if testing.Short() {
@@ -90,8 +93,8 @@ func shellCrashOnce(t *testing.T, delay time.Duration) {
 		t.Fatalf("status %s: %s\n%s", res.Status, res.Error, res.Stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(res.Stdout), "\n"), "\n")
-	if len(lines) != 8 || lines[1] != "3" || lines[2] != "again "+lines[0] ||
-		strings.Join(lines[3:], ",") != "one,two,A,B,C" {
+	if len(lines) != 10 || lines[1] != "3" || lines[3] != "again "+lines[0] || lines[4] != "again "+lines[2] ||
+		strings.Join(lines[5:], ",") != "one,two,A,B,C" {
 		t.Errorf("killed after %v: stdout:\n%s", delay, res.Stdout)
 	}
 	log, err := ws.FS().ReadFile(ctx, "/workspace/log.txt")

@@ -96,6 +96,27 @@ func Run(e *Env, args []string) int {
 	return c.Run(&e2, args)
 }
 
+type environKey struct{}
+
+// WithEnviron returns ctx carrying vars ("K=V") as the whole environment
+// of the command started under it (env VAR=x CMD, env -i CMD); nil vars
+// clears an override (a new interpreter has its own variables).
+func WithEnviron(ctx context.Context, vars []string) context.Context {
+	if vars == nil {
+		return context.WithValue(ctx, environKey{}, (*[]string)(nil))
+	}
+	return context.WithValue(ctx, environKey{}, &vars)
+}
+
+// EnvironFrom returns the environment WithEnviron set, if any.
+func EnvironFrom(ctx context.Context) ([]string, bool) {
+	v, _ := ctx.Value(environKey{}).(*[]string)
+	if v == nil {
+		return nil, false
+	}
+	return *v, true
+}
+
 // missingHints say what to use instead of the programs models reach for
 // that the sandbox does not have (they stay "not found" for command -v).
 var missingHints = func() map[string]string {

@@ -228,7 +228,7 @@ func env(e *Env, args []string) int {
 			a = a[2:]
 			continue
 		}
-		vars = nil
+		vars = []string{}
 		a = a[1:]
 	}
 	for len(a) > 0 && strings.Contains(a[0], "=") && !strings.HasPrefix(a[0], "=") {
@@ -242,7 +242,7 @@ func env(e *Env, args []string) int {
 		}
 		return 0
 	}
-	return e.Exec(a, e.Stdin, e.Stdout, e.Stderr)
+	return e.ExecContext(WithEnviron(e.Ctx, vars), a, e.Stdin, e.Stdout, e.Stderr)
 }
 
 func printenv(e *Env, args []string) int {
