@@ -933,6 +933,31 @@ git ls-tree HEAD
 git ls-tree -r HEAD
 git ls-tree -r --name-only side
 `,
+	"diff-reverse": `
+write a.txt "one\ntwo\n"
+write b.txt "bee\n"
+git add .
+git commit -q -m one
+write a.txt "one\nTWO\n"
+write c.txt "sea\n"
+git add c.txt
+rm b.txt
+git diff -R
+git diff -R --cached
+git diff -R HEAD --stat
+`,
+	"log-since-until": `
+write a.txt "1\n"
+git add .
+git commit -q -m one
+write a.txt "2\n"
+git commit -q -am two
+write a.txt "3\n"
+git commit -q -am three
+git log --oneline --since=2026-01-01T00:05:00Z
+git log --oneline --until=2026-01-01T00:05:00Z
+git log --oneline --after=2026-01-01T00:04:00Z --before=2026-01-01T00:06:00Z
+`,
 	"merge-abort": `
 write a.txt "one\n"
 git add .

@@ -19,6 +19,8 @@ type pair struct {
 	// worktree content when the b side is the worktree (hash may be zero)
 	bdata  []byte
 	bwork  bool
+	adata  []byte // the a side's content when it is the worktree (diff -R)
+	awork  bool
 	loaded bool
 	ad, bd []byte
 }
@@ -89,7 +91,9 @@ func (x *cli) load(p *pair) error {
 	p.loaded = true
 	var err error
 	if p.status != 'A' {
-		if p.ad, err = x.r.readBlob(p.a.hash); err != nil {
+		if p.awork {
+			p.ad = p.adata
+		} else if p.ad, err = x.r.readBlob(p.a.hash); err != nil {
 			return err
 		}
 	}
@@ -635,31 +639,28 @@ func cmdDiff(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if f.has("R") {
-		a, b = b, a
-	}
 	pairs := x.diffPairs(a, b, ps, d.renames && !work)
 	if work {
 		for _, p := range pairs {
 			if p.status != 'D' {
 				p.bwork = true
-				w := x.scanned[p.bpath]
-				if f.has("R") {
-					p.bwork = false
-					continue
-				}
-				p.bdata, _ = x.readWork(p.bpath, w)
+				p.bdata, _ = x.readWork(p.bpath, x.scanned[p.bpath])
 			}
 		}
-		if f.has("R") {
-			for _, p := range pairs {
-				if p.status != 'A' {
-					w := x.scanned[p.apath]
-					data, _ := x.readWork(p.apath, w)
-					_ = data
-				}
+	}
+	if f.has("R") {
+		d.srcPfx, d.dstPfx = d.dstPfx, d.srcPfx
+		for _, p := range pairs {
+			p.apath, p.bpath, p.a, p.b = p.bpath, p.apath, p.b, p.a
+			p.awork, p.bwork, p.adata, p.bdata = p.bwork, false, p.bdata, nil
+			switch p.status {
+			case 'A':
+				p.status = 'D'
+			case 'D':
+				p.status = 'A'
 			}
 		}
+		sort.Slice(pairs, func(i, j int) bool { return pairs[i].bpath < pairs[j].bpath })
 	}
 	if f.has("quiet") {
 		if len(pairs) > 0 {
