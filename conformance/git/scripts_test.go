@@ -958,6 +958,17 @@ git log --oneline --since=2026-01-01T00:05:00Z
 git log --oneline --until=2026-01-01T00:05:00Z
 git log --oneline --after=2026-01-01T00:04:00Z --before=2026-01-01T00:06:00Z
 `,
+	"status-z-signoff": `
+write a.txt "a unique\n"
+write b.txt "b\n"
+git add .
+git commit -q -s -m "signed"
+git log --format=%B
+git mv a.txt c.txt
+write b.txt "b2\n"
+git status -z
+git status --porcelain -z
+`,
 	"merge-abort": `
 write a.txt "one\n"
 git add .

@@ -390,6 +390,9 @@ func (x *cli) diffFormatOf(f *flags, patchDefault bool) (*diffFormat, error) {
 	if f.has("word-diff") || f.has("check") || f.has("raw") || f.has("ignore-all-space") || f.has("ignore-space-at-eol") || f.has("no-index") {
 		return nil, fatalf("this diff option is not supported by nook's git (--word-diff, --check, --raw, -w, --no-index)")
 	}
+	if o := f.refuse("merge-base", "full-index", "binary"); o != "" {
+		return nil, fatalf("option '%s' of git diff is not supported by nook's git", o)
+	}
 	if f.has("no-prefix") {
 		d.srcPfx, d.dstPfx = "", ""
 	}

@@ -475,6 +475,13 @@ func cmdCommit(x *cli, args []string) int {
 	default:
 		msg = cleanMessage(msg)
 	}
+	if f.has("signoff") && msg != "" {
+		name, email := x.identity()
+		line := "Signed-off-by: " + name + " <" + email + ">"
+		if !strings.Contains(msg, line) {
+			msg = strings.TrimRight(msg, "\n") + "\n\n" + line + "\n"
+		}
+	}
 	ix, err := x.r.readIndex()
 	if err != nil {
 		return x.fail(err)
@@ -1098,6 +1105,9 @@ func cmdLsFiles(x *cli, args []string) int {
 	f, err := parseOpts(args, lsFilesOpts, "usage: git ls-files [<options>] [<file>...]\n", false, "")
 	if err != nil {
 		return x.fail(err)
+	}
+	if o := f.refuse("z", "ignored"); o != "" {
+		return x.notSupported("ls-files", o)
 	}
 	ps, err := x.spec(append(f.pos, f.paths...))
 	if err != nil {

@@ -23,7 +23,7 @@ var logOpts = append([]opt{
 	{long: "no-decorate", key: "no-decorate"}, {long: "abbrev-commit"}, {long: "no-abbrev-commit", key: "no-abbrev-commit"},
 	{short: 'i', long: "regexp-ignore-case"}, {long: "date", arg: argRequired}, {long: "topo-order"}, {long: "date-order"},
 	{long: "follow"}, {long: "since", arg: argRequired}, {long: "until", arg: argRequired}, {long: "after", key: "since", arg: argRequired},
-	{long: "before", key: "until", arg: argRequired}, {long: "branches"}, {long: "tags"}, {long: "name-only-x"},
+	{long: "before", key: "until", arg: argRequired}, {long: "branches"}, {long: "tags"},
 }, diffOpts...)
 
 // logFmt is a pretty format.

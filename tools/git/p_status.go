@@ -205,6 +205,12 @@ func cmdStatus(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	if o := f.refuse("show-stash"); o != "" {
+		return x.notSupported("status", o)
+	}
+	if f.has("ignored") && f.str("ignored") != "no" {
+		return x.notSupported("status", "ignored")
+	}
 	ps, err := x.spec(append(f.pos, f.paths...))
 	if err != nil {
 		return x.fail(err)
@@ -228,11 +234,25 @@ func cmdStatus(x *cli, args []string) int {
 	switch {
 	case porcelain && f.str("porcelain") == "v2":
 		x.statusV2(st, f.has("branch"))
-	case porcelain || (f.has("short") && !f.has("long")):
+	case porcelain || f.has("z") || (f.has("short") && !f.has("long")):
 		if v := f.str("porcelain"); porcelain && v != "" && v != "v1" {
 			return x.fatal("unsupported porcelain version '%s'", v)
 		}
-		x.statusShort(st, f.has("branch"), porcelain)
+		x.statusShort(st, f.has("branch"), porcelain || f.has("z"))
+		if f.has("z") {
+			text := x.out.String()
+			x.out.Reset()
+			for _, l := range strings.SplitAfter(text, "\n") {
+				if l == "" {
+					continue
+				}
+				l = strings.TrimSuffix(l, "\n")
+				if from, to, ok := strings.Cut(l[3:], " -> "); ok && !strings.HasPrefix(l, "##") {
+					l = l[:3] + to + "\x00" + from
+				}
+				x.out.WriteString(l + "\x00")
+			}
+		}
 	default:
 		x.statusLong(st, um)
 	}

@@ -66,6 +66,12 @@ func (x *cli) fail(err error) int {
 	return x.fatal("%s", err.Error())
 }
 
+// notSupported is the error for an option git has and nook's git does
+// not implement.
+func (x *cli) notSupported(cmd, opt string) int {
+	return x.fatal("option '%s' of git %s is not supported by nook's git", opt, cmd)
+}
+
 // fatalErr is an error with git's exact text and exit status.
 type fatalErr struct {
 	text string
