@@ -969,6 +969,25 @@ write b.txt "b2\n"
 git status -z
 git status --porcelain -z
 `,
+	"rename-similar": `
+write src/lib.go "package lib\n\nfunc One() int {\n\treturn 1\n}\n\nfunc Two() int {\n\treturn 2\n}\n\nfunc Three() int {\n\treturn 3\n}\n"
+write other.txt "something else entirely\n"
+git add .
+git commit -q -m one
+git mv src/lib.go src/core.go
+write src/core.go "package lib\n\nfunc One() int {\n\treturn 1\n}\n\nfunc Two() int {\n\treturn 22\n}\n\nfunc Three() int {\n\treturn 3\n}\n"
+git add -A
+git status
+git status -s
+git status --porcelain=v2
+git diff --cached
+git diff --cached --stat
+git diff --cached --name-status
+git commit -q -m moved
+git show --stat --format=%s
+git log --summary --oneline -1
+git diff HEAD~1 --name-status
+`,
 	"merge-abort": `
 write a.txt "one\n"
 git add .

@@ -700,7 +700,7 @@ func summaryLines(pairs []*pair) string {
 		case p.status == 'D':
 			fmt.Fprintf(&b, " delete mode %s %s\n", modeText(p.a.mode), p.apath)
 		case p.status == 'R':
-			fmt.Fprintf(&b, " rename %s (100%%)\n", renameText(p.apath, p.bpath))
+			fmt.Fprintf(&b, " rename %s (%d%%)\n", renameText(p.apath, p.bpath), p.score*100/maxScore)
 		case p.a.mode != p.b.mode:
 			fmt.Fprintf(&b, " mode change %s => %s %s\n", modeText(p.a.mode), modeText(p.b.mode), p.bpath)
 		}

@@ -13,6 +13,7 @@ type change struct {
 	path, orig string // orig: the source of a rename
 	x, y       byte   // ' ', 'M', 'A', 'D', 'R', 'T', 'U', '?'
 	unmerged   string // "UU", "AA", ... when conflicted
+	score      int    // a rename's similarity, out of maxScore
 	head, idx  tfile
 	inHead     bool
 	inIdx      bool
@@ -103,10 +104,33 @@ func (x *cli) state(ps *pathspec, untrackedMode string) (*state, error) {
 		for _, d := range deleted {
 			if !used[d] && headFiles[d] == idxFiles[a] {
 				used[d] = true
-				c.x, c.orig, c.head, c.inHead = 'R', d, headFiles[d], true
+				c.x, c.orig, c.head, c.inHead, c.score = 'R', d, headFiles[d], true, maxScore
 				break
 			}
 		}
+	}
+	// Then renames by content.
+	var srcs, dsts []string
+	var sdata, ddata [][]byte
+	for _, d := range deleted {
+		if !used[d] && headFiles[d].mode != filemode.Symlink {
+			if b, err := x.r.readBlob(headFiles[d].hash); err == nil {
+				srcs, sdata = append(srcs, d), append(sdata, b)
+			}
+		}
+	}
+	for _, a := range added {
+		if c := byPath[a]; c.x == 'A' && idxFiles[a].mode != filemode.Symlink && len(srcs) > 0 {
+			if b, err := x.r.readBlob(idxFiles[a].hash); err == nil {
+				dsts, ddata = append(dsts, a), append(ddata, b)
+			}
+		}
+	}
+	for _, rc := range pairRenames(sdata, ddata) {
+		d, a := srcs[rc.src], dsts[rc.dst]
+		used[d] = true
+		c := byPath[a]
+		c.x, c.orig, c.head, c.inHead, c.score = 'R', d, headFiles[d], true, rc.score
 	}
 	for _, d := range deleted {
 		if !used[d] {
@@ -348,7 +372,7 @@ func (x *cli) statusV2(st *state, branch bool) {
 			mW = modeText(c.workMode)
 		}
 		if c.orig != "" {
-			x.printf("2 %c%c N... %s %s %s %s %s R100 %s\t%s\n", dot(c.x), dot(c.y), mH, mI, mW, hH, hI, c.path, c.orig)
+			x.printf("2 %c%c N... %s %s %s %s %s R%d %s\t%s\n", dot(c.x), dot(c.y), mH, mI, mW, hH, hI, c.score*100/maxScore, c.path, c.orig)
 			continue
 		}
 		x.printf("1 %c%c N... %s %s %s %s %s %s\n", dot(c.x), dot(c.y), mH, mI, mW, hH, hI, c.path)

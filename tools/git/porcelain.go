@@ -32,6 +32,8 @@ type cli struct {
 	idxMtime int64
 	ign      gitignore.Matcher
 	clock    time.Time // the time of the commits the command makes (fixed per command)
+	// workB, set while diffing against the worktree, reads the b side.
+	workB bool
 }
 
 func (x *cli) ctx() context.Context { return x.c.ctx }
