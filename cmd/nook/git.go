@@ -10,7 +10,7 @@ import (
 
 var cmdGit = &command{
 	name: "git", group: "Workspace",
-	synopsis: "[-C DIR] [--name NAME] [--email EMAIL] [--allow-network] [--allow-host HOST]... COMMAND [ARGS...]",
+	synopsis: "[-C DIR] [-c NAME=VALUE]... [--name NAME] [--email EMAIL] [--allow-network] [--allow-host HOST]... COMMAND [ARGS...]",
 	summary:  "run git on the workspace's repositories (go-git, no host git)",
 	help: `Runs a git command line on a repository in the workspace, with the same
 implementation sandboxed code reaches as the ws:git module and the shell's git
@@ -34,8 +34,9 @@ func runGit(a *app, fl *flag.FlagSet, args []string) error {
 	name := fl.String("name", "", "author and committer `NAME`")
 	email := fl.String("email", "", "author and committer `EMAIL`")
 	network := fl.Bool("allow-network", false, "let clone, fetch and push reach http(s) remotes")
-	var hosts stringList
+	var hosts, configs stringList
 	fl.Var(&hosts, "allow-host", "with --allow-network, the only `HOST`s allowed (repeatable)")
+	fl.Var(&configs, "c", "pass `NAME=VALUE` to git as its -c (repeatable), e.g. -c user.name=Ada")
 	if err := a.parse(fl, args, 1, -1); err != nil {
 		return err
 	}
@@ -56,7 +57,12 @@ func runGit(a *app, fl *flag.FlagSet, args []string) error {
 	if *network {
 		opts.AllowNetwork, opts.Outbound = true, &runtime.Outbound{AllowHosts: hosts}
 	}
-	out := git.New(f, opts).Run(a.ctx, fl.Args(), *dir)
+	var argv []string
+	for _, c := range configs {
+		argv = append(argv, "-c", c)
+	}
+	argv = append(argv, fl.Args()...)
+	out := git.New(f, opts).Run(a.ctx, argv, *dir)
 	if a.json {
 		if err := a.writeJSON(out); err != nil {
 			return err

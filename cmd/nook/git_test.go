@@ -21,6 +21,15 @@ func TestGit(t *testing.T) {
 	if r := w.run("git", "log"); !strings.Contains(r.stdout, "Author: Ada <ada@example.com>\nDate:   Thu Jan 1 00:00:00 2026 +0000\n\n    first\n") {
 		t.Fatalf("log: %+v", r)
 	}
+	if r := w.run("git", "-c", "user.name=Grace", "-c", "user.email=g@example.com", "commit", "-q", "--allow-empty", "-m", "second"); r.code != 0 {
+		t.Fatalf("commit with -c: %+v", r)
+	}
+	if r := w.run("git", "log", "-1", "--format=%an <%ae>"); r.stdout != "Grace <g@example.com>\n" {
+		t.Fatalf("log after -c: %+v", r)
+	}
+	if r := w.run("git", "status", "-sb"); r.stdout != "## main\n" {
+		t.Fatalf("status -sb: %+v", r)
+	}
 	if r := w.run("git", "status"); r.stdout != "On branch main\nnothing to commit, working tree clean\n" {
 		t.Fatalf("status: %+v", r)
 	}

@@ -323,6 +323,7 @@ func TestDifferential(t *testing.T) {
 	for _, name := range names {
 		script := scripts[name]
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			host := &hostSide{root: t.TempDir(), cfg: cfg}
 			ws, err := nook.OpenMemory(bg)
 			if err != nil {

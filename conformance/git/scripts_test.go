@@ -933,6 +933,61 @@ git ls-tree HEAD
 git ls-tree -r HEAD
 git ls-tree -r --name-only side
 `,
+	"diff-reverse": `
+write a.txt "one\ntwo\n"
+write b.txt "bee\n"
+git add .
+git commit -q -m one
+write a.txt "one\nTWO\n"
+write c.txt "sea\n"
+git add c.txt
+rm b.txt
+git diff -R
+git diff -R --cached
+git diff -R HEAD --stat
+`,
+	"log-since-until": `
+write a.txt "1\n"
+git add .
+git commit -q -m one
+write a.txt "2\n"
+git commit -q -am two
+write a.txt "3\n"
+git commit -q -am three
+git log --oneline --since=2026-01-01T00:05:00Z
+git log --oneline --until=2026-01-01T00:05:00Z
+git log --oneline --after=2026-01-01T00:04:00Z --before=2026-01-01T00:06:00Z
+`,
+	"status-z-signoff": `
+write a.txt "a unique\n"
+write b.txt "b\n"
+git add .
+git commit -q -s -m "signed"
+git log --format=%B
+git mv a.txt c.txt
+write b.txt "b2\n"
+git status -z
+git status --porcelain -z
+`,
+	"rename-similar": `
+write src/lib.go "package lib\n\nfunc One() int {\n\treturn 1\n}\n\nfunc Two() int {\n\treturn 2\n}\n\nfunc Three() int {\n\treturn 3\n}\n"
+write other.txt "something else entirely\n"
+git add .
+git commit -q -m one
+git mv src/lib.go src/core.go
+write src/core.go "package lib\n\nfunc One() int {\n\treturn 1\n}\n\nfunc Two() int {\n\treturn 22\n}\n\nfunc Three() int {\n\treturn 3\n}\n"
+git add -A
+git status
+git status -s
+git status --porcelain=v2
+git diff --cached
+git diff --cached --stat
+git diff --cached --name-status
+git commit -q -m moved
+git show --stat --format=%s
+git log --summary --oneline -1
+git diff HEAD~1 --name-status
+`,
 	"merge-abort": `
 write a.txt "one\n"
 git add .

@@ -230,6 +230,17 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// refuse returns the first of names the command line gave: options git
+// has that nook's git accepts to parse but does not implement.
+func (f *flags) refuse(names ...string) string {
+	for _, n := range names {
+		if f.has(n) {
+			return n
+		}
+	}
+	return ""
+}
+
 func atoiOr(s string, def int) int {
 	n, err := strconv.Atoi(s)
 	if err != nil {

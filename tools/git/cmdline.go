@@ -143,12 +143,21 @@ func (x *cli) run(argv []string) *Output {
 	return out
 }
 
+// MaxTouched bounds the worktree paths one command reports as changed
+// (Output.Touched): the result is a journaled call result, bounded by the
+// runtime's MaxJournalEntryBytes. Past it the rest are left out of the
+// shell run's Changes report (the change feed has them all).
+const MaxTouched = 10000
+
 func (x *cli) touchedList() []Touched {
 	var out []Touched
 	for p, k := range x.touched {
 		out = append(out, Touched{Path: p, Was: k})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) > MaxTouched {
+		out = out[:MaxTouched]
+	}
 	return out
 }
 

@@ -79,6 +79,9 @@ func cmdBranch(x *cli, args []string) int {
 		}
 		return code
 	}
+	if o := f.refuse("copy", "format"); o != "" {
+		return x.notSupported("branch", o)
+	}
 	if f.has("move") || f.has("M") {
 		old, nw := cur, ""
 		switch len(f.pos) {
@@ -668,6 +671,9 @@ func cmdTag(x *cli, args []string) int {
 	f, err := parseOpts(args, tagOpts, tagUsage, false, "")
 	if err != nil {
 		return x.fail(err)
+	}
+	if o := f.refuse("contains", "points-at", "sort"); o != "" {
+		return x.notSupported("tag", o)
 	}
 	if f.has("delete") {
 		code := 0

@@ -16,9 +16,12 @@ type pair struct {
 	apath, bpath string
 	a, b         tfile
 	status       byte // 'A', 'D', 'M', 'R', 'T'
+	score        int  // a rename's similarity, out of maxScore
 	// worktree content when the b side is the worktree (hash may be zero)
 	bdata  []byte
 	bwork  bool
+	adata  []byte // the a side's content when it is the worktree (diff -R)
+	awork  bool
 	loaded bool
 	ad, bd []byte
 }
@@ -63,10 +66,39 @@ func (x *cli) diffPairs(a, b flat, ps *pathspec, renames bool) []*pair {
 			for _, d := range deleted {
 				if !used[d] && d.a == ad.b && !ad.b.hash.IsZero() {
 					used[d], used[ad] = true, true
-					out = append(out, &pair{apath: d.apath, bpath: ad.bpath, a: d.a, b: ad.b, status: 'R'})
+					out = append(out, &pair{apath: d.apath, bpath: ad.bpath, a: d.a, b: ad.b, status: 'R', score: maxScore})
 					break
 				}
 			}
+		}
+		// Then by content.
+		var srcs, dsts []*pair
+		var sdata, ddata [][]byte
+		for _, d := range deleted {
+			if !used[d] && d.a.mode != filemode.Symlink {
+				if b, err := x.r.readBlob(d.a.hash); err == nil {
+					srcs, sdata = append(srcs, d), append(sdata, b)
+				}
+			}
+		}
+		for _, a := range added {
+			if !used[a] && a.b.mode != filemode.Symlink && len(srcs) > 0 {
+				var b []byte
+				var err error
+				if x.workB {
+					b, err = x.readWork(a.bpath, x.scanned[a.bpath])
+				} else {
+					b, err = x.r.readBlob(a.b.hash)
+				}
+				if err == nil {
+					dsts, ddata = append(dsts, a), append(ddata, b)
+				}
+			}
+		}
+		for _, c := range pairRenames(sdata, ddata) {
+			d, ad := srcs[c.src], dsts[c.dst]
+			used[d], used[ad] = true, true
+			out = append(out, &pair{apath: d.apath, bpath: ad.bpath, a: d.a, b: ad.b, status: 'R', score: c.score})
 		}
 		for _, p := range append(added, deleted...) {
 			if !used[p] {
@@ -89,7 +121,9 @@ func (x *cli) load(p *pair) error {
 	p.loaded = true
 	var err error
 	if p.status != 'A' {
-		if p.ad, err = x.r.readBlob(p.a.hash); err != nil {
+		if p.awork {
+			p.ad = p.adata
+		} else if p.ad, err = x.r.readBlob(p.a.hash); err != nil {
 			return err
 		}
 	}
@@ -302,11 +336,18 @@ func (x *cli) patchText(p *pair, ctx int, srcPfx, dstPfx string) string {
 		fmt.Fprintf(&b, "deleted file mode %s\nindex %s..%s\n", modeText(p.a.mode), ah.String()[:7], abbrevZero)
 		to = "/dev/null"
 	case 'R':
-		fmt.Fprintf(&b, "similarity index 100%%\nrename from %s\nrename to %s\n", p.apath, p.bpath)
 		if p.a.mode != p.b.mode {
 			fmt.Fprintf(&b, "old mode %s\nnew mode %s\n", modeText(p.a.mode), modeText(p.b.mode))
 		}
-		return b.String()
+		fmt.Fprintf(&b, "similarity index %d%%\nrename from %s\nrename to %s\n", p.score*100/maxScore, p.apath, p.bpath)
+		if ah == bh {
+			return b.String()
+		}
+		if p.a.mode == p.b.mode {
+			fmt.Fprintf(&b, "index %s..%s %s\n", ah.String()[:7], bh.String()[:7], modeText(p.a.mode))
+		} else {
+			fmt.Fprintf(&b, "index %s..%s\n", ah.String()[:7], bh.String()[:7])
+		}
 	case 'T':
 		// A type change is a deletion and an addition.
 		d := &pair{apath: p.apath, bpath: p.apath, a: p.a, status: 'D'}
@@ -322,7 +363,7 @@ func (x *cli) patchText(p *pair, ctx int, srcPfx, dstPfx string) string {
 			fmt.Fprintf(&b, "index %s..%s %s\n", ah.String()[:7], bh.String()[:7], modeText(p.a.mode))
 		}
 	}
-	if ah == bh && p.status == 'M' {
+	if ah == bh && (p.status == 'M' || p.status == 'R') {
 		return b.String()
 	}
 	if err := x.load(p); err != nil {
@@ -386,6 +427,9 @@ func (x *cli) diffFormatOf(f *flags, patchDefault bool) (*diffFormat, error) {
 	if f.has("word-diff") || f.has("check") || f.has("raw") || f.has("ignore-all-space") || f.has("ignore-space-at-eol") || f.has("no-index") {
 		return nil, fatalf("this diff option is not supported by nook's git (--word-diff, --check, --raw, -w, --no-index)")
 	}
+	if o := f.refuse("merge-base", "full-index", "binary"); o != "" {
+		return nil, fatalf("option '%s' of git diff is not supported by nook's git", o)
+	}
 	if f.has("no-prefix") {
 		d.srcPfx, d.dstPfx = "", ""
 	}
@@ -429,7 +473,7 @@ func (x *cli) render(pairs []*pair, d *diffFormat) {
 	if d.nameStatus {
 		for _, p := range pairs {
 			if p.status == 'R' {
-				x.printf("R100\t%s\t%s\n", x.display(p.apath), x.display(p.bpath))
+				x.printf("R%03d\t%s\t%s\n", p.score*100/maxScore, x.display(p.apath), x.display(p.bpath))
 				continue
 			}
 			x.printf("%c\t%s\n", p.status, x.display(p.bpath))
@@ -635,31 +679,30 @@ func cmdDiff(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if f.has("R") {
-		a, b = b, a
-	}
-	pairs := x.diffPairs(a, b, ps, d.renames && !work)
+	x.workB = work
+	pairs := x.diffPairs(a, b, ps, d.renames)
+	x.workB = false
 	if work {
 		for _, p := range pairs {
 			if p.status != 'D' {
 				p.bwork = true
-				w := x.scanned[p.bpath]
-				if f.has("R") {
-					p.bwork = false
-					continue
-				}
-				p.bdata, _ = x.readWork(p.bpath, w)
+				p.bdata, _ = x.readWork(p.bpath, x.scanned[p.bpath])
 			}
 		}
-		if f.has("R") {
-			for _, p := range pairs {
-				if p.status != 'A' {
-					w := x.scanned[p.apath]
-					data, _ := x.readWork(p.apath, w)
-					_ = data
-				}
+	}
+	if f.has("R") {
+		d.srcPfx, d.dstPfx = d.dstPfx, d.srcPfx
+		for _, p := range pairs {
+			p.apath, p.bpath, p.a, p.b = p.bpath, p.apath, p.b, p.a
+			p.awork, p.bwork, p.adata, p.bdata = p.bwork, false, p.bdata, nil
+			switch p.status {
+			case 'A':
+				p.status = 'D'
+			case 'D':
+				p.status = 'A'
 			}
 		}
+		sort.Slice(pairs, func(i, j int) bool { return pairs[i].bpath < pairs[j].bpath })
 	}
 	if f.has("quiet") {
 		if len(pairs) > 0 {

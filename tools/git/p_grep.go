@@ -49,6 +49,9 @@ func cmdGrep(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	if f.has("untracked") {
+		return x.notSupported("grep", "untracked")
+	}
 	pats := f.all("e")
 	pos := f.pos
 	if len(pats) == 0 {

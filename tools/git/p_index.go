@@ -475,6 +475,13 @@ func cmdCommit(x *cli, args []string) int {
 	default:
 		msg = cleanMessage(msg)
 	}
+	if f.has("signoff") && msg != "" {
+		name, email := x.identity()
+		line := "Signed-off-by: " + name + " <" + email + ">"
+		if !strings.Contains(msg, line) {
+			msg = strings.TrimRight(msg, "\n") + "\n\n" + line + "\n"
+		}
+	}
 	ix, err := x.r.readIndex()
 	if err != nil {
 		return x.fail(err)
@@ -693,7 +700,7 @@ func summaryLines(pairs []*pair) string {
 		case p.status == 'D':
 			fmt.Fprintf(&b, " delete mode %s %s\n", modeText(p.a.mode), p.apath)
 		case p.status == 'R':
-			fmt.Fprintf(&b, " rename %s (100%%)\n", renameText(p.apath, p.bpath))
+			fmt.Fprintf(&b, " rename %s (%d%%)\n", renameText(p.apath, p.bpath), p.score*100/maxScore)
 		case p.a.mode != p.b.mode:
 			fmt.Fprintf(&b, " mode change %s => %s %s\n", modeText(p.a.mode), modeText(p.b.mode), p.bpath)
 		}
@@ -1098,6 +1105,9 @@ func cmdLsFiles(x *cli, args []string) int {
 	f, err := parseOpts(args, lsFilesOpts, "usage: git ls-files [<options>] [<file>...]\n", false, "")
 	if err != nil {
 		return x.fail(err)
+	}
+	if o := f.refuse("z", "ignored"); o != "" {
+		return x.notSupported("ls-files", o)
 	}
 	ps, err := x.spec(append(f.pos, f.paths...))
 	if err != nil {

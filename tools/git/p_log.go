@@ -23,7 +23,7 @@ var logOpts = append([]opt{
 	{long: "no-decorate", key: "no-decorate"}, {long: "abbrev-commit"}, {long: "no-abbrev-commit", key: "no-abbrev-commit"},
 	{short: 'i', long: "regexp-ignore-case"}, {long: "date", arg: argRequired}, {long: "topo-order"}, {long: "date-order"},
 	{long: "follow"}, {long: "since", arg: argRequired}, {long: "until", arg: argRequired}, {long: "after", key: "since", arg: argRequired},
-	{long: "before", key: "until", arg: argRequired}, {long: "branches"}, {long: "tags"}, {long: "name-only-x"},
+	{long: "before", key: "until", arg: argRequired}, {long: "branches"}, {long: "tags"},
 }, diffOpts...)
 
 // logFmt is a pretty format.
@@ -435,6 +435,16 @@ func (x *cli) logLike(args []string, show bool) int {
 			return x.fatal("invalid regular expression: %s", f.str("grep"))
 		}
 	}
+	var since, until time.Time
+	for k, p := range map[string]*time.Time{"since": &since, "until": &until} {
+		if f.has(k) {
+			t, ok := x.approxDate(f.str(k))
+			if !ok {
+				return x.fatal("nook's git does not understand the date '%s' (use 2026-01-02, an RFC 3339 time or \"N days ago\")", f.str(k))
+			}
+			*p = t
+		}
+	}
 	var list []*object.Commit
 	err = x.walk(walkOpts{include: include, exclude: exclude, firstParent: f.has("first-parent"), ps: ps}, func(c *object.Commit) bool {
 		if f.has("merges") && len(c.ParentHashes) < 2 || f.has("no-merges") && len(c.ParentHashes) > 1 {
@@ -444,6 +454,9 @@ func (x *cli) logLike(args []string, show bool) int {
 			return true
 		}
 		if grepRE != nil && !grepRE.MatchString(c.Message) {
+			return true
+		}
+		if !since.IsZero() && c.Committer.When.Before(since) || !until.IsZero() && c.Committer.When.After(until) {
 			return true
 		}
 		if skip > 0 {
@@ -481,6 +494,31 @@ func (x *cli) logLike(args []string, show bool) int {
 		x.printCommit(c, lf, d, deco, showDeco, i == 0, i == len(list)-1, graph, ps)
 	}
 	return 0
+}
+
+// approxDate reads a --since/--until date: absolute (2026-01-02, RFC 3339,
+// @seconds) or "N units ago".
+func (x *cli) approxDate(s string) (time.Time, bool) {
+	if t, err := parseDate(s); err == nil {
+		return t, true
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, true
+	}
+	f := strings.Fields(strings.ReplaceAll(s, ".", " "))
+	if len(f) == 3 && f[2] == "ago" {
+		n, err := strconv.Atoi(f[0])
+		if err != nil {
+			return time.Time{}, false
+		}
+		unit := map[string]time.Duration{"second": time.Second, "minute": time.Minute, "hour": time.Hour,
+			"day": 24 * time.Hour, "week": 7 * 24 * time.Hour, "month": 30 * 24 * time.Hour, "year": 365 * 24 * time.Hour}[strings.TrimSuffix(f[1], "s")]
+		if unit == 0 {
+			return time.Time{}, false
+		}
+		return x.now().Add(-time.Duration(n) * unit), true
+	}
+	return time.Time{}, false
 }
 
 func orHead(s string) string {

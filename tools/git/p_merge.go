@@ -192,6 +192,9 @@ func cmdMerge(x *cli, args []string) int {
 	if f.has("strategy") && f.str("strategy") != "ort" && f.str("strategy") != "recursive" {
 		return x.fatal("nook's git merges with the ort strategy only")
 	}
+	if f.has("strategy-option") {
+		return x.notSupported("merge", "strategy-option")
+	}
 	if f.has("squash") {
 		return x.fatal("git merge --squash is not supported by nook's git")
 	}
@@ -386,6 +389,9 @@ func (x *cli) pick(args []string, revert bool) int {
 	f, err := parseOpts(args, pickOpts, usage, false, "")
 	if err != nil {
 		return x.fail(err)
+	}
+	if o := f.refuse("skip", "quit", "mainline"); o != "" {
+		return x.notSupported(name, o)
 	}
 	headFile := "CHERRY_PICK_HEAD"
 	if revert {

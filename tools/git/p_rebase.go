@@ -42,6 +42,9 @@ func cmdRebase(x *cli, args []string) int {
 	if f.has("interactive") {
 		return x.fatal("interactive rebase needs an editor, which nook's git does not have")
 	}
+	if f.has("quit") {
+		return x.notSupported("rebase", "quit")
+	}
 	if f.has("autostash") {
 		return x.fatal("git rebase --autostash is not supported by nook's git (git stash first)")
 	}

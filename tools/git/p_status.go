@@ -13,6 +13,7 @@ type change struct {
 	path, orig string // orig: the source of a rename
 	x, y       byte   // ' ', 'M', 'A', 'D', 'R', 'T', 'U', '?'
 	unmerged   string // "UU", "AA", ... when conflicted
+	score      int    // a rename's similarity, out of maxScore
 	head, idx  tfile
 	inHead     bool
 	inIdx      bool
@@ -103,10 +104,33 @@ func (x *cli) state(ps *pathspec, untrackedMode string) (*state, error) {
 		for _, d := range deleted {
 			if !used[d] && headFiles[d] == idxFiles[a] {
 				used[d] = true
-				c.x, c.orig, c.head, c.inHead = 'R', d, headFiles[d], true
+				c.x, c.orig, c.head, c.inHead, c.score = 'R', d, headFiles[d], true, maxScore
 				break
 			}
 		}
+	}
+	// Then renames by content.
+	var srcs, dsts []string
+	var sdata, ddata [][]byte
+	for _, d := range deleted {
+		if !used[d] && headFiles[d].mode != filemode.Symlink {
+			if b, err := x.r.readBlob(headFiles[d].hash); err == nil {
+				srcs, sdata = append(srcs, d), append(sdata, b)
+			}
+		}
+	}
+	for _, a := range added {
+		if c := byPath[a]; c.x == 'A' && idxFiles[a].mode != filemode.Symlink && len(srcs) > 0 {
+			if b, err := x.r.readBlob(idxFiles[a].hash); err == nil {
+				dsts, ddata = append(dsts, a), append(ddata, b)
+			}
+		}
+	}
+	for _, rc := range pairRenames(sdata, ddata) {
+		d, a := srcs[rc.src], dsts[rc.dst]
+		used[d] = true
+		c := byPath[a]
+		c.x, c.orig, c.head, c.inHead, c.score = 'R', d, headFiles[d], true, rc.score
 	}
 	for _, d := range deleted {
 		if !used[d] {
@@ -205,6 +229,12 @@ func cmdStatus(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	if o := f.refuse("show-stash"); o != "" {
+		return x.notSupported("status", o)
+	}
+	if f.has("ignored") && f.str("ignored") != "no" {
+		return x.notSupported("status", "ignored")
+	}
 	ps, err := x.spec(append(f.pos, f.paths...))
 	if err != nil {
 		return x.fail(err)
@@ -228,11 +258,25 @@ func cmdStatus(x *cli, args []string) int {
 	switch {
 	case porcelain && f.str("porcelain") == "v2":
 		x.statusV2(st, f.has("branch"))
-	case porcelain || (f.has("short") && !f.has("long")):
+	case porcelain || f.has("z") || (f.has("short") && !f.has("long")):
 		if v := f.str("porcelain"); porcelain && v != "" && v != "v1" {
 			return x.fatal("unsupported porcelain version '%s'", v)
 		}
-		x.statusShort(st, f.has("branch"), porcelain)
+		x.statusShort(st, f.has("branch"), porcelain || f.has("z"))
+		if f.has("z") {
+			text := x.out.String()
+			x.out.Reset()
+			for _, l := range strings.SplitAfter(text, "\n") {
+				if l == "" {
+					continue
+				}
+				l = strings.TrimSuffix(l, "\n")
+				if from, to, ok := strings.Cut(l[3:], " -> "); ok && !strings.HasPrefix(l, "##") {
+					l = l[:3] + to + "\x00" + from
+				}
+				x.out.WriteString(l + "\x00")
+			}
+		}
 	default:
 		x.statusLong(st, um)
 	}
@@ -328,7 +372,7 @@ func (x *cli) statusV2(st *state, branch bool) {
 			mW = modeText(c.workMode)
 		}
 		if c.orig != "" {
-			x.printf("2 %c%c N... %s %s %s %s %s R100 %s\t%s\n", dot(c.x), dot(c.y), mH, mI, mW, hH, hI, c.path, c.orig)
+			x.printf("2 %c%c N... %s %s %s %s %s R%d %s\t%s\n", dot(c.x), dot(c.y), mH, mI, mW, hH, hI, c.score*100/maxScore, c.path, c.orig)
 			continue
 		}
 		x.printf("1 %c%c N... %s %s %s %s %s %s\n", dot(c.x), dot(c.y), mH, mI, mW, hH, hI, c.path)

@@ -32,6 +32,8 @@ type cli struct {
 	idxMtime int64
 	ign      gitignore.Matcher
 	clock    time.Time // the time of the commits the command makes (fixed per command)
+	// workB, set while diffing against the worktree, reads the b side.
+	workB bool
 }
 
 func (x *cli) ctx() context.Context { return x.c.ctx }
@@ -64,6 +66,12 @@ func (x *cli) fail(err error) int {
 		return fe.code
 	}
 	return x.fatal("%s", err.Error())
+}
+
+// notSupported is the error for an option git has and nook's git does
+// not implement.
+func (x *cli) notSupported(cmd, opt string) int {
+	return x.fatal("option '%s' of git %s is not supported by nook's git", opt, cmd)
 }
 
 // fatalErr is an error with git's exact text and exit status.
