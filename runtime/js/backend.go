@@ -138,6 +138,9 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 		return nil, &runtime.LimitError{Limit: "MaxInputBytes", Max: r.Limits.MaxInputBytes,
 			What: fmt.Sprintf("input of %d bytes", n)}
 	}
+	if err := runtime.CheckJSONNesting("the input", r.Input, r.Limits.MaxNestingDepth); err != nil {
+		return nil, err
+	}
 	if n := int64(len(r.Source)); n > r.Limits.MaxSourceBytes {
 		return nil, &runtime.LimitError{Limit: "MaxSourceBytes", Max: r.Limits.MaxSourceBytes,
 			What: fmt.Sprintf("source of %d bytes", n)}
@@ -150,14 +153,32 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	if err != nil {
 		return nil, err
 	}
-	code, err := goja.Compile("bundle.js", src, false)
+	code, err := compileBundle(src, r.Limits.MaxNestingDepth)
 	if err != nil {
-		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
+		return nil, err
 	}
 	feats := features(src)
 	b.cache.put(key, &cacheEntry{code: code, src: src, deps: deps, features: feats, format: format})
 	return &program{b: b, code: code, src: src, features: feats, format: format, req: &r}, nil
 }
+
+// compileBundle compiles a bundle with goja, after checking its nesting
+// (goja's parser and compiler recurse on the Go stack too; esbuild's
+// lowering can add a few levels to what the modules had).
+func compileBundle(src string, max int) (*goja.Program, error) {
+	if err := checkSource("the bundle", src, max+bundleLevels); err != nil {
+		return nil, err
+	}
+	code, err := goja.Compile("bundle.js", src, false)
+	if err != nil {
+		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
+	}
+	return code, nil
+}
+
+// bundleLevels is the nesting the bundle's wrapper and esbuild's lowering
+// may add to the deepest module.
+const bundleLevels = 16
 
 // snapshot is what a program saves for a replay: the bundle it runs.
 type snapshot struct {
@@ -181,9 +202,9 @@ func (b *Backend) Restore(ctx context.Context, snap []byte, req *runtime.Request
 	}
 	r := *req
 	r.Limits = r.Limits.WithDefaults()
-	code, err := goja.Compile("bundle.js", s.Bundle, false)
+	code, err := compileBundle(s.Bundle, r.Limits.MaxNestingDepth)
 	if err != nil {
-		return nil, fmt.Errorf("js: compiling the saved program: %v", err)
+		return nil, err
 	}
 	return &program{b: b, code: code, src: s.Bundle, features: features(s.Bundle), format: s.Format, req: &r}, nil
 }
@@ -244,7 +265,7 @@ var backref = regexp.MustCompile(`\\[1-9]`)
 // the host modules' names and functions, and the source limits.
 func (b *Backend) cacheKey(r *runtime.Request) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%q\n%d %d %d\n", b.optsKey, r.Cwd, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth)
+	fmt.Fprintf(h, "%s\n%q\n%d %d %d %d\n", b.optsKey, r.Cwd, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth, r.Limits.MaxNestingDepth)
 	for _, n := range hostNames(r.Modules) {
 		fs := append([]string(nil), r.Modules[n]...)
 		sort.Strings(fs)

@@ -36,6 +36,7 @@ func (r *run) setup() error {
 	g := rt.GlobalObject()
 	r.objectProto = g.Get("Object").(*goja.Object).Get("prototype").(*goja.Object)
 	r.builtins = map[string]goja.Value{}
+	r.guardParsers()
 	for _, f := range r.p.features {
 		if f == "regexp" {
 			r.guardRegexp()
@@ -234,6 +235,8 @@ func (r *run) shimHostFuncs(h *shimHost) {
 	set("entry", r.entryPath())
 	set("fetchAllowed", r.req.Fetch)
 	set("maxAlloc", float64(r.req.Limits.MaxAllocBytes))
+	set("maxNesting", float64(r.req.Limits.MaxNestingDepth))
+	set("nestingLimit", func(what string) { panic(r.nestingError(what)) })
 
 	setf("env", func() any {
 		env := rt.NewObject()

@@ -248,6 +248,9 @@ func (r *run) callDefault() (goja.Value, error) {
 	}
 	var input goja.Value = goja.Null()
 	if len(r.req.Input) > 0 {
+		if err := runtime.CheckJSONNesting("the input", r.req.Input, r.req.Limits.MaxNestingDepth); err != nil {
+			return nil, r.report(err)
+		}
 		var x any
 		if err := json.Unmarshal(r.req.Input, &x); err != nil {
 			return nil, r.report(fmt.Errorf("the input is not valid JSON: %v", err))
