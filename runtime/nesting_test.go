@@ -16,7 +16,7 @@ func TestJSONNesting(t *testing.T) {
 		{`[[[1]]]`, 2},
 		{`{"a":{"b":{}}}`, 10},
 		{`["[[[[", "\"[[[["]`, -1}, // brackets in strings, escaped quotes
-		{`[]]]]][[[`, 8},            // closers never go below zero
+		{`[]]]]][[[`, 8},           // closers never go below zero
 		{strings.Repeat("[", 3e6), 2},
 	} {
 		if got := runtime.JSONNestingOffset(tc.in, 2); got != tc.want {
