@@ -73,6 +73,22 @@ console.log(structuredClone({ a: [1, { b: 2 }] }).a[1].b);
 	}
 }
 
+// AsyncFunction and GeneratorFunction are guarded once code that could
+// make one appears: here only a source given to eval, and a shim.
+func TestNestingLazyConstructors(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+const deep = '['.repeat(5000) + ']'.repeat(5000);
+for (const f of [() => eval('(as' + 'ync () => 1)').constructor('return ' + deep), () => new Headers().keys.constructor('return ' + deep)]) {
+  try { f(); console.log('no error'); } catch (e) { console.log(e.name + ': ' + e.message); }
+}`})
+	want := "SyntaxError: AsyncFunction source " + nestMsg + " (at 3:1004) " + nestLimit + "\n" +
+		"SyntaxError: GeneratorFunction source " + nestMsg + " (at 3:1003) " + nestLimit + "\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+}
+
 // JSON crossing the Host: the input, a host module's arguments and
 // results, and the run's result.
 func TestNestingAcrossTheHost(t *testing.T) {

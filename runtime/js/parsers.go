@@ -3,11 +3,14 @@ package js
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
 
+	guestjs "github.com/nookdev/nook/guest/js"
 	"github.com/nookdev/nook/runtime"
 )
 
@@ -47,9 +50,11 @@ func (r *run) guardParsers() {
 	eval, _ := goja.AssertFunction(g.Get("eval"))
 	r.defineNative(g, "eval", 1, func(call goja.FunctionCall) goja.Value {
 		if src, ok := call.Argument(0).(goja.String); ok {
-			if err := checkSource("eval source", src.String(), max); err != nil {
+			text := src.String()
+			if err := checkSource("eval source", text, max); err != nil {
 				panic(r.newError("SyntaxError", err.Error()))
 			}
+			r.guardCtorsFor(text)
 		}
 		v, err := eval(goja.Undefined(), call.Arguments...)
 		if err != nil {
@@ -59,20 +64,75 @@ func (r *run) guardParsers() {
 	})
 
 	r.guardFunctionCtor(g.Get("Function").(*goja.Object), "Function", "function")
-	ctors, err := rt.RunProgram(otherFunctionCtors())
+	r.guardCtorsFor(strings.Replace(r.p.src, bundleBanner, "", 1))
+}
+
+// parserGuards records which of the constructors reached through a
+// function's prototype (AsyncFunction, GeneratorFunction) are guarded.
+// Building them costs a run time even when it never makes such a function,
+// so each is guarded only once code that could make one appears: the
+// bundle, a shim, or a source given to eval or a Function constructor.
+type parserGuards struct {
+	async, generator bool
+}
+
+// generatorRE matches source that may define a generator (a function*, or
+// a *method in a class or an object literal); it matches more than that.
+var generatorRE = regexp.MustCompile(`function\s*\*|[{,;}]\s*(?:static\s+|async\s+)*\*\s*[\w$\["'#]|yield`)
+
+// guardCtorsFor guards AsyncFunction and GeneratorFunction if code in src
+// could make an async function or a generator and they are not guarded
+// yet.
+func (r *run) guardCtorsFor(src string) {
+	r.guardCtors(ctorNeeds(src))
+}
+
+// ctorNeeds says whether src could make an async function or a generator.
+func ctorNeeds(src string) (async, generator bool) {
+	return strings.Contains(src, "async"), generatorRE.MatchString(src)
+}
+
+func (r *run) guardCtors(async, generator bool) {
+	pg := &r.parsers
+	if async && !pg.async {
+		pg.async = true
+		r.guardFunctionCtor(r.ctorOf(asyncCtorProgram()), "AsyncFunction", "async function")
+	}
+	if generator && !pg.generator {
+		pg.generator = true
+		r.guardFunctionCtor(r.ctorOf(generatorCtorProgram()), "GeneratorFunction", "function*")
+	}
+}
+
+// shimNeeds is ctorNeeds of each shim file, computed once per process.
+var shimNeeds sync.Map // file name → [2]bool
+
+func (r *run) guardCtorsForShim(file string) {
+	v, ok := shimNeeds.Load(file)
+	if !ok {
+		src, _ := fs.ReadFile(guestjs.FS, file)
+		a, g := ctorNeeds(string(src))
+		v, _ = shimNeeds.LoadOrStore(file, [2]bool{a, g})
+	}
+	n := v.([2]bool)
+	r.guardCtors(n[0], n[1])
+}
+
+func (r *run) ctorOf(p *goja.Program) *goja.Object {
+	v, err := r.rt.RunProgram(p)
 	if err != nil {
 		panic(err)
 	}
-	list := ctors.(*goja.Object)
-	r.guardFunctionCtor(list.Get("0").(*goja.Object), "AsyncFunction", "async function")
-	r.guardFunctionCtor(list.Get("1").(*goja.Object), "GeneratorFunction", "function*")
+	return v.(*goja.Object)
 }
 
-var otherCtorsOnce = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("nook:ctors", "[(async function () {}).constructor, (function* () {}).constructor]", true)
+var asyncCtorProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("nook:async", "(async function () {}).constructor", true)
 })
 
-func otherFunctionCtors() *goja.Program { return otherCtorsOnce() }
+var generatorCtorProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("nook:generator", "(function* () {}).constructor", true)
+})
 
 // guardFunctionCtor replaces the constructor F (Function, or one reached
 // through a prototype) with one that checks the source it would compile:
@@ -98,9 +158,11 @@ func (r *run) guardFunctionCtor(F *goja.Object, name, kw string) {
 			src.WriteString(s.String())
 		}
 		src.WriteString("\n})")
-		if err := checkSource(name+" source", src.String(), max); err != nil {
+		text := src.String()
+		if err := checkSource(name+" source", text, max); err != nil {
 			panic(r.newError("SyntaxError", err.Error()))
 		}
+		r.guardCtorsFor(text)
 		fn, err := rt.New(F, args...)
 		if err != nil {
 			panic(err)

@@ -59,6 +59,7 @@ type run struct {
 	fnInspect   goja.Callable
 	reported    bool // a run-ending error is on stderr already
 
+	parsers     parserGuards // see guardCtorsFor
 	objectProto *goja.Object
 	builtins    map[string]goja.Value // see builtin
 	process     *goja.Object
