@@ -247,6 +247,11 @@ func features(src string) []string {
 	if any("fill", "join", "from") {
 		out = append(out, "guard:Array")
 	}
+	for _, n := range guardedMethods {
+		if strings.Contains(src, n) {
+			out = append(out, "guard:"+n)
+		}
+	}
 	if any("asyncIterator") {
 		out = append(out, "asyncIterator")
 	}
@@ -259,6 +264,11 @@ func features(src string) []string {
 }
 
 var backref = regexp.MustCompile(`\\[1-9]`)
+
+// guardedMethods are the built-ins whose length guard (guest/js/guards.js
+// guardMethod) is installed when the program names them.
+var guardedMethods = []string{"sort", "reverse", "copyWithin", "indexOf", "lastIndexOf", "includes", "concat",
+	"keys", "values", "entries", "split"}
 
 // cacheKey identifies what a compiled program depends on besides the
 // workspace files it read: the source, the cwd, the backend's options,

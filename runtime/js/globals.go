@@ -237,6 +237,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 	set("maxAlloc", float64(r.req.Limits.MaxAllocBytes))
 	set("maxNesting", float64(r.req.Limits.MaxNestingDepth))
 	set("nestingLimit", func(what string) { panic(r.nestingError(what)) })
+	set("countSplit", func(s, sep string) int { return strings.Count(s, sep) + 1 })
 
 	setf("env", func() any {
 		env := rt.NewObject()

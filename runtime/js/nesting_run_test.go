@@ -165,6 +165,7 @@ func TestNestingModules(t *testing.T) {
 // binary.
 var crashCases = map[string]struct {
 	src, file, stdout, prepareErr string
+	bigHeap                       bool // 1e6 nested arrays take more than the default MaxMemoryBytes
 }{
 	"json.parse": {src: `try { JSON.parse('['.repeat(3e6) + ']'.repeat(3e6)) } catch (e) { console.log(e.name + ': ' + e.message) }`,
 		stdout: "SyntaxError: JSON text " + nestMsg + " (at byte 1000) " + nestLimit},
@@ -172,6 +173,12 @@ var crashCases = map[string]struct {
 		stdout: "SyntaxError: eval source " + nestMsg + " (at 1:1001) " + nestLimit},
 	"function": {src: `try { new Function('return ' + '!'.repeat(1e6) + '1') } catch (e) { console.log(e.name + ': ' + e.message) }`,
 		stdout: "SyntaxError: Function source " + nestMsg + " (at 3:1004) " + nestLimit},
+	"string of nested arrays": {src: `let a = []; for (let i = 0; i < 1e6; i++) a = [a]; try { String(a) } catch (e) { console.log(e.name + ': ' + e.message) }`,
+		stdout: "RangeError: an array converted to a string " + nestMsg + " " + nestLimit, bigHeap: true},
+	"json.stringify": {src: `let a = []; for (let i = 0; i < 1e6; i++) a = [a]; try { JSON.stringify(a) } catch (e) { console.log(e.name + ': ' + e.message) }`,
+		stdout: "RangeError: a value given to JSON.stringify " + nestMsg + " " + nestLimit, bigHeap: true},
+	"flat": {src: `let a = [1]; for (let i = 0; i < 1e6; i++) a = [a]; console.log(a.flat(Infinity).length)`,
+		stdout: "1", bigHeap: true},
 	"module": {src: "export default () => " + strings.Repeat("[", 450_000) + strings.Repeat("]", 450_000),
 		prepareErr: "/workspace/main.ts " + nestMsg + " (at 1:1021) " + nestLimit},
 	"json module": {src: `import d from "./deep.json"; export default () => d`, file: strings.Repeat("[", 450_000) + strings.Repeat("]", 450_000),
@@ -219,7 +226,11 @@ func crashChild(name, out string) {
 		}
 	}
 	b := js.New(js.Options{})
-	req := &runtime.Request{ID: "c", Source: c.src, Cwd: "/workspace", Limits: runtime.Limits{}.WithDefaults()}
+	limits := runtime.Limits{}
+	if c.bigHeap {
+		limits.MaxMemoryBytes = 1 << 30
+	}
+	req := &runtime.Request{ID: "c", Source: c.src, Cwd: "/workspace", Limits: limits.WithDefaults()}
 	p, err := b.Prepare(ctx, ws.FS(), req)
 	if err != nil {
 		os.WriteFile(out, []byte("prepare: "+err.Error()), 0o644)

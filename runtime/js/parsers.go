@@ -65,6 +65,7 @@ func (r *run) guardParsers() {
 
 	r.guardFunctionCtor(g.Get("Function").(*goja.Object), "Function", "function")
 	r.guardCtorsFor(strings.Replace(r.p.src, bundleBanner, "", 1))
+	r.guardBuiltins()
 }
 
 // parserGuards records which of the constructors reached through a

@@ -60,6 +60,7 @@ type run struct {
 	reported    bool // a run-ending error is on stderr already
 
 	parsers     parserGuards // see guardCtorsFor
+	joinDepth   int          // Array.prototype.join calls in progress (see guardBuiltins)
 	objectProto *goja.Object
 	builtins    map[string]goja.Value // see builtin
 	process     *goja.Object
