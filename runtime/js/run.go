@@ -118,15 +118,18 @@ func (p *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 }
 
 // fail sets the run's fatal error (the first one wins) and interrupts the
-// runtime. It may be called from any goroutine. It returns the fatal
-// error.
+// runtime (again, with the fatal error, if err is nil). It may be called
+// from any goroutine. It returns the fatal error.
 func (r *run) fail(err error) error {
 	r.fatalMu.Lock()
-	if r.fatal == nil {
+	if r.fatal == nil && err != nil {
 		r.fatal = err
 	}
 	err = r.fatal
 	r.fatalMu.Unlock()
+	if err == nil {
+		return nil
+	}
 	if r.rt != nil {
 		r.rt.Interrupt(err)
 	}
