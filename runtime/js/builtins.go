@@ -30,6 +30,8 @@ import (
 //     it, stops the run.
 //   - Array.prototype.flat flattens at most MaxNestingDepth levels
 //     (flat(Infinity) included), over at most MaxAllocBytes/8 elements.
+//   - the iterators of arrays, strings and typed arrays, which spreads and
+//     Array.from drive in one native call (see guardIterator).
 
 // stringifyCheckEvery is how many values JSON.stringify serialises between
 // two looks at whether the run was stopped.
@@ -48,6 +50,9 @@ func (r *run) guardBuiltins() {
 	r.defineNative(ap, "join", 1, func(call goja.FunctionCall) goja.Value {
 		return r.join(join, call)
 	})
+	r.guardIterator(ap, "an array", "values")
+	r.guardIterator(g.Get("String").(*goja.Object).Get("prototype").(*goja.Object), "a string", "")
+	r.guardIterator(g.Get("Uint8Array").(*goja.Object).Prototype().Get("prototype").(*goja.Object), "a typed array", "values")
 	flat, _ := goja.AssertFunction(ap.Get("flat"))
 	r.defineNative(ap, "flat", 0, func(call goja.FunctionCall) goja.Value {
 		r.checkElements(call.This)
@@ -63,6 +68,48 @@ func (r *run) guardBuiltins() {
 		}
 		return v
 	})
+}
+
+// guardIterator wraps proto[Symbol.iterator]: a spread ([...x]) or
+// Array.from(x) makes one value per element inside one native call, so
+// an array-like, string or typed array whose elements at 16 bytes each
+// would pass MaxMemoryBytes stops the run before its iterator exists. A
+// dense array that long could not exist within the limit; what this
+// refuses is a sparse array or an array-like with a huge length, and
+// strings and typed arrays of more than MaxMemoryBytes/16 elements (for-of
+// over them too). alias names the method that is the same function
+// (values).
+func (r *run) guardIterator(proto *goja.Object, what, alias string) {
+	sym := r.builtin("Symbol.iterator").(*goja.Symbol)
+	orig, ok := goja.AssertFunction(proto.GetSymbol(sym))
+	if !ok {
+		return
+	}
+	fn := r.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		n := r.lengthOf(call.This)
+		if s, ok := call.This.(goja.String); ok {
+			n = float64(s.Length())
+		}
+		if max := float64(r.req.Limits.MaxMemoryBytes); n*16 > max {
+			le := &runtime.LimitError{Limit: "MaxMemoryBytes", Max: int64(max),
+				What: fmt.Sprintf("iterating %s of %.0f elements (%.0f bytes at 16 an element)", what, n, n*16)}
+			r.fail(le)
+			panic(r.newError("RangeError", le.Error()))
+		}
+		v, err := orig(call.This, call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).(*goja.Object)
+	name := "[Symbol.iterator]"
+	if alias != "" {
+		name = alias
+		proto.DefineDataProperty(alias, fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	fn.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	fn.DefineDataProperty("length", r.rt.ToValue(0), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	proto.DefineDataPropertySymbol(sym, fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
 // allocLimit stops the run: what would allocate n bytes, past

@@ -157,6 +157,34 @@ func TestBuiltinGuards(t *testing.T) {
 	}
 }
 
+// Spreads and Array.from of iterables whose length is known stop before
+// they make a value per element past MaxMemoryBytes.
+func TestIteratorGuards(t *testing.T) {
+	e := newEnv(t)
+	e.ok(spec{src: normal, input: "7"})
+	for _, src := range []string{
+		`[...new Array(2 ** 31)]`,
+		`[...'x'.repeat(1 << 20)]`,
+		`Array.from(new Array(2 ** 31))`,
+		`[...new Uint8Array(1 << 20)]`,
+		`Math.max(...new Array(2 ** 31))`,
+	} {
+		g, h := baseline()
+		r := e.run(spec{src: src, limits: nookrt.Limits{MaxMemoryBytes: 8 << 20}})
+		wantLimit(t, r, "MaxMemoryBytes")
+		settled(t, g, h)
+	}
+	r := e.ok(spec{src: `
+const a = [...'héllo'], b = [...[1, , 3]], c = Array.from(new Uint8Array([1, 2]));
+let n = 0;
+for (const x of new Set([1, 2])) n += x;
+for (const [i, x] of ['a', 'b'].entries()) n += i;
+console.log(a.join(''), b.length, c.join(), n, [][Symbol.iterator] === [].values, [].values.name, ''[Symbol.iterator].name);`})
+	if r.stdout != "héllo 3 1,2 4 true values [Symbol.iterator]\n" {
+		t.Errorf("stdout: %q", r.stdout)
+	}
+}
+
 // Nesting that built-ins would follow on the Go stack is a catchable
 // RangeError naming MaxNestingDepth.
 func TestBuiltinNesting(t *testing.T) {
