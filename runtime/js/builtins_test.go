@@ -103,7 +103,7 @@ func settled(t *testing.T, goroutines int, heap uint64) {
 	const slack = 64 << 20
 	var g int
 	var h uint64
-	for range 50 {
+	for range 250 {
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -111,7 +111,7 @@ func settled(t *testing.T, goroutines int, heap uint64) {
 		if g <= goroutines && h < heap+slack {
 			return
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	t.Errorf("the host did not settle: %d goroutines (before: %d), %d MiB of heap (before: %d MiB)", g, goroutines, h>>20, heap>>20)
 }

@@ -165,7 +165,7 @@ func TestNestingModules(t *testing.T) {
 // binary.
 var crashCases = map[string]struct {
 	src, file, stdout, prepareErr string
-	bigHeap                       bool // 1e6 nested arrays take more than the default MaxMemoryBytes
+	bigHeap                       bool // 1e6 nested arrays (what overflowed the stack) take more than the default MaxMemoryBytes
 }{
 	"json.parse": {src: `try { JSON.parse('['.repeat(3e6) + ']'.repeat(3e6)) } catch (e) { console.log(e.name + ': ' + e.message) }`,
 		stdout: "SyntaxError: JSON text " + nestMsg + " (at byte 1000) " + nestLimit},
