@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/dop251/goja"
 
@@ -52,7 +53,12 @@ func (r *run) guardBuiltins() {
 	})
 	r.guardIterator(ap, "an array", "values")
 	r.guardIterator(g.Get("String").(*goja.Object).Get("prototype").(*goja.Object), "a string", "")
-	r.guardIterator(g.Get("Uint8Array").(*goja.Object).Prototype().Get("prototype").(*goja.Object), "a typed array", "values")
+	for _, f := range r.p.features {
+		if strings.HasPrefix(f, "typed:") {
+			r.guardTypedIterator()
+			break
+		}
+	}
 	flat, _ := goja.AssertFunction(ap.Get("flat"))
 	r.defineNative(ap, "flat", 0, func(call goja.FunctionCall) goja.Value {
 		r.checkElements(call.This)
@@ -80,7 +86,7 @@ func (r *run) guardBuiltins() {
 // over them too). alias names the method that is the same function
 // (values).
 func (r *run) guardIterator(proto *goja.Object, what, alias string) {
-	sym := r.builtin("Symbol.iterator").(*goja.Symbol)
+	sym := goja.SymIterator
 	orig, ok := goja.AssertFunction(proto.GetSymbol(sym))
 	if !ok {
 		return
@@ -110,6 +116,20 @@ func (r *run) guardIterator(proto *goja.Object, what, alias string) {
 	fn.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	fn.DefineDataProperty("length", r.rt.ToValue(0), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	proto.DefineDataPropertySymbol(sym, fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// guardTypedIterator guards the typed arrays' iterator, once. Building
+// the typed arrays costs a run 170 allocations, so this waits until the
+// program names a typed array (see features) or a native makes one (see
+// builtin); a typed array reached only through a computed name is left
+// unguarded (its elements are bounded by its size).
+func (r *run) guardTypedIterator() {
+	if r.typedGuarded {
+		return
+	}
+	r.typedGuarded = true
+	u8 := r.rt.GlobalObject().Get("Uint8Array").(*goja.Object)
+	r.guardIterator(u8.Prototype().Get("prototype").(*goja.Object), "a typed array", "values")
 }
 
 // allocLimit stops the run: what would allocate n bytes, past

@@ -131,6 +131,9 @@ func (r *run) builtin(name string) goja.Value {
 		return v
 	}
 	obj, prop, _ := strings.Cut(name, ".")
+	if obj != "Array" && strings.HasSuffix(obj, "Array") || obj == "ArrayBuffer" {
+		r.guardTypedIterator() // a native is about to make a typed array
+	}
 	v := r.rt.GlobalObject().Get(obj)
 	if prop != "" {
 		v = v.(*goja.Object).Get(prop)

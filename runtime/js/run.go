@@ -59,11 +59,12 @@ type run struct {
 	fnInspect   goja.Callable
 	reported    bool // a run-ending error is on stderr already
 
-	parsers     parserGuards // see guardCtorsFor
-	joinDepth   int          // Array.prototype.join calls in progress (see guardBuiltins)
-	objectProto *goja.Object
-	builtins    map[string]goja.Value // see builtin
-	process     *goja.Object
+	parsers      parserGuards // see guardCtorsFor
+	joinDepth    int          // Array.prototype.join calls in progress (see guardBuiltins)
+	typedGuarded bool         // see guardTypedIterator
+	objectProto  *goja.Object
+	builtins     map[string]goja.Value // see builtin
+	process      *goja.Object
 }
 
 // exitRequest is the fatal "error" of process.exit.
