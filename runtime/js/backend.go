@@ -252,6 +252,16 @@ func features(src string) []string {
 			out = append(out, "guard:"+n)
 		}
 	}
+	// The constructors reached through a function's prototype are
+	// guarded when the program could make such a function (the bundle's
+	// own wrapper is an async arrow the program cannot reach).
+	async, gen := ctorNeeds(strings.Replace(src, bundleBanner, "", 1))
+	if async {
+		out = append(out, "ctor:async")
+	}
+	if gen {
+		out = append(out, "ctor:generator")
+	}
 	if any("asyncIterator") {
 		out = append(out, "asyncIterator")
 	}

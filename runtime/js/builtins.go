@@ -46,13 +46,15 @@ func (r *run) guardBuiltins() {
 		return r.stringify(stringify, call)
 	})
 
-	ap := g.Get("Array").(*goja.Object).Get("prototype").(*goja.Object)
+	// The prototypes are reached from values, not from the constructors:
+	// building Array and String would cost every run ~110 allocations.
+	ap := r.rt.NewArray().Prototype()
 	join, _ := goja.AssertFunction(ap.Get("join"))
 	r.defineNative(ap, "join", 1, func(call goja.FunctionCall) goja.Value {
 		return r.join(join, call)
 	})
 	r.guardIterator(ap, "an array", "values")
-	r.guardIterator(g.Get("String").(*goja.Object).Get("prototype").(*goja.Object), "a string", "")
+	r.guardIterator(r.rt.ToValue("").ToObject(r.rt).Prototype(), "a string", "")
 	for _, f := range r.p.features {
 		if strings.HasPrefix(f, "typed:") {
 			r.guardTypedIterator()

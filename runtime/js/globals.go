@@ -65,7 +65,7 @@ func (r *run) setup() error {
 		}
 		r.makeGlobal = make
 		for _, f := range r.p.features {
-			if f == "regexp" {
+			if f == "regexp" || strings.HasPrefix(f, "ctor:") {
 				continue
 			}
 			if _, err := make(goja.Undefined(), rt.ToValue(f)); err != nil {

@@ -64,7 +64,7 @@ func (r *run) guardParsers() {
 	})
 
 	r.guardFunctionCtor(g.Get("Function").(*goja.Object), "Function", "function")
-	r.guardCtorsFor(strings.Replace(r.p.src, bundleBanner, "", 1))
+	r.guardCtors(hasFeature(r.p.features, "ctor:async"), hasFeature(r.p.features, "ctor:generator"))
 	r.guardBuiltins()
 }
 
@@ -86,6 +86,15 @@ var generatorRE = regexp.MustCompile(`function\s*\*|[{,;}]\s*(?:static\s+|async\
 // yet.
 func (r *run) guardCtorsFor(src string) {
 	r.guardCtors(ctorNeeds(src))
+}
+
+func hasFeature(features []string, f string) bool {
+	for _, x := range features {
+		if x == f {
+			return true
+		}
+	}
+	return false
 }
 
 // ctorNeeds says whether src could make an async function or a generator.
