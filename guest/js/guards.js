@@ -36,22 +36,19 @@ function guardStrings() {
 // Arrays are counted at 8 bytes an element.
 function guardArrays() {
   const AP = Array.prototype;
-  const fill = AP.fill, join = AP.join, from = Array.from;
+  const fill = AP.fill, from = Array.from;
   define(AP, 'fill', function fill_(value, start, end) {
     const len = this != null ? Number(this.length) : 0;
     if (len * 8 > MAX) tooBig('array of ' + len + ' elements', len * 8);
     return Reflect.apply(fill, this, arguments);
   });
-  define(AP, 'join', function join_(sep) {
-    const len = this != null ? Number(this.length) : 0;
-    const s = sep === undefined ? 1 : String(sep).length;
-    if (len > 1 && (len - 1) * s > MAX) tooBig('string', (len - 1) * s);
-    return Reflect.apply(join, this, arguments);
-  });
-  Object.defineProperty(AP.join, 'name', { value: 'join' });
+  // join is guarded by the backend on every run (it also bounds the
+  // recursion of String(nestedArray)).
   Object.defineProperty(AP.fill, 'name', { value: 'fill' });
   define(Array, 'from', function from_(items) {
-    if (items != null && typeof items === 'object' && !(Symbol.iterator in items)) {
+    // Array-likes, and the iterables whose length is known: strings and
+    // typed arrays.
+    if (typeof items === 'string' || items != null && typeof items === 'object' && (!(Symbol.iterator in items) || ArrayBuffer.isView(items))) {
       const len = Number(items.length);
       if (len * 8 > MAX) tooBig('array of ' + len + ' elements', len * 8);
     }
@@ -95,4 +92,63 @@ const guardBuffer = (Buffer) => {
   return Buffer;
 };
 
-module.exports = { guardStrings, guardArrays, guardCtor, guardBuffer };
+// Built-ins whose work grows with an array-like's length inside one
+// native call (which goja cannot interrupt) check the length first, as
+// fill does: more elements than MaxAllocBytes allows at 8 bytes an
+// element stop the run. guardMethod(name) installs the guard of one of
+// them; the backend asks for those the program's text mentions.
+const elements = (o) => {
+  const n = o != null ? Number(o.length) : 0;
+  return n > 0 ? Math.floor(n) : 0;
+};
+const checkElements = (o) => {
+  const n = elements(o);
+  if (n * 8 > MAX) tooBig('array of ' + n + ' elements', n * 8);
+  return n;
+};
+function wrap(o, name, check) {
+  const orig = o[name];
+  if (typeof orig !== 'function') return;
+  // A method: like a built-in, it has no prototype and cannot be new'd.
+  const w = { [name]() { check.apply(this, arguments); return Reflect.apply(orig, this, arguments); } }[name];
+  Object.defineProperty(w, 'length', { value: orig.length });
+  define(o, name, w);
+}
+// Object.keys/values/entries make one entry per element of a string, an
+// array or a typed array (not of any object with a length).
+const indexed = (x) => typeof x === 'string' || Array.isArray(x) || ArrayBuffer.isView(x) || x instanceof String;
+const guards = {
+  // (sort is guarded by the backend on every run.)
+  reverse() { wrap(Array.prototype, 'reverse', function () { checkElements(this); }); },
+  copyWithin() { wrap(Array.prototype, 'copyWithin', function () { checkElements(this); }); },
+  indexOf() { wrap(Array.prototype, 'indexOf', function () { checkElements(this); }); },
+  lastIndexOf() { wrap(Array.prototype, 'lastIndexOf', function () { checkElements(this); }); },
+  includes() { wrap(Array.prototype, 'includes', function () { checkElements(this); }); },
+  concat() {
+    wrap(Array.prototype, 'concat', function () {
+      let n = elements(this);
+      for (let i = 0; i < arguments.length; i++) {
+        const a = arguments[i];
+        n += a !== null && typeof a === 'object' && (Array.isArray(a) || a[Symbol.isConcatSpreadable]) ? elements(a) : 1;
+      }
+      if (n * 8 > MAX) tooBig('array of ' + n + ' elements', n * 8);
+    });
+  },
+  keys() { wrap(Object, 'keys', (x) => { if (indexed(x)) checkElements(x); }); },
+  values() { wrap(Object, 'values', (x) => { if (indexed(x)) checkElements(x); }); },
+  entries() { wrap(Object, 'entries', (x) => { if (indexed(x)) checkElements(x); }); },
+  // split makes one string per piece: an empty separator splits every
+  // character, a string separator as often as it occurs (counted first).
+  split() {
+    wrap(String.prototype, 'split', function (sep, limit) {
+      if (this == null || (typeof sep !== 'string' && !(sep instanceof String))) return;
+      const s = String(this);
+      let n = sep === '' || String(sep) === '' ? s.length : host.countSplit(s, String(sep));
+      if (limit !== undefined) n = Math.min(n, limit >>> 0);
+      if (n * 8 > MAX) tooBig('array of ' + n + ' elements', n * 8);
+    });
+  },
+};
+const guardMethod = (name) => { if (Object.prototype.hasOwnProperty.call(guards, name)) guards[name](); };
+
+module.exports = { guardStrings, guardArrays, guardCtor, guardBuffer, guardMethod };

@@ -39,5 +39,6 @@ module.exports = function make(name) {
       return undefined;
   }
   if (name.startsWith('typed:')) group('guards.js').guardCtor(name.slice(6), bytesPer[name.slice(6)] || 1);
+  if (name.startsWith('guard:')) group('guards.js').guardMethod(name.slice(6));
   return undefined;
 };

@@ -33,6 +33,7 @@ function errorText(e) {
 
 function inspect(value, opts) {
   const o = { depth: 2, breakLength: 80, ...(typeof opts === 'object' && opts ? opts : {}) };
+  if (!(o.depth <= host.maxNesting)) o.depth = host.maxNesting; // Infinity and null too: nesting is bounded
   const seen = [];
   const circular = new Map();
   const fmt = (v, depth, lvl) => {

@@ -7,7 +7,15 @@ const g = globalThis;
 function makeStructuredClone() {
     return (function structuredClone(value) {
     const seen = new Map();
+    // Nesting is bounded by MaxNestingDepth (a catchable RangeError), not
+    // by the call stack.
+    let depth = 0;
     const clone = (v) => {
+      if (v === null || typeof v !== 'object') return cloneOne(v);
+      if (++depth > host.maxNesting) host.nestingLimit('a value to structuredClone');
+      try { return cloneOne(v); } finally { depth--; }
+    };
+    const cloneOne = (v) => {
       if (typeof v === 'function' || typeof v === 'symbol') {
         const e = new Error((typeof v === 'function' ? 'function' : 'symbol') + ' could not be cloned.');
         e.name = 'DataCloneError';

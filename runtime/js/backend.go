@@ -138,6 +138,9 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 		return nil, &runtime.LimitError{Limit: "MaxInputBytes", Max: r.Limits.MaxInputBytes,
 			What: fmt.Sprintf("input of %d bytes", n)}
 	}
+	if err := runtime.CheckJSONNesting("the input", r.Input, r.Limits.MaxNestingDepth); err != nil {
+		return nil, err
+	}
 	if n := int64(len(r.Source)); n > r.Limits.MaxSourceBytes {
 		return nil, &runtime.LimitError{Limit: "MaxSourceBytes", Max: r.Limits.MaxSourceBytes,
 			What: fmt.Sprintf("source of %d bytes", n)}
@@ -150,14 +153,32 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	if err != nil {
 		return nil, err
 	}
-	code, err := goja.Compile("bundle.js", src, false)
+	code, err := compileBundle(src, r.Limits.MaxNestingDepth)
 	if err != nil {
-		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
+		return nil, err
 	}
 	feats := features(src)
 	b.cache.put(key, &cacheEntry{code: code, src: src, deps: deps, features: feats, format: format})
 	return &program{b: b, code: code, src: src, features: feats, format: format, req: &r}, nil
 }
+
+// compileBundle compiles a bundle with goja, after checking its nesting
+// (goja's parser and compiler recurse on the Go stack too; esbuild's
+// lowering can add a few levels to what the modules had).
+func compileBundle(src string, max int) (*goja.Program, error) {
+	if err := checkSource("the bundle", src, max+bundleLevels); err != nil {
+		return nil, err
+	}
+	code, err := goja.Compile("bundle.js", src, false)
+	if err != nil {
+		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
+	}
+	return code, nil
+}
+
+// bundleLevels is the nesting the bundle's wrapper and esbuild's lowering
+// may add to the deepest module.
+const bundleLevels = 16
 
 // snapshot is what a program saves for a replay: the bundle it runs.
 type snapshot struct {
@@ -182,15 +203,16 @@ func (b *Backend) Restore(ctx context.Context, snap []byte, req *runtime.Request
 	r := *req
 	r.Limits = r.Limits.WithDefaults()
 	// A worker of the process tier restores every run's program: keep
-	// the compiled bundle (it depends on no workspace file).
+	// the compiled bundle (it depends on no workspace file, only on the
+	// nesting limit it was checked against).
 	sum := sha256.Sum256([]byte(s.Bundle))
-	key := "restore\x00" + s.Format + "\x00" + hex.EncodeToString(sum[:])
+	key := fmt.Sprintf("restore\x00%s\x00%d\x00%s", s.Format, r.Limits.MaxNestingDepth, hex.EncodeToString(sum[:]))
 	if e, ok := b.cache.get(ctx, nil, key); ok {
 		return &program{b: b, code: e.code, src: e.src, features: e.features, format: e.format, req: &r}, nil
 	}
-	code, err := goja.Compile("bundle.js", s.Bundle, false)
+	code, err := compileBundle(s.Bundle, r.Limits.MaxNestingDepth)
 	if err != nil {
-		return nil, fmt.Errorf("js: compiling the saved program: %v", err)
+		return nil, err
 	}
 	feats := features(s.Bundle)
 	b.cache.put(key, &cacheEntry{code: code, src: s.Bundle, features: feats, format: s.Format})
@@ -235,6 +257,21 @@ func features(src string) []string {
 	if any("fill", "join", "from") {
 		out = append(out, "guard:Array")
 	}
+	for _, n := range guardedMethods {
+		if strings.Contains(src, n) {
+			out = append(out, "guard:"+n)
+		}
+	}
+	// The constructors reached through a function's prototype are
+	// guarded when the program could make such a function (the bundle's
+	// own wrapper is an async arrow the program cannot reach).
+	async, gen := ctorNeeds(strings.Replace(src, bundleBanner, "", 1))
+	if async {
+		out = append(out, "ctor:async")
+	}
+	if gen {
+		out = append(out, "ctor:generator")
+	}
 	if any("asyncIterator") {
 		out = append(out, "asyncIterator")
 	}
@@ -248,12 +285,17 @@ func features(src string) []string {
 
 var backref = regexp.MustCompile(`\\[1-9]`)
 
+// guardedMethods are the built-ins whose length guard (guest/js/guards.js
+// guardMethod) is installed when the program names them.
+var guardedMethods = []string{"reverse", "copyWithin", "indexOf", "lastIndexOf", "includes", "concat",
+	"keys", "values", "entries", "split"}
+
 // cacheKey identifies what a compiled program depends on besides the
 // workspace files it read: the source, the cwd, the backend's options,
 // the host modules' names and functions, and the source limits.
 func (b *Backend) cacheKey(r *runtime.Request) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%q\n%d %d %d\n", b.optsKey, r.Cwd, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth)
+	fmt.Fprintf(h, "%s\n%q\n%d %d %d %d\n", b.optsKey, r.Cwd, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth, r.Limits.MaxNestingDepth)
 	for _, n := range hostNames(r.Modules) {
 		fs := append([]string(nil), r.Modules[n]...)
 		sort.Strings(fs)

@@ -36,6 +36,7 @@ func (r *run) setup() error {
 	g := rt.GlobalObject()
 	r.objectProto = g.Get("Object").(*goja.Object).Get("prototype").(*goja.Object)
 	r.builtins = map[string]goja.Value{}
+	r.guardParsers()
 	for _, f := range r.p.features {
 		if f == "regexp" {
 			r.guardRegexp()
@@ -64,7 +65,7 @@ func (r *run) setup() error {
 		}
 		r.makeGlobal = make
 		for _, f := range r.p.features {
-			if f == "regexp" {
+			if f == "regexp" || strings.HasPrefix(f, "ctor:") {
 				continue
 			}
 			if _, err := make(goja.Undefined(), rt.ToValue(f)); err != nil {
@@ -130,6 +131,9 @@ func (r *run) builtin(name string) goja.Value {
 		return v
 	}
 	obj, prop, _ := strings.Cut(name, ".")
+	if obj != "Array" && strings.HasSuffix(obj, "Array") || obj == "ArrayBuffer" {
+		r.guardTypedIterator() // a native is about to make a typed array
+	}
 	v := r.rt.GlobalObject().Get(obj)
 	if prop != "" {
 		v = v.(*goja.Object).Get(prop)
@@ -234,6 +238,9 @@ func (r *run) shimHostFuncs(h *shimHost) {
 	set("entry", r.entryPath())
 	set("fetchAllowed", r.req.Fetch)
 	set("maxAlloc", float64(r.req.Limits.MaxAllocBytes))
+	set("maxNesting", float64(r.req.Limits.MaxNestingDepth))
+	set("nestingLimit", func(what string) { panic(r.nestingError(what)) })
+	set("countSplit", func(s, sep string) int { return strings.Count(s, sep) + 1 })
 
 	setf("env", func() any {
 		env := rt.NewObject()

@@ -41,7 +41,11 @@ func (r *run) callSync(kind runtime.CallKind, op string, args goja.Value) goja.V
 	if err != nil {
 		panic(r.throwable(err))
 	}
-	return r.toJS(res)
+	v, jerr := r.hostResult(res)
+	if jerr != nil {
+		panic(jerr)
+	}
+	return v
 }
 
 // callAsync starts a host call on a goroutine of its own and returns a
@@ -89,7 +93,11 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 					}
 					return reject(r.jsError(err))
 				}
-				return resolve(r.toJS(res))
+				v, jerr := r.hostResult(res)
+				if jerr != nil {
+					return reject(jerr)
+				}
+				return resolve(v)
 			})
 		}
 		select {

@@ -72,8 +72,9 @@ func (r *run) guardRegexp() {
 const watchdogTick = 2 * time.Millisecond
 
 type memState struct {
-	charge float64
-	limit  float64
+	charge      float64
+	limit       float64
+	interrupted bool // the run was interrupted for its memory
 }
 
 var watchdog struct {
@@ -143,21 +144,33 @@ func watchLoop() {
 				st.charge *= h / prev
 			}
 		}
+		// A run stays registered (and charged) after its interrupt until
+		// its goroutine ends: one still inside a long native call keeps
+		// the blame for what it allocates, and is interrupted again.
+		var again []*run
 		for r, st := range watchdog.runs {
-			if st.charge > st.limit && (worst == nil || st.charge > watchdog.runs[worst].charge) {
+			if st.charge <= st.limit {
+				continue
+			}
+			if st.interrupted {
+				again = append(again, r)
+			} else if worst == nil || st.charge > watchdog.runs[worst].charge {
 				worst = r
 			}
 		}
 		var st *memState
 		if worst != nil {
 			st = watchdog.runs[worst]
-			delete(watchdog.runs, worst) // one interrupt per run
+			st.interrupted = true
 		}
 		watchdog.mu.Unlock()
 		prev = h
 		if worst != nil {
 			worst.fail(&runtime.LimitError{Limit: "MaxMemoryBytes", Max: int64(st.limit),
 				What: fmt.Sprintf("memory growth of about %d MiB", int64(st.charge)>>20)})
+		}
+		for _, r := range again {
+			r.fail(nil)
 		}
 	}
 }

@@ -159,6 +159,7 @@ func (r *run) evalShim(name, file string) (goja.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("module %q is not available: %v", name, err)
 	}
+	r.guardCtorsForShim(file)
 	module := r.rt.NewObject()
 	exports := r.rt.NewObject()
 	module.Set("exports", exports)

@@ -17,8 +17,12 @@ import (
 )
 
 // TestMain lets the test binary act as a process running a replayable
-// module (see TestReplayAfterCrash).
+// module (see TestReplayAfterCrash), or one of crashCases.
 func TestMain(m *testing.M) {
+	if name := os.Getenv("NOOK_JS_CRASH"); name != "" {
+		crashChild(name, os.Getenv("NOOK_JS_OUT"))
+		os.Exit(0)
+	}
 	if os.Getenv("NOOK_JS_CHILD") != "" {
 		ctx := context.Background()
 		ws := openReplayWS(os.Getenv("NOOK_JS_DB"), os.Getenv("NOOK_JS_SIDE"))

@@ -59,9 +59,12 @@ type run struct {
 	fnInspect   goja.Callable
 	reported    bool // a run-ending error is on stderr already
 
-	objectProto *goja.Object
-	builtins    map[string]goja.Value // see builtin
-	process     *goja.Object
+	parsers      parserGuards // see guardCtorsFor
+	joinDepth    int          // Array.prototype.join calls in progress (see guardBuiltins)
+	typedGuarded bool         // see guardTypedIterator
+	objectProto  *goja.Object
+	builtins     map[string]goja.Value // see builtin
+	process      *goja.Object
 }
 
 // exitRequest is the fatal "error" of process.exit.
@@ -116,15 +119,18 @@ func (p *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 }
 
 // fail sets the run's fatal error (the first one wins) and interrupts the
-// runtime. It may be called from any goroutine. It returns the fatal
-// error.
+// runtime (again, with the fatal error, if err is nil). It may be called
+// from any goroutine. It returns the fatal error.
 func (r *run) fail(err error) error {
 	r.fatalMu.Lock()
-	if r.fatal == nil {
+	if r.fatal == nil && err != nil {
 		r.fatal = err
 	}
 	err = r.fatal
 	r.fatalMu.Unlock()
+	if err == nil {
+		return nil
+	}
 	if r.rt != nil {
 		r.rt.Interrupt(err)
 	}
@@ -248,6 +254,9 @@ func (r *run) callDefault() (goja.Value, error) {
 	}
 	var input goja.Value = goja.Null()
 	if len(r.req.Input) > 0 {
+		if err := runtime.CheckJSONNesting("the input", r.req.Input, r.req.Limits.MaxNestingDepth); err != nil {
+			return nil, r.report(err)
+		}
 		var x any
 		if err := json.Unmarshal(r.req.Input, &x); err != nil {
 			return nil, r.report(fmt.Errorf("the input is not valid JSON: %v", err))

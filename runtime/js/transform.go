@@ -370,6 +370,22 @@ func (g *graph) count(name string, n int) error {
 	return nil
 }
 
+// nesting refuses a module nested deeper than MaxNestingDepth before
+// esbuild parses it (esbuild recurses on the Go stack; see nesting.go).
+func (g *graph) nesting(name, src string, loader api.Loader) error {
+	max := g.req.Limits.MaxNestingDepth
+	if loader == api.LoaderJSON {
+		if err := runtime.CheckJSONNesting(name, src, max); err != nil {
+			return g.fail(err.(*runtime.LimitError))
+		}
+		return nil
+	}
+	if err := checkSource(name, src, max); err != nil {
+		return g.fail(err.(*runtime.LimitError))
+	}
+	return nil
+}
+
 func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	switch args.Namespace {
 	case nsWrapper:
@@ -378,6 +394,9 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	case nsEntry:
 		src := g.req.Source
 		if err := g.count(entryName, len(src)); err != nil {
+			return api.OnLoadResult{}, err
+		}
+		if err := g.nesting(g.entry, src, api.LoaderTS); err != nil {
 			return api.OnLoadResult{}, err
 		}
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: g.req.Cwd}, nil
@@ -399,6 +418,9 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		}
 		g.addDep(dep{Path: args.Path, Hash: vfs.HashContent(data)})
 		src := string(data)
+		if err := g.nesting(args.Path, src, loader); err != nil {
+			return api.OnLoadResult{}, err
+		}
 		return api.OnLoadResult{Contents: &src, Loader: loader, ResolveDir: path.Dir(args.Path)}, nil
 	case nsBuiltin:
 		src := "module.exports = __nook_require(" + strconv.Quote(args.Path) + ");"
@@ -409,6 +431,9 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 	case nsConfig:
 		src := g.b.opts.Modules[args.Path]
 		if err := g.count(args.Path, len(src)); err != nil {
+			return api.OnLoadResult{}, err
+		}
+		if err := g.nesting(args.Path, src, api.LoaderJS); err != nil {
 			return api.OnLoadResult{}, err
 		}
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil

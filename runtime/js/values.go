@@ -30,9 +30,6 @@ var (
 	typeArrayBuffer = reflect.TypeOf(goja.ArrayBuffer{})
 )
 
-// maxDepth bounds the nesting of converted values.
-const maxDepth = 1000
-
 // toGo converts a JavaScript value to plain Go data with JSON.stringify's
 // leniency (functions and undefined are dropped from objects and become
 // null in arrays; toJSON is honoured), except that binary data is kept as
@@ -42,8 +39,9 @@ func (r *run) toGo(v goja.Value) (any, error) {
 }
 
 func (r *run) toGoDepth(v goja.Value, seen map[*goja.Object]bool, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("value nested deeper than %d levels", maxDepth)
+	if max := r.req.Limits.MaxNestingDepth; depth > max {
+		return nil, &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+			What: fmt.Sprintf("a value nested deeper than %d levels", max)}
 	}
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil, nil
@@ -274,8 +272,9 @@ func (e *resultEncoder) check() error {
 }
 
 func (e *resultEncoder) encode(v goja.Value, where string, depth int) error {
-	if depth > maxDepth {
-		return &notJSON{where, fmt.Sprintf("nested deeper than %d levels", maxDepth), ""}
+	if max := e.r.req.Limits.MaxNestingDepth; depth > max {
+		return &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+			What: fmt.Sprintf("the result nested deeper than %d levels", max)}
 	}
 	if v == nil || goja.IsNull(v) {
 		e.buf.WriteString("null")
