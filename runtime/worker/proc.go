@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
@@ -93,10 +92,7 @@ func (p *Pool) start(ctx context.Context, netns bool) (*proc, error) {
 		cmd.Env = append(cmd.Env, "TZ="+tz)
 	}
 	cmd.Dir = "/"
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if netns {
-		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
-	}
+	cmd.SysProcAttr = sysProcAttr(netns)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
