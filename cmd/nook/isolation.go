@@ -80,7 +80,7 @@ func (f failing) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 // isolator is the isolation of the workspace the command opens (nil: in
 // process), created once.
 func (a *app) isolator() runtime.Isolator {
-	if a.isolation == tierInProcess {
+	if a.isolation == tierInProcess || !worker.Supported {
 		return nil
 	}
 	if a.pool == nil {
@@ -97,7 +97,11 @@ func (a *app) isolator() runtime.Isolator {
 // find out what the host allows).
 func (a *app) isolationText() string {
 	if a.isolator() == nil {
-		return tierInProcess + " (programs run inside nook's process; limits are the backends' own)"
+		why := "programs run inside nook's process; limits are the backends' own"
+		if !worker.Supported {
+			why = "the process tier needs Linux; " + why
+		}
+		return tierInProcess + " (" + why + ")"
 	}
 	p, err := a.pool.start()
 	if err != nil {

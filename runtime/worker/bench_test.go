@@ -94,3 +94,54 @@ func BenchmarkWorkerStart(b *testing.B) {
 	}
 	b.ReportMetric(float64(rss)/(1<<20), "idle-RSS-MiB")
 }
+
+// BenchmarkHostCallTiers makes 1,000 host calls (fs stat) per run, in
+// process and in the process tier, and reports the cost of one call in
+// each.
+func BenchmarkHostCallTiers(b *testing.B) {
+	ctx := context.Background()
+	pool, err := worker.New(worker.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pool.Close()
+	open := func(iso runtime.Isolator) *nook.Workspace {
+		opts := []nook.Option{nook.WithBackends(probe{})}
+		if iso != nil {
+			opts = append(opts, nook.WithIsolation(iso))
+		}
+		ws, err := nook.OpenMemory(ctx, opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ws
+	}
+	in, proc := open(nil), open(pool)
+	defer in.Close()
+	defer proc.Close()
+	run := func(ws *nook.Workspace) time.Duration {
+		t := time.Now()
+		h, err := ws.Runtime().Exec(ctx, "calls", runtime.ExecOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := h.Result(ctx)
+		if err != nil || res.Status != runtime.StatusCompleted {
+			b.Fatalf("%v %v", res, err)
+		}
+		return time.Since(t)
+	}
+	run(in)
+	run(proc)
+	var ti, tp time.Duration
+	b.ResetTimer()
+	for range b.N {
+		ti += run(in)
+		tp += run(proc)
+	}
+	b.StopTimer()
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) / 1000 / 1000 }
+	b.ReportMetric(per(ti), "in-process-µs/call")
+	b.ReportMetric(per(tp), "process-µs/call")
+	b.ReportMetric(float64(tp)/float64(ti), "process/in-process")
+}

@@ -187,8 +187,11 @@ func TestWorkerKilledAtRandom(t *testing.T) {
 		if got != ref {
 			t.Fatalf("iteration %d: the run ended\n%+v\nnot as the uninterrupted run\n%+v\nstderr %s", i, got, ref, res.Stderr)
 		}
+		// Numbers as JavaScript wrote them (console.log and JSON agree).
 		var v map[string]any
-		json.Unmarshal(res.Value, &v)
+		dec := json.NewDecoder(strings.NewReader(string(res.Value)))
+		dec.UseNumber()
+		dec.Decode(&v)
 		if !strings.Contains(string(res.Stdout), fmt.Sprintf("r0=%v ", v["r0"])) ||
 			!strings.Contains(string(res.Stdout), fmt.Sprintf("uuid=%v\n", v["uuid"])) {
 			t.Fatalf("iteration %d: printed values differ from the result %s:\n%s", i, res.Value, res.Stdout)

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/nookdev/nook/runtime"
 )
 
@@ -78,22 +76,4 @@ func checkUsage(pid int, lim runtime.Limits, base usage, last *usage) *runtime.L
 func cpuLimit(lim runtime.Limits, used time.Duration) *runtime.LimitError {
 	return &runtime.LimitError{Limit: "MaxCPUTime", Max: int64(lim.MaxCPUTime),
 		What: fmt.Sprintf("CPU time of %s (%d ns)", used.Round(time.Millisecond), used.Nanoseconds())}
-}
-
-// setLimits sets the kernel's limits on a worker for one run: its open
-// files (RLIMIT_NOFILE, soft: the worker cannot raise it, its seccomp
-// filter refuses setrlimit), and a backstop on CPU time a second past
-// the sampled limit (RLIMIT_CPU, whose hard limit is a SIGKILL). The hard
-// CPU limit can be raised again for the next run only by a privileged
-// parent, so only a privileged parent sets it.
-func setLimits(pid int, lim runtime.Limits, base usage) {
-	var nofile unix.Rlimit
-	if unix.Prlimit(pid, unix.RLIMIT_NOFILE, nil, &nofile) == nil {
-		nofile.Cur = min(uint64(lim.MaxOpenFiles), nofile.Max)
-		unix.Prlimit(pid, unix.RLIMIT_NOFILE, &nofile, nil)
-	}
-	if os.Geteuid() == 0 {
-		secs := uint64((base.cpu+lim.MaxCPUTime)/time.Second) + 2
-		unix.Prlimit(pid, unix.RLIMIT_CPU, &unix.Rlimit{Cur: secs, Max: secs}, nil)
-	}
 }

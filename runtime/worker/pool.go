@@ -69,7 +69,13 @@ type Pool struct {
 // New returns a pool and starts its idle workers in the background. It
 // fails when the worker command cannot be found; a worker that cannot
 // start fails the run that needed it, with the reason.
+//
+// The process tier needs Linux (/proc, seccomp, Landlock, prlimit): New
+// fails elsewhere (see Supported).
 func New(opts Options) (*Pool, error) {
+	if !Supported {
+		return nil, errors.New("worker: the process isolation tier needs Linux")
+	}
 	if len(opts.Command) == 0 {
 		exe, err := os.Executable()
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
@@ -30,6 +29,7 @@ type proc struct {
 	dead     chan struct{} // closed once the process has exited
 	exits    chan *exit    // the exit of the running program
 	idle     chan bool     // the worker is idle again (clean or not)
+	jobs     chan func()   // calls for the call goroutines (unbuffered)
 	killOnce sync.Once
 
 	// Between runs (only the run's goroutine or the pool touch them):
@@ -92,10 +92,7 @@ func (p *Pool) start(ctx context.Context, netns bool) (*proc, error) {
 		cmd.Env = append(cmd.Env, "TZ="+tz)
 	}
 	cmd.Dir = "/"
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if netns {
-		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
-	}
+	cmd.SysProcAttr = sysProcAttr(netns)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -105,7 +102,7 @@ func (p *Pool) start(ctx context.Context, netns bool) (*proc, error) {
 		return nil, err
 	}
 	w := &proc{pool: p, cmd: cmd, stdin: stdin, netns: netns, stderr: &capture{},
-		dead: make(chan struct{}), exits: make(chan *exit, 1), idle: make(chan bool, 1)}
+		dead: make(chan struct{}), exits: make(chan *exit, 1), idle: make(chan bool, 1), jobs: make(chan func())}
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -203,13 +200,17 @@ func (w *proc) dispatch(f *frame) bool {
 	}
 	switch f.T {
 	case tCall:
-		c := &runtime.Call{Kind: runtime.CallKind(f.Kind), Op: f.Op, Args: unplain(f.Args), Seq: f.Seq}
+		args, err := decodeValue(f.Val)
+		if err != nil {
+			return false
+		}
+		c := &runtime.Call{Kind: runtime.CallKind(f.Kind), Op: f.Op, Args: args, Seq: f.Seq}
 		s.calls.Add(1)
-		go func() {
+		w.serveCall(func() {
 			defer s.calls.Done()
 			res, err := s.host.Call(s.ctx, c)
-			w.c.send(&frame{T: tResult, ID: f.ID, Seq: c.Seq, Args: plain(res), Err: toWire(err)})
-		}()
+			w.c.send(&frame{T: tResult, ID: f.ID, Seq: c.Seq, Val: encodeValue(res), Err: toWire(err)})
+		})
 	case tWrite:
 		if err := s.host.Write(runtime.Stream(f.N), f.Data); err != nil && !s.failed {
 			s.failed = true
@@ -239,6 +240,29 @@ func (w *proc) dispatch(f *frame) bool {
 		return false
 	}
 	return true
+}
+
+// serveCall runs f on one of the worker's call goroutines, starting one
+// when none is free. The goroutines live as long as the worker: a call
+// that reaches the database needs a deep stack, and a fresh goroutine
+// would grow one for every call.
+func (w *proc) serveCall(f func()) {
+	select {
+	case w.jobs <- f:
+		return
+	default:
+	}
+	go func() {
+		f()
+		for {
+			select {
+			case f := <-w.jobs:
+				f()
+			case <-w.dead:
+				return
+			}
+		}
+	}()
 }
 
 // capture keeps the beginning of a worker's stderr (where a fatal error

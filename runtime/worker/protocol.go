@@ -6,10 +6,8 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/gob"
-	"encoding/json"
 	"errors"
 	"io"
-	"reflect"
 	"sync"
 
 	"github.com/nookdev/nook/runtime"
@@ -17,15 +15,15 @@ import (
 
 // The wire between a parent and its worker is a stream of gob-encoded
 // frames each way: the worker's stdin carries the parent's frames, its
-// stdout the worker's. gob keeps the dynamic types of a call's arguments
-// and results ([]byte stays []byte, an int stays an int), so a backend
-// sees exactly what an in-process host would have returned.
+// stdout the worker's. The arguments and results of calls cross in their
+// own codec (value.go), which keeps their dynamic types, so a backend sees
+// exactly what an in-process host would have returned.
 
 // Frame types.
 const (
 	// worker → parent
 	tHello      = iota + 1 // the worker is ready (Hello)
-	tCall                  // Host.Call (ID, Seq, Kind, Op, Args)
+	tCall                  // Host.Call (ID, Seq, Kind, Op, Val)
 	tWrite                 // Host.Write (N: stream, Data)
 	tNow                   // Host.Now (ID)
 	tRandom                // Host.Random (ID, N: length)
@@ -36,7 +34,7 @@ const (
 
 	// parent → worker
 	tStart     // run a program (Start)
-	tResult    // the answer to ID (Args, Err, Seq; N: time; Data: random bytes; N, M, OK: timer)
+	tResult    // the answer to ID (Val, Err, Seq; N: time; Data: random bytes; N, M, OK: timer)
 	tWriteFail // Host.Write failed: every later write fails with Err
 	tCancel    // the run's context ended
 )
@@ -47,7 +45,7 @@ type frame struct {
 	Seq   int64
 	Kind  string
 	Op    string
-	Args  any
+	Val   []byte // a call's arguments or result (see value.go)
 	Err   *wireError
 	Data  []byte
 	N     int64
@@ -134,24 +132,6 @@ func (w *wireError) err() error {
 		return context.DeadlineExceeded
 	}
 	return errors.New(w.Msg)
-}
-
-func init() {
-	// The dynamic types that cross in a call's arguments and results.
-	gob.Register(map[string]any{})
-	gob.Register([]any{})
-	gob.Register([]byte{})
-	gob.Register([]string{})
-	gob.Register(map[string]string{})
-	gob.Register([]int{})
-	gob.Register([]int64{})
-	gob.Register([]float64{})
-	gob.Register(json.RawMessage{})
-	gob.Register(map[string]int64{})
-	gob.Register(map[string]float64{})
-	gob.Register(emptyList{})
-	gob.Register(emptyMap{})
-	gob.Register(emptyBytes{})
 }
 
 // conn is one end of the wire. Each frame is sent as a chunk: its length
@@ -254,100 +234,6 @@ func (c *chunkReader) ReadByte() (byte, error) {
 	return b, err
 }
 
-// plain returns v with every value gob can carry as an interface: maps of
-// strings and slices become map[string]any and []any (their elements kept
-// as they are), named basic types their underlying ones, and anything else
-// (a struct) its JSON round trip, which is what the journal would keep.
-//
-// gob drops empty slices and maps (they arrive as nil): plain sends them
-// as markers, which unplain turns back.
-func plain(v any) any {
-	switch x := v.(type) {
-	case nil, bool, string, float64, float32, int, int8, int16, int32, int64,
-		uint, uint8, uint16, uint32, uint64:
-		return v
-	case []byte:
-		if x != nil && len(x) == 0 {
-			return emptyBytes{}
-		}
-		return v
-	case []any:
-		if x != nil && len(x) == 0 {
-			return emptyList{}
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = plain(e)
-		}
-		return out
-	case map[string]any:
-		if x != nil && len(x) == 0 {
-			return emptyMap{}
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = plain(e)
-		}
-		return out
-	case json.RawMessage:
-		return []byte(x)
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Array:
-		if rv.Kind() == reflect.Slice && rv.IsNil() {
-			return nil
-		}
-		if rv.Type().Elem().Kind() == reflect.Uint8 && rv.Kind() == reflect.Slice {
-			return plain(rv.Bytes())
-		}
-		if rv.Len() == 0 {
-			return emptyList{}
-		}
-		out := make([]any, rv.Len())
-		for i := range out {
-			out[i] = plain(rv.Index(i).Interface())
-		}
-		return out
-	case reflect.Map:
-		if rv.Type().Key().Kind() == reflect.String {
-			if rv.Len() == 0 {
-				return emptyMap{}
-			}
-			out := make(map[string]any, rv.Len())
-			it := rv.MapRange()
-			for it.Next() {
-				out[it.Key().String()] = plain(it.Value().Interface())
-			}
-			return out
-		}
-	case reflect.Pointer, reflect.Interface:
-		if rv.IsNil() {
-			return nil
-		}
-		if rv.Kind() == reflect.Pointer && rv.Elem().Kind() != reflect.Struct {
-			return plain(rv.Elem().Interface())
-		}
-	case reflect.Bool:
-		return rv.Bool()
-	case reflect.String:
-		return rv.String()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return rv.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return rv.Uint()
-	case reflect.Float32, reflect.Float64:
-		return rv.Float()
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var out any
-	json.Unmarshal(b, &out)
-	return out
-}
-
 // maxFrame bounds one frame on the wire, both ways. A call's request and
 // response are bounded by Limits.MaxCallBytes (16 MiB by default) and a
 // worker sends output in pieces of at most maxWrite bytes.
@@ -355,34 +241,3 @@ const maxFrame = 64 << 20
 
 // maxWrite is the largest piece of output in one frame.
 const maxWrite = 1 << 20
-
-// Markers of empty values, which gob would drop.
-type (
-	emptyList  struct{}
-	emptyMap   struct{}
-	emptyBytes struct{}
-)
-
-// unplain turns the markers of plain back into empty values, in place.
-func unplain(v any) any {
-	switch x := v.(type) {
-	case emptyList:
-		return []any{}
-	case emptyMap:
-		return map[string]any{}
-	case emptyBytes:
-		return []byte{}
-	case []any:
-		for i, e := range x {
-			x[i] = unplain(e)
-		}
-	case map[string]any:
-		for k, e := range x {
-			switch e.(type) {
-			case emptyList, emptyMap, emptyBytes, []any, map[string]any:
-				x[k] = unplain(e)
-			}
-		}
-	}
-	return v
-}

@@ -31,6 +31,14 @@ func (probe) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (r
 type probeProgram struct{ what string }
 
 func (p probeProgram) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+	if p.what == "calls" {
+		for range 1000 {
+			if _, err := host.Call(ctx, &runtime.Call{Kind: runtime.KindFS, Op: "stat", Args: map[string]any{"path": "/workspace"}}); err != nil {
+				return runtime.Exit{Code: 1, Err: err}
+			}
+		}
+		return runtime.Exit{}
+	}
 	if p.what == "rlimit" {
 		var nofile unix.Rlimit
 		unix.Getrlimit(unix.RLIMIT_NOFILE, &nofile)

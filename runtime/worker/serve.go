@@ -261,7 +261,7 @@ func (h *client) ask(ctx context.Context, f *frame) (*frame, error) {
 }
 
 func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
-	r, err := h.ask(ctx, &frame{T: tCall, Seq: c.Seq, Kind: string(c.Kind), Op: c.Op, Args: plain(c.Args)})
+	r, err := h.ask(ctx, &frame{T: tCall, Seq: c.Seq, Kind: string(c.Kind), Op: c.Op, Val: encodeValue(c.Args)})
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +271,11 @@ func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
 	if r.Err != nil {
 		return nil, r.Err.err()
 	}
-	return unplain(r.Args), nil
+	v, err := decodeValue(r.Val)
+	if err != nil {
+		return nil, &runtime.CallError{Code: "EIO", Message: "the result of " + c.Op + " did not cross to the sandbox intact"}
+	}
+	return v, nil
 }
 
 func (h *client) Write(s runtime.Stream, p []byte) error {
