@@ -17,10 +17,11 @@ import (
 // (0: none: the kernel has no Landlock) and whether the filter is in place.
 //
 // Both must apply to every thread of the process. seccomp(2) has a flag
-// for it (TSYNC, which also sets no-new-privileges on every thread), and
-// Landlock has one from Linux 6.19; otherwise each is installed thread by
-// thread with syscall.AllThreadsSyscall, which works only in a binary
-// without cgo (CGO_ENABLED=0, how nook is built). A layer that cannot
+// for it (TSYNC, which also sets no-new-privileges on every thread; it
+// works with or without cgo), and Landlock has one from Linux 6.19;
+// otherwise each is installed thread by thread with
+// syscall.AllThreadsSyscall, which works only in a binary without cgo
+// (CGO_ENABLED=0). A layer that cannot
 // cover every thread is not used, and is reported as not in force.
 // Threads started later inherit both from the thread that starts them.
 func sandboxSelf() (landlock int, seccomp bool, err error) {
@@ -38,7 +39,7 @@ func sandboxSelf() (landlock int, seccomp bool, err error) {
 		return landlock, false, nil
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC,
+	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC,
 		uintptr(unsafe.Pointer(&fprog)))
 	if e != 0 {
 		// seccomp(2) refused (some hosts filter it): install the filter
