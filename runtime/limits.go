@@ -92,7 +92,7 @@ const (
 	DefaultMaxTableElements     = 1_000_000
 	DefaultMaxProcesses         = 128
 	DefaultMaxCPUTime           = 10 * time.Minute
-	DefaultMaxOpenFiles         = 64
+	DefaultMaxOpenFiles         = 1024
 
 	// DefaultTimeout and DefaultMaxTimeout apply to backends that set no
 	// timeouts of their own.

@@ -140,7 +140,8 @@ const (
 
 // seccompFilter is the worker's seccomp program: on another architecture
 // than the one it was built for, the process is killed; the syscalls of
-// deniedSyscalls fail with EPERM; clone without CLONE_THREAD (a fork), and
+// deniedSyscalls fail with EPERM; clone3 with ENOSYS; clone without
+// CLONE_THREAD (a fork), and
 // kill or tgkill aimed at another process than pid, fail with EPERM;
 // everything else is allowed (the Go runtime needs mmap, futex, clone for
 // threads, signals to its own threads, epoll, and so on). It is nil where
@@ -171,6 +172,11 @@ func seccompFilter(pid int) []unix.SockFilter {
 	for _, nr := range deniedSyscalls {
 		p = append(p, jump(jeq, uint32(nr), 0, 1), stmt(ret, eperm))
 	}
+	// clone3 passes its flags in memory, where a filter cannot look: it
+	// says ENOSYS, so that glibc's pthread_create (in a binary with cgo)
+	// falls back to clone, whose flags the next rule checks. (EPERM would
+	// fail the thread, and the Go runtime with it.)
+	p = append(p, jump(jeq, uint32(unix.SYS_CLONE3), 0, 1), stmt(ret, uint32(unix.SECCOMP_RET_ERRNO|uint32(unix.ENOSYS))))
 	// clone: threads only.
 	p = append(p,
 		jump(jeq, uint32(unix.SYS_CLONE), 0, 4),
