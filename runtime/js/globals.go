@@ -336,6 +336,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		return head + r.userFrames(stack)
 	})
 	set("setInspect", func(fn goja.Value) { r.fnInspect, _ = goja.AssertFunction(fn) })
+	set("setProcessHooks", func(hooks *goja.Object) { r.setProcessHooks(hooks) })
 	set("native", func(name string) goja.Value {
 		switch name {
 		case "buffer", "url":

@@ -128,7 +128,7 @@ func (r *run) loadBuiltin(name string) (goja.Value, error) {
 	case "node:buffer":
 		return r.native("buffer"), nil
 	case "node:process":
-		return r.process, nil
+		return r.rt.GlobalObject().Get("process"), nil
 	case "node:timers":
 		o := r.rt.NewObject()
 		for _, n := range []string{"setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"} {

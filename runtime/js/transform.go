@@ -380,6 +380,7 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		if err := g.count(entryName, len(src)); err != nil {
 			return api.OnLoadResult{}, err
 		}
+		src = withFileVars(src, g.entry)
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: g.req.Cwd}, nil
 	case nsVFS:
 		loader, _ := loaderFor(args.Path)
@@ -399,6 +400,9 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		}
 		g.addDep(dep{Path: args.Path, Hash: vfs.HashContent(data)})
 		src := string(data)
+		if loader != api.LoaderJSON {
+			src = withFileVars(src, args.Path)
+		}
 		return api.OnLoadResult{Contents: &src, Loader: loader, ResolveDir: path.Dir(args.Path)}, nil
 	case nsBuiltin:
 		src := "module.exports = __nook_require(" + strconv.Quote(args.Path) + ");"

@@ -1,0 +1,101 @@
+package js_test
+
+import (
+	"testing"
+)
+
+func TestFileVars(t *testing.T) {
+	e := newEnv(t)
+	e.write("/workspace/lib/a.js", "'use strict';\nmodule.exports = { f: __filename, d: __dirname, line: new Error().stack.includes('a.js:3') };\n")
+	e.write("/workspace/lib/own.mjs", "import { dirname } from 'node:path';\nconst __dirname = dirname('/x/y');\nexport const d = __dirname;\n")
+	r := e.ok(spec{src: `
+const a = require("./lib/a.js");
+import { d } from "./lib/own.mjs";
+export default () => [a.f, a.d, d, __filename, __dirname];`})
+	want := `["/workspace/lib/a.js","/workspace/lib","/x","/workspace/main.ts","/workspace"]`
+	if r.value() != want {
+		t.Errorf("value = %s, want %s", r.value(), want)
+	}
+}
+
+func TestProcessEvents(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+let n = 0;
+process.on("beforeExit", (code) => {
+  console.log("beforeExit", code, n);
+  if (n++ < 2) setTimeout(() => console.log("more work", n), 1);
+});
+process.on("exit", (code) => console.log("exit", code, process.exitCode));
+process.nextTick(() => console.log("tick"));
+Promise.resolve().then(() => console.log("micro"));
+console.log("main");`})
+	want := "main\ntick\nmicro\nbeforeExit 0 0\nmore work 1\nbeforeExit 0 1\nmore work 2\nbeforeExit 0 2\nexit 0 undefined\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+
+	r = e.run(spec{src: `
+process.on("exit", (code) => { console.log("exit", code); process.exitCode = 9; });
+process.exit(4);`})
+	if r.exit.Code != 9 || r.stdout != "exit 4\n" {
+		t.Errorf("exit in a listener: code %d stdout %q stderr %q", r.exit.Code, r.stdout, r.stderr)
+	}
+}
+
+func TestProcessUncaught(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+import process from "node:process";
+process.on("uncaughtException", (err, origin) => console.log("caught", err.message, origin));
+process.on("unhandledRejection", (err) => console.log("rejected", err.message));
+setTimeout(() => { throw new Error("boom") }, 1);
+setTimeout(() => console.log("still running"), 5);
+Promise.reject(new Error("nope"));`})
+	want := "rejected nope\ncaught boom uncaughtException\nstill running\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+
+	// A listener that throws ends the run with its own error.
+	r = e.run(spec{src: `
+process.on("uncaughtException", () => { throw new Error("again") });
+throw new Error("first");`})
+	if r.exit.Code != 1 || r.stderr != "Uncaught Error: again\n    at main.ts:2:47\n" {
+		t.Errorf("code %d stderr %q", r.exit.Code, r.stderr)
+	}
+}
+
+func TestProcessWarning(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+process.on("warning", (w) => console.log("listener", w.name, w.code, w.message));
+process.emitWarning("careful", "DeprecationWarning", "DEP0001");
+process.emitWarning("plain");`})
+	if r.stdout != "listener DeprecationWarning DEP0001 careful\nlistener Warning undefined plain\n" {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	if r.stderr != "(node:1) [DEP0001] DeprecationWarning: careful\n(node:1) Warning: plain\n" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func TestEventEmitterCall(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+const EventEmitter = require("node:events");
+const util = require("node:util");
+function Old() { EventEmitter.call(this); }
+util.inherits(Old, EventEmitter);
+const o = new Old();
+const seen = [];
+o.once("x", (v) => seen.push("once " + v));
+o.on("x", function (v) { seen.push("on " + v + " " + (this === o)); });
+o.emit("x", 1); o.emit("x", 2);
+let err;
+try { o.emit("error", "plain") } catch (e) { err = e.message + " " + e.code }
+export default () => [seen, o.listenerCount("x"), err];`})
+	if want := `[["once 1","on 1 true","on 2 true"],1,"Unhandled error. ('plain') ERR_UNHANDLED_ERROR"]`; r.value() != want {
+		t.Errorf("value = %s, want %s", r.value(), want)
+	}
+}
