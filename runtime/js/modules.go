@@ -29,10 +29,11 @@ var builtinFiles = map[string]string{
 	"node:assert":          "assert.js",
 	"node:assert/strict":   "assert.js",
 	"node:url":             "url.js",
+	"node:buffer":          "buffer.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).
-var builtinNative = []string{"node:buffer", "node:process", "node:timers", "node:fs/promises"}
+var builtinNative = []string{"node:process", "node:timers", "node:fs/promises"}
 
 // builtinName returns the canonical name ("node:fs") of a built-in module
 // specifier ("fs" or "node:fs").
@@ -125,8 +126,6 @@ func (r *run) requireModule(spec string) (goja.Value, error) {
 
 func (r *run) loadBuiltin(name string) (goja.Value, error) {
 	switch name {
-	case "node:buffer":
-		return r.native("buffer"), nil
 	case "node:process":
 		return r.rt.GlobalObject().Get("process"), nil
 	case "node:timers":

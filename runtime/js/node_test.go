@@ -99,3 +99,29 @@ export default () => [seen, o.listenerCount("x"), err];`})
 		t.Errorf("value = %s, want %s", r.value(), want)
 	}
 }
+
+func TestBufferNodeAPI(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+import { Buffer as B, constants } from "node:buffer";
+const b = Buffer.from("héllo");
+const n = Buffer.alloc(8);
+n.writeInt32LE(-2, 0); n.writeUInt16BE(0xabcd, 4);
+const u = Buffer.allocUnsafe(3).fill("ab");
+let bad;
+try { b.toString("nope") } catch (e) { bad = e.code + ": " + e.message }
+export default () => [
+  B === Buffer, Buffer.isBuffer(b), Buffer.isBuffer(new Uint8Array(1)), Buffer.byteLength("héllo"), b.length,
+  Buffer.compare(Buffer.from("a"), Buffer.from("b")), Buffer(3).length, n.readInt32LE(0), n.readUInt16BE(4),
+  u.toString(), b.toString("latin1").length, Buffer.from("hi", "utf16le").toString("hex"),
+  Buffer.from([0xfb, 0xff]).toString("base64url"), Buffer.from("-_8", "base64url").toString("hex"),
+  Buffer.from("aGk=", "base64").toString("ascii"), Buffer.from("6869", "hex").toString("binary"),
+  Uint8Array.prototype.slice.call(b, 0, 2).length, b.subarray(1, 3) instanceof Buffer,
+  Buffer.from([0xe2, 0x82, 0x41, 0x80]).toString(), require("node:util").inspect(Buffer.from("ab")),
+  bad, Buffer.name, constants.MAX_LENGTH > 0, Buffer.isEncoding("UTF-8"), Buffer.isEncoding("nope"),
+];`})
+	want := `[true,true,false,6,6,-1,3,-2,43981,"aba",6,"68006900","-_8","fbff","hi","hi",2,true,"�A�","<Buffer 61 62>","ERR_UNKNOWN_ENCODING: Unknown encoding: nope","Buffer",true,true,false]`
+	if r.value() != want {
+		t.Errorf("value =\n%s\nwant\n%s", r.value(), want)
+	}
+}

@@ -64,6 +64,7 @@ type run struct {
 	process     *goja.Object
 	procHooks   *processHooks // set when process is built (see process.go)
 	inUncaught  bool          // an uncaughtException listener is running
+	bufferProto *goja.Object  // node:buffer's Buffer.prototype (see newBuffer)
 }
 
 // exitRequest is the fatal "error" of process.exit.
