@@ -92,7 +92,9 @@ function describe(v) {
 }
 
 function argType(name, expected, v) {
-  return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" argument must be ' + expected + '. Received ' + describe(v));
+  // Node says "property" for a dotted name (options.fs.open).
+  const what = name.includes('.') ? 'property' : 'argument';
+  return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" ' + what + ' must be ' + expected + '. Received ' + describe(v));
 }
 
 function argValue(name, v, reason) {
@@ -1155,211 +1157,26 @@ fs.watch = fs.watchFile = fs.unwatchFile = function watch() {
   throw nodeError(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', 'fs.watch is not available in this sandbox');
 };
 
-// ---- streams (when node:events is there) ----
+// ---- streams: built on first use (fs_streams.js) ----
 
-let EventEmitter = null;
-try { EventEmitter = require('node:events'); } catch (e) { EventEmitter = null; }
-if (EventEmitter && typeof EventEmitter !== 'function' && EventEmitter.EventEmitter) EventEmitter = EventEmitter.EventEmitter;
-
-if (typeof EventEmitter === 'function') {
-  // WriteStream writes each chunk in order through one file descriptor.
-  class WriteStream extends EventEmitter {
-    constructor(path, opts) {
-      super();
-      const o = options(opts, { flags: 'w', encoding: 'utf8', mode: 0o666, start: undefined, fd: null });
-      this.path = path === null || path === undefined || typeof path === 'string' ? path : pathArg(path);
-      this.bytesWritten = 0;
-      this.pending = true;
-      this.writable = true;
-      this._enc = o.encoding;
-      this._start = o.start === undefined ? null : o.start;
-      this._queue = Promise.resolve();
-      if (o.fd !== null && o.fd !== undefined) {
-        this.fd = typeof o.fd === 'number' ? o.fd : o.fd.fd;
-        this.pending = false;
-      } else {
-        this.fd = null;
-        this._queue = runAsync(impl.open(path, o.flags, o.mode)).then((fd) => {
-          this.fd = fd;
-          this.pending = false;
-          this.emit('open', fd);
-          this.emit('ready');
-        });
-      }
-      this._queue = this._queue.catch((e) => this._fail(e));
-    }
-
-    _fail(e) {
-      if (this._failed) return;
-      this._failed = true;
-      this.writable = false;
-      this.emit('error', e);
-      this.emit('close');
-    }
-
-    write(chunk, enc, cb) {
-      if (typeof enc === 'function') { cb = enc; enc = undefined; }
-      if (!this.writable) {
-        const e = nodeError(Error, 'ERR_STREAM_WRITE_AFTER_END', 'write after end');
-        Promise.resolve().then(() => { if (cb) cb(e); this.emit('error', e); });
-        return false;
-      }
-      const bytes = dataArg(chunk, enc || this._enc, 'chunk');
-      this._queue = this._queue.then(() => {
-        if (this._failed) return undefined;
-        const pos = this._start;
-        if (pos !== null) this._start += bytes.length;
-        return runAsync(impl.write(this.fd, bytes, 0, bytes.length, pos)).then((r) => {
-          this.bytesWritten += r.bytesWritten;
-          if (cb) cb(null);
-        });
-      }).catch((e) => { if (cb) cb(e); this._fail(e); });
-      return true;
-    }
-
-    end(chunk, enc, cb) {
-      if (typeof chunk === 'function') { cb = chunk; chunk = undefined; }
-      if (typeof enc === 'function') { cb = enc; enc = undefined; }
-      if (chunk !== undefined && chunk !== null) this.write(chunk, enc);
-      this.writable = false;
-      if (cb) this.once('finish', cb);
-      this._queue = this._queue.then(() => {
-        if (this._failed) return undefined;
-        this.emit('finish');
-        const fd = this.fd;
-        this.fd = null;
-        return runAsync(impl.close(fd)).then(() => { this.closed = true; this.emit('close'); });
-      }).catch((e) => this._fail(e));
-      return this;
-    }
-
-    close(cb) { this.end(cb); }
-    destroy(err) { this.writable = false; if (err) this._fail(err); return this; }
-    cork() {}
-    uncork() {}
-    setDefaultEncoding(enc) { this._enc = enc; return this; }
-  }
-
-  // ReadStream emits the file's content in chunks of highWaterMark bytes.
-  class ReadStream extends EventEmitter {
-    constructor(path, opts) {
-      super();
-      const o = options(opts, { flags: 'r', encoding: null, start: 0, end: Infinity, highWaterMark: 65536, fd: null });
-      this.path = path === null || path === undefined || typeof path === 'string' ? path : pathArg(path);
-      this.bytesRead = 0;
-      this.pending = true;
-      this.readable = true;
-      this._enc = o.encoding;
-      this._pos = o.start || 0;
-      this._end = o.end;
-      this._hwm = o.highWaterMark;
-      this._paused = false;
-      this._started = false;
-      this._opening = o.fd !== null && o.fd !== undefined
-        ? Promise.resolve(typeof o.fd === 'number' ? o.fd : o.fd.fd)
-        : runAsync(impl.open(path, o.flags, 0o666));
-      this._opening.then((fd) => {
-        this.fd = fd;
-        this.pending = false;
-        this.emit('open', fd);
-        this.emit('ready');
-      }, (e) => this._fail(e));
-    }
-
-    _fail(e) {
-      this.readable = false;
-      this.emit('error', e);
-      this.emit('close');
-    }
-
-    on(ev, fn) {
-      super.on(ev, fn);
-      if (ev === 'data' && !this._started) this.resume();
-      return this;
-    }
-
-    setEncoding(enc) { this._enc = enc; return this; }
-    pause() { this._paused = true; return this; }
-    isPaused() { return this._paused; }
-
-    resume() {
-      this._paused = false;
-      if (!this._started) {
-        this._started = true;
-        this._opening.then(() => this._pump(), () => {});
-      } else if (this._waiting) {
-        const w = this._waiting;
-        this._waiting = null;
-        w();
-      }
-      return this;
-    }
-
-    _pump() {
-      if (!this.readable) return;
-      if (this._paused) { this._waiting = () => this._pump(); return; }
-      const want = Math.min(this._hwm, this._end - this._pos + 1);
-      if (want <= 0) { this._finish(); return; }
-      const buf = Buffer.alloc(want);
-      runAsync(impl.read(this.fd, buf, 0, want, this._pos)).then((r) => {
-        if (r.bytesRead === 0) { this._finish(); return; }
-        this._pos += r.bytesRead;
-        this.bytesRead += r.bytesRead;
-        const chunk = buf.subarray(0, r.bytesRead);
-        this.emit('data', this._enc ? decode(chunk, this._enc) : chunk);
-        this._pump();
-      }, (e) => this._fail(e));
-    }
-
-    _finish() {
-      this.readable = false;
-      this.emit('end');
-      const fd = this.fd;
-      this.fd = null;
-      runAsync(impl.close(fd)).then(() => { this.closed = true; this.emit('close'); }, (e) => this.emit('error', e));
-    }
-
-    pipe(dest, opts) {
-      this.on('data', (c) => { if (dest.write(c) === false && typeof dest.once === 'function') { this.pause(); dest.once('drain', () => this.resume()); } });
-      if (!opts || opts.end !== false) this.on('end', () => dest.end());
-      return dest;
-    }
-
-    destroy(err) { this.readable = false; if (err) this._fail(err); return this; }
-    close(cb) { this.destroy(); if (cb) Promise.resolve().then(cb); }
-
-    [Symbol.asyncIterator]() {
-      const chunks = [];
-      let done = false;
-      let error = null;
-      let wake = null;
-      const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
-      this.on('data', (c) => { chunks.push(c); notify(); });
-      this.on('end', () => { done = true; notify(); });
-      this.on('error', (e) => { error = e; notify(); });
-      return {
-        next: () => new Promise((resolve, reject) => {
-          const poll = () => {
-            if (chunks.length) resolve({ value: chunks.shift(), done: false });
-            else if (error) reject(error);
-            else if (done) resolve({ value: undefined, done: true });
-            else wake = poll;
-          };
-          poll();
-        }),
-        return: () => { this.destroy(); return Promise.resolve({ value: undefined, done: true }); },
-        [Symbol.asyncIterator]() { return this; },
-      };
-    }
-  }
-
-  fs.WriteStream = WriteStream;
-  fs.ReadStream = ReadStream;
-  fs.createWriteStream = (path, opts) => new WriteStream(path, opts);
-  fs.createReadStream = (path, opts) => new ReadStream(path, opts);
-  FileHandle.prototype.createReadStream = function (opts) { return new ReadStream(null, Object.assign({}, opts, { fd: this.fd })); };
-  FileHandle.prototype.createWriteStream = function (opts) { return new WriteStream(null, Object.assign({}, opts, { fd: this.fd })); };
+let streams = null;
+const S = () => streams || (streams = require('nook:fs_streams.js')(fs, { argType, outOfRange, pathArg }));
+for (const name of ['ReadStream', 'WriteStream', 'FileReadStream', 'FileWriteStream']) {
+  let own;
+  Object.defineProperty(fs, name, {
+    enumerable: true, configurable: true,
+    get() { return own || S()[name.replace('File', '')]; },
+    set(v) { own = v; },
+  });
 }
+fs.createReadStream = function createReadStream(path, opts) { return new (S().ReadStream)(path, opts); };
+fs.createWriteStream = function createWriteStream(path, opts) { return new (S().WriteStream)(path, opts); };
+FileHandle.prototype.createReadStream = function createReadStream(opts) {
+  return new (S().ReadStream)(undefined, Object.assign({}, opts, { fd: this }));
+};
+FileHandle.prototype.createWriteStream = function createWriteStream(opts) {
+  return new (S().WriteStream)(undefined, Object.assign({}, opts, { fd: this }));
+};
 
 promises.constants = constants;
 fs.constants = constants;

@@ -30,6 +30,9 @@ var builtinFiles = map[string]string{
 	"node:assert/strict":   "assert.js",
 	"node:url":             "url.js",
 	"node:buffer":          "buffer.js",
+	"node:stream":          "stream.js",
+	"node:stream/promises": "stream_promises.js",
+	"node:string_decoder":  "string_decoder.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).
