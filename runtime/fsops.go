@@ -47,6 +47,7 @@ import (
 //	chmod      {path, mode}
 //	utimes     {path, atimeMs, mtimeMs, atimeNs?, mtimeNs?} (*Ns: decimal strings, exact; they win over *Ms)
 //	mkdtemp    {path}                                  → path (the shim draws the random suffix)
+//	changes    {since}                                 → {rev, changes: [{op, path, oldPath?}]} (the change feed under Root; fs.watch)
 //
 // Stats are maps {dev, ino, mode, nlink, uid, gid, rdev, size, blksize,
 // blocks, atimeMs, mtimeMs, ctimeMs, birthtimeMs, atimeNs, mtimeNs, ctimeNs,
@@ -108,6 +109,7 @@ func init() {
 		"utimes":      (*FSOps).opUtimes,
 		"mkdtemp":     (*FSOps).opMkdtemp,
 		"link":        (*FSOps).opLink,
+		"changes":     (*FSOps).opChanges,
 	}
 }
 

@@ -1153,9 +1153,15 @@ for (const name of ['chown', 'lchown']) {
   promises[name] = function (...args) { return runAsync(f(...args)); };
 }
 
-fs.watch = fs.watchFile = fs.unwatchFile = function watch() {
-  throw nodeError(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', 'fs.watch is not available in this sandbox');
-};
+// Watchers are built on first use (fs_watch.js).
+let watchers = null;
+const W = () => watchers || (watchers = require('nook:fs_watch.js')(fs, {
+  argType, argValue, pathArg, uvError, Stats, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)),
+}));
+fs.watch = function watch(filename, options, listener) { return W().watch(filename, options, listener); };
+fs.watchFile = function watchFile(filename, options, listener) { return W().watchFile(filename, options, listener); };
+fs.unwatchFile = function unwatchFile(filename, listener) { return W().unwatchFile(filename, listener); };
+promises.watch = function watch(filename, options) { return W().promiseWatch(filename, options); };
 
 // ---- streams: built on first use (fs_streams.js) ----
 
