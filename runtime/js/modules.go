@@ -33,6 +33,8 @@ var builtinFiles = map[string]string{
 	"node:stream":          "stream.js",
 	"node:stream/promises": "stream_promises.js",
 	"node:string_decoder":  "string_decoder.js",
+	"node:worker_threads":  "worker_threads.js",
+	"node:child_process":   "child_process.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).

@@ -125,3 +125,36 @@ export default () => [
 		t.Errorf("value =\n%s\nwant\n%s", r.value(), want)
 	}
 }
+
+func TestAssertNode(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+import assert from "node:assert";
+const out = [];
+const catchIt = (f) => { try { f(); return "no error"; } catch (e) { return [e.name, e.code, e.message.split("\n")[0], e.operator]; } };
+const boom = () => { const e = new TypeError("bad thing"); e.code = "ERR_X"; throw e; };
+out.push(catchIt(() => assert.throws(boom, /TypeError: bad/)));
+out.push(catchIt(() => assert.throws(boom, /nope/)));
+out.push(catchIt(() => assert.throws(boom, { code: "ERR_Y" })));
+out.push(catchIt(() => assert.throws(boom, { code: "ERR_X", message: /bad/ })));
+out.push(catchIt(() => assert.throws(boom, RangeError)));
+out.push(catchIt(() => assert.throws(() => {}, TypeError)));
+out.push(catchIt(() => assert.ifError(new Error("oops"))));
+out.push(catchIt(() => assert.throws("x")));
+let rej;
+await assert.rejects(Promise.reject(new Error("r")), { message: "r" });
+try { await assert.rejects(async () => {}, Error) } catch (e) { rej = e.message }
+export default () => [out, rej];`})
+	want := `[["no error",` +
+		`["AssertionError","ERR_ASSERTION","The input did not match the regular expression /nope/. Input:","throws"],` +
+		`["AssertionError","ERR_ASSERTION","Expected values to be strictly deep-equal:","throws"],` +
+		`"no error",` +
+		`["AssertionError","ERR_ASSERTION","The error is expected to be an instance of \"RangeError\". Received \"TypeError\"","throws"],` +
+		`["AssertionError","ERR_ASSERTION","Missing expected exception (TypeError).","throws"],` +
+		`["AssertionError","ERR_ASSERTION","ifError got unwanted exception: oops","ifError"],` +
+		`["TypeError","ERR_INVALID_ARG_TYPE","The \"fn\" argument must be of type function. Received type string ('x')",null]],` +
+		`"Missing expected rejection (Error)."]`
+	if r.value() != want {
+		t.Errorf("value =\n%s\nwant\n%s", r.value(), want)
+	}
+}
