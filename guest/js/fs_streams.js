@@ -190,16 +190,24 @@ module.exports = function makeStreams(fs, h) {
   };
   const writeOpen = WriteStream.prototype.open;
   WriteStream.prototype._construct = function (cb) { construct(this, this.open !== writeOpen, cb); };
+  // _write writes all of data, again after a short write or EAGAIN (a
+  // non-blocking descriptor that was not ready), as Node does.
   WriteStream.prototype._write = function (data, enc, cb) {
-    this._io = true;
-    this._ops.write(this.fd, data, 0, data.length, this.pos === undefined ? null : this.pos, (err, bytes) => {
-      this._io = false;
-      if (this.destroyed) { cb(err); this.emit(kIoDone, err); return; }
-      if (err) { cb(err); return; }
-      this.bytesWritten += bytes;
-      cb();
-    });
+    const pos = this.pos;
     if (this.pos !== undefined) this.pos += data.length;
+    const writeAll = (off, at, retries) => {
+      this._io = true;
+      this._ops.write(this.fd, data, off, data.length - off, at === undefined ? null : at, (err, bytes) => {
+        this._io = false;
+        if (this.destroyed) { cb(err); this.emit(kIoDone, err); return; }
+        if (err && err.code === 'EAGAIN' && retries < 1000) { writeAll(off, at, retries + 1); return; }
+        if (err) { cb(err); return; }
+        this.bytesWritten += bytes;
+        if (off + bytes < data.length && bytes > 0) { writeAll(off + bytes, at === undefined ? undefined : at + bytes, retries); return; }
+        cb();
+      });
+    };
+    writeAll(0, pos, 0);
   };
   function writevImpl(chunks, cb) {
     const bufs = chunks.map((c) => c.chunk);

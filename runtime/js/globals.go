@@ -336,6 +336,14 @@ func (r *run) shimHostFuncs(h *shimHost) {
 	})
 	set("setInspect", func(fn goja.Value) { r.fnInspect, _ = goja.AssertFunction(fn) })
 	set("setProcessHooks", func(hooks *goja.Object) { r.setProcessHooks(hooks) })
+	r.zlibFuncs(set)
+	setf("builtinModules", func() any {
+		var names []any
+		for _, n := range builtinNames() {
+			names = append(names, strings.TrimPrefix(n, "node:"))
+		}
+		return rt.NewArray(names...)
+	})
 	set("native", func(name string) goja.Value {
 		switch name {
 		case "url":
