@@ -66,7 +66,7 @@ module.exports = function makeWatch(fs, h) {
   };
   FSWatcher.prototype.ref = function ref() { this._ref = true; if (this._timer) this._timer.ref(); return this; };
   FSWatcher.prototype.unref = function unref() { this._ref = false; if (this._timer) this._timer.unref(); return this; };
-  FSWatcher.prototype[Symbol.dispose || Symbol.for('nodejs.dispose')] = function () { this.close(); };
+  FSWatcher.prototype[Symbol.dispose || Symbol.for('Symbol.dispose')] = function () { this.close(); };
 
   // events turns a change of the feed into (eventType, filename) pairs
   // for a watcher of abs.
@@ -232,7 +232,7 @@ module.exports = function makeWatch(fs, h) {
   const zeroStats = (bigint) => {
     const z = { dev: 0, mode: 0, nlink: 0, uid: 0, gid: 0, rdev: 0, blksize: 0, ino: 0, size: 0, blocks: 0,
       atimeMs: 0, mtimeMs: 0, ctimeMs: 0, birthtimeMs: 0 };
-    const s = new Stats(z);
+    const s = Stats(z);
     if (bigint) {
       for (const k of Object.keys(z)) s[k] = 0n;
       for (const k of ['atimeNs', 'mtimeNs', 'ctimeNs', 'birthtimeNs']) s[k] = 0n;

@@ -347,26 +347,44 @@ function timeArg(t, name) {
 
 // ---- Stats, Dirent ----
 
-class Stats {
-  constructor(s) {
-    this.dev = s.dev; this.mode = s.mode; this.nlink = s.nlink; this.uid = s.uid; this.gid = s.gid;
-    this.rdev = s.rdev; this.blksize = s.blksize; this.ino = s.ino; this.size = s.size; this.blocks = s.blocks;
-    this.atimeMs = s.atimeMs; this.mtimeMs = s.mtimeMs; this.ctimeMs = s.ctimeMs; this.birthtimeMs = s.birthtimeMs;
-    this.atime = new Date(s.atimeMs); this.mtime = new Date(s.mtimeMs);
-    this.ctime = new Date(s.ctimeMs); this.birthtime = new Date(s.birthtimeMs);
+// Stats is a function, as in Node: fs.Stats(dev, mode, ...) may be called
+// without new (deprecated, DEP0180); the module makes its own from a
+// host stats map.
+let statsInternal = false;
+let statsWarned = false;
+function Stats(...a) {
+  if (!(this instanceof Stats)) return new Stats(...a);
+  let s = a[0];
+  if (!statsInternal) {
+    if (!statsWarned) {
+      statsWarned = true;
+      process.emitWarning('fs.Stats constructor is deprecated.', 'DeprecationWarning', 'DEP0180');
+    }
+    s = { dev: a[0], mode: a[1], nlink: a[2], uid: a[3], gid: a[4], rdev: a[5], blksize: a[6], ino: a[7], size: a[8],
+      blocks: a[9], atimeMs: a[10], mtimeMs: a[11], ctimeMs: a[12], birthtimeMs: a[13] };
   }
-  isFile() { return (this.mode & C.S_IFMT) === C.S_IFREG; }
-  isDirectory() { return (this.mode & C.S_IFMT) === C.S_IFDIR; }
-  isSymbolicLink() { return (this.mode & C.S_IFMT) === C.S_IFLNK; }
-  isBlockDevice() { return (this.mode & C.S_IFMT) === C.S_IFBLK; }
-  isCharacterDevice() { return (this.mode & C.S_IFMT) === C.S_IFCHR; }
-  isFIFO() { return (this.mode & C.S_IFMT) === C.S_IFIFO; }
-  isSocket() { return (this.mode & C.S_IFMT) === C.S_IFSOCK; }
+  this.dev = s.dev; this.mode = s.mode; this.nlink = s.nlink; this.uid = s.uid; this.gid = s.gid;
+  this.rdev = s.rdev; this.blksize = s.blksize; this.ino = s.ino; this.size = s.size; this.blocks = s.blocks;
+  this.atimeMs = s.atimeMs; this.mtimeMs = s.mtimeMs; this.ctimeMs = s.ctimeMs; this.birthtimeMs = s.birthtimeMs;
+  this.atime = new Date(s.atimeMs); this.mtime = new Date(s.mtimeMs);
+  this.ctime = new Date(s.ctimeMs); this.birthtime = new Date(s.birthtimeMs);
 }
+const typeIs = (bits) => function () { return (Number(this.mode) & C.S_IFMT) === bits; };
+Stats.prototype.isFile = typeIs(C.S_IFREG);
+Stats.prototype.isDirectory = typeIs(C.S_IFDIR);
+Stats.prototype.isSymbolicLink = typeIs(C.S_IFLNK);
+Stats.prototype.isBlockDevice = typeIs(C.S_IFBLK);
+Stats.prototype.isCharacterDevice = typeIs(C.S_IFCHR);
+Stats.prototype.isFIFO = typeIs(C.S_IFIFO);
+Stats.prototype.isSocket = typeIs(C.S_IFSOCK);
+const newStats = (s) => {
+  statsInternal = true;
+  try { return new Stats(s); } finally { statsInternal = false; }
+};
 
 function makeStats(s, o) {
-  if (!(o && o.bigint) || typeof BigInt !== 'function') return new Stats(s);
-  const st = new Stats(s);
+  if (!(o && o.bigint) || typeof BigInt !== 'function') return newStats(s);
+  const st = newStats(s);
   const B = (n) => BigInt(Math.trunc(n));
   for (const k of ['dev', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'blksize', 'ino', 'size', 'blocks',
     'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs']) st[k] = B(st[k]);
@@ -456,7 +474,16 @@ function runAsync(gen, first) {
 function callbackify(name, impl, spread) {
   const f = function (...args) {
     const cb = args.length > 1 ? args.pop() : undefined;
-    if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
+    if (typeof cb !== 'function') {
+      // Node checks the other arguments first: running the operation up
+      // to its first host request validates them and performs nothing.
+      try {
+        impl(...args, ...(args.length > 0 || cb !== undefined ? [cb] : [])).next();
+      } catch (e) {
+        if (isArgError(e)) throw e;
+      }
+      throw argType('cb', 'of type function', cb);
+    }
     let gen;
     let first;
     let early;
@@ -818,8 +845,10 @@ impl.chmod = function* chmod(path, mode) {
 };
 
 impl.fchmod = function* fchmod(fd, mode) {
+  fdArg(fd);
+  const m = modeArg(mode, undefined) & 0o7777; // Node checks the mode before the descriptor
   const f = getFd(fd, 'fchmod');
-  yield ['chmod', { path: f.path, mode: modeArg(mode, undefined) & 0o7777 }, [f]];
+  yield ['chmod', { path: f.path, mode: m }, [f]];
   return undefined;
 };
 
@@ -830,8 +859,10 @@ impl.utimes = function* utimes(path, atime, mtime) {
 };
 
 impl.futimes = function* futimes(fd, atime, mtime) {
+  fdArg(fd);
+  const times = { atimeMs: timeArg(atime, 'atime'), mtimeMs: timeArg(mtime, 'mtime') };
   const f = getFd(fd, 'futime');
-  yield ['utimes', { path: f.path, atimeMs: timeArg(atime, 'atime'), mtimeMs: timeArg(mtime, 'mtime') }, [f]];
+  yield ['utimes', Object.assign({ path: f.path }, times), [f]];
   return undefined;
 };
 
@@ -844,9 +875,10 @@ impl.truncate = function* truncate(path, len) {
 };
 
 impl.ftruncate = function* ftruncate(fd, len) {
+  fdArg(fd);
+  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
   const f = getFd(fd, 'ftruncate');
   if (!f.writable) throw uvError('EINVAL', 'ftruncate');
-  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
   yield ['truncate', { path: f.path, length: n }, [f]];
   return undefined;
 };
@@ -1036,8 +1068,10 @@ impl.opendir = function* opendir(path, opts) {
 
 // A FileHandle's methods after close reject with EBADF "file closed", as
 // Node's do.
-class FileHandle {
-  constructor(fd) { this.fd = fd; }
+// FileHandle is an EventEmitter ('close'), disposable with await using.
+const EventEmitter = require('node:events');
+class FileHandle extends EventEmitter {
+  constructor(fd) { super(); this.fd = fd; }
   getAsyncId() { return this.fd; }
   _run(syscall, make) {
     if (this.fd === -1) {
@@ -1062,10 +1096,11 @@ class FileHandle {
   sync() { return this._run('fsync', (fd) => impl.fsync(fd)); }
   datasync() { return this._run('fdatasync', (fd) => impl.fsync(fd)); }
   close() {
-    if (this.fd === -1) return Promise.resolve();
+    if (this.fd === -1) return this._closing || Promise.resolve();
     const fd = this.fd;
     this.fd = -1;
-    return runAsync(impl.close(fd));
+    this._closing = runAsync(impl.close(fd)).then(() => { this.emit('close'); });
+    return this._closing;
   }
   readLines() {
     const fh = this;
@@ -1083,7 +1118,7 @@ class FileHandle {
     };
   }
 }
-if (typeof Symbol.asyncDispose === 'symbol') FileHandle.prototype[Symbol.asyncDispose] = function () { return this.close(); };
+FileHandle.prototype[Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')] = function () { return this.close(); };
 
 // ---- the module ----
 
@@ -1123,16 +1158,23 @@ fs.writev = callbackify('writev', impl.writev, (r) => [r.bytesWritten, r.buffers
 fs.readvSync = function readvSync(fd, buffers, position) { return runSync(impl.readv(fd, buffers, position)).bytesRead; };
 fs.readv = callbackify('readv', impl.readv, (r) => [r.bytesRead, r.buffers]);
 
+let existsWarned = false;
 fs.existsSync = function existsSync(path) {
   try {
     return runSync(impl.exists(path));
   } catch (e) {
+    if (isArgError(e) && !existsWarned && e.code === 'ERR_INVALID_ARG_TYPE') {
+      existsWarned = true;
+      process.emitWarning('Passing invalid argument types to fs.existsSync is deprecated', 'DeprecationWarning', 'DEP0187');
+    }
     return false;
   }
 };
 fs.exists = function exists(path, cb) {
   if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
-  runAsync(impl.exists(path)).then((v) => cb(v), () => cb(false));
+  let p;
+  try { p = runAsync(impl.exists(path)); } catch (e) { p = Promise.resolve(false); }
+  p.then((v) => cb(v), () => cb(false));
 };
 
 fs.realpathSync.native = fs.realpathSync;
@@ -1153,10 +1195,39 @@ for (const name of ['chown', 'lchown']) {
   promises[name] = function (...args) { return runAsync(f(...args)); };
 }
 
+{
+  const f = function* fchown(fd, uid, gid) {
+    fdArg(fd);
+    intArg(uid, 'uid', -1, 4294967295);
+    intArg(gid, 'gid', -1, 4294967295);
+    if (!isStd(fd)) getFd(fd, 'fchown');
+    return undefined;
+  };
+  fs.fchownSync = function fchownSync(...args) { return runSync(f(...args)); };
+  fs.fchown = callbackify('fchown', f);
+}
+
+// statfs: the workspace's numbers, stable across runs (the workspace has
+// no blocks of its own; these say "plenty of room").
+function StatFs(v) { Object.assign(this, v); }
+{
+  const f = function* statfs(path, opts) {
+    const o = options(opts, { bigint: false });
+    const p = P(path, 'statfs');
+    yield ['stat', { path: p.abs }, [p]];
+    const v = { type: 0x01021994, bsize: 4096, frsize: 4096, blocks: 262144, bfree: 131072, bavail: 131072, files: 1000000, ffree: 999000 };
+    if (o.bigint) for (const k of Object.keys(v)) v[k] = BigInt(v[k]);
+    return new StatFs(v);
+  };
+  fs.statfsSync = function statfsSync(...args) { return runSync(f(...args)); };
+  fs.statfs = callbackify('statfs', f);
+  promises.statfs = function statfs(...args) { return runAsync(f(...args)); };
+}
+
 // Watchers are built on first use (fs_watch.js).
 let watchers = null;
 const W = () => watchers || (watchers = require('nook:fs_watch.js')(fs, {
-  argType, argValue, pathArg, uvError, Stats, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)),
+  argType, argValue, pathArg, uvError, Stats: newStats, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)),
 }));
 fs.watch = function watch(filename, options, listener) { return W().watch(filename, options, listener); };
 fs.watchFile = function watchFile(filename, options, listener) { return W().watchFile(filename, options, listener); };

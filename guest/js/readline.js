@@ -117,7 +117,7 @@ Interface.prototype[Symbol.asyncIterator || Symbol.for('Symbol.asyncIterator')] 
     [aIter]() { return this; },
   };
 };
-if (Symbol.dispose) Interface.prototype[Symbol.dispose] = function () { this.close(); };
+Interface.prototype[Symbol.dispose || Symbol.for('Symbol.dispose')] = function () { this.close(); };
 
 const yes = (s, a, b, cb) => { const f = [a, b, cb].find((x) => typeof x === 'function'); if (f) process.nextTick(f); return true; };
 

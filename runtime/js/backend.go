@@ -231,6 +231,9 @@ func features(src string) []string {
 	if any("asyncIterator") {
 		out = append(out, "asyncIterator")
 	}
+	if any("dispose") {
+		out = append(out, "dispose")
+	}
 	// Patterns goja hands to its backtracking engine (backreferences,
 	// lookaround) or builds at run time get the match-timeout guard.
 	if any("RegExp", "(?=", "(?!", "(?<", `\k<`) || backref.MatchString(src) {

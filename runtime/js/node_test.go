@@ -158,3 +158,20 @@ export default () => [out, rej];`})
 		t.Errorf("value =\n%s\nwant\n%s", r.value(), want)
 	}
 }
+
+func TestAwaitUsingFileHandle(t *testing.T) {
+	e := newEnv(t)
+	e.write("/workspace/a.txt", "abc")
+	r := e.ok(spec{src: `
+import { open } from "node:fs/promises";
+let closed = false;
+{
+  await using fh = await open("a.txt");
+  fh.on("close", () => { closed = true; });
+  console.log((await fh.readFile("utf8")));
+}
+export default () => closed;`})
+	if r.value() != "true" || r.stdout != "abc\n" {
+		t.Errorf("value %s stdout %q stderr %q", r.value(), r.stdout, r.stderr)
+	}
+}
