@@ -478,7 +478,9 @@ function callbackify(name, impl, spread) {
       // Node checks the other arguments first: running the operation up
       // to its first host request validates them and performs nothing.
       try {
-        impl(...args, ...(args.length > 0 || cb !== undefined ? [cb] : [])).next();
+        const all = [...args, ...(args.length > 0 || cb !== undefined ? [cb] : [])];
+        if (name === 'close') fdArg(all[0]); // close forgets the descriptor before its first request
+        else impl(...all).next();
       } catch (e) {
         if (isArgError(e)) throw e;
       }
@@ -846,6 +848,7 @@ impl.chmod = function* chmod(path, mode) {
 
 impl.fchmod = function* fchmod(fd, mode) {
   fdArg(fd);
+  if (mode === undefined || mode === null) throw argType('mode', 'of type number', mode);
   const m = modeArg(mode, undefined) & 0o7777; // Node checks the mode before the descriptor
   const f = getFd(fd, 'fchmod');
   yield ['chmod', { path: f.path, mode: m }, [f]];

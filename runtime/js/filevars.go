@@ -100,6 +100,35 @@ func prologueEnd(src string) int {
 	}
 }
 
+// hasUseStrict reports whether src's directive prologue has 'use strict'.
+func hasUseStrict(src string) bool {
+	i := 0
+	if strings.HasPrefix(src, "#!") {
+		if j := strings.IndexByte(src, '\n'); j >= 0 {
+			i = j + 1
+		}
+	}
+	for {
+		i = skipSpaceAndComments(src, i)
+		if i >= len(src) || (src[i] != '\'' && src[i] != '"') {
+			return false
+		}
+		q := src[i]
+		j := strings.IndexByte(src[i+1:], q)
+		if j < 0 {
+			return false
+		}
+		lit := src[i+1 : i+1+j]
+		if lit == "use strict" {
+			return true
+		}
+		i += j + 2
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == ';') {
+			i++
+		}
+	}
+}
+
 func skipSpaceAndComments(src string, i int) int {
 	for i < len(src) {
 		switch {

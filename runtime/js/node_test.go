@@ -175,3 +175,20 @@ export default () => closed;`})
 		t.Errorf("value %s stdout %q stderr %q", r.value(), r.stdout, r.stderr)
 	}
 }
+
+// TestStrictModules: ES modules and 'use strict' files are strict code
+// (this is undefined in a plain call), sloppy CommonJS stays sloppy.
+func TestStrictModules(t *testing.T) {
+	e := newEnv(t)
+	e.write("/workspace/a.js", "// c1\n\n'use strict';\nconst f = function () { return this === undefined };\nglobalThis.A = f();\nrequire('fs');\n")
+	e.write("/workspace/b.mjs", "function f() { return this === undefined }\nexport const v = f();\n")
+	r := e.ok(spec{src: `import "./a.js"; import { v } from "./b.mjs"; function g() { return this === undefined } export default () => [A, v, g()];`})
+	if r.value() != "[true,true,true]" {
+		t.Errorf("strict: %s", r.value())
+	}
+	e.write("/workspace/c.js", "x = 1; module.exports = function () { return this === undefined && x === 1 }")
+	r = e.ok(spec{src: `const c = require("./c.js"); module.exports = c()`})
+	if r.value() != "false" {
+		t.Errorf("sloppy: %s", r.value())
+	}
+}
