@@ -628,7 +628,10 @@ const impl = {};
 
 impl.readFile = function* readFile(path, opts) {
   const o = options(opts, { encoding: null, flag: 'r' });
-  if (typeof path === 'number') return decode(yield* readAllFd(fdArg(path)), o.encoding);
+  if (typeof path === 'number') {
+    if (!isStd(fdArg(path))) getFd(path, 'fstat'); // Node stats the descriptor first
+    return decode(yield* readAllFd(path), o.encoding);
+  }
   if (path instanceof FileHandle) return decode(yield* readAllFd(path.fd), o.encoding);
   const p = P(path, 'open');
   const flags = flagsArg(o.flag, 'r');
