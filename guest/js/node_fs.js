@@ -417,7 +417,19 @@ class Dirent {
 // back (or whose error is thrown into it). paths are the {given, abs} of the
 // call's path and dest, for fixError.
 
+// kAwait marks a request that is not a host call: a value the code gave
+// (fs.cp's filter result) that the promise forms await and the sync form
+// must not receive as a promise.
+const kAwait = Symbol('await');
+
 function callSync(req) {
+  if (req[0] === kAwait) {
+    const v = req[1];
+    if (v && typeof v.then === 'function') {
+      throw nodeError(TypeError, 'ERR_INVALID_RETURN_VALUE', 'Expected a boolean to be returned from the "filter" function but got an instance of Promise.');
+    }
+    return v;
+  }
   try {
     return host.callSync('fs', req[0], req[1]);
   } catch (e) {
@@ -429,6 +441,7 @@ function callSync(req) {
 // issued them (a synchronous call waits for the asynchronous ones before it),
 // so two appends raced with Promise.all land in program order every time.
 function callAsync(req) {
+  if (req[0] === kAwait) return Promise.resolve(req[1]);
   let p;
   try {
     p = host.call('fs', req[0], req[1]);
@@ -809,16 +822,14 @@ impl.copyFile = function* copyFile(src, dest, mode) {
   return undefined;
 };
 
+// cp is written over the other operations (fs_cp.js, loaded on first use).
+let cpImpl = null;
 impl.cp = function* cp(src, dest, opts) {
-  const o = options(opts, { recursive: false, force: true, errorOnExist: false, dereference: false, preserveTimestamps: false });
-  if (o.filter !== undefined) {
-    throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The 'filter' option of fs.cp is not supported in this sandbox; copy entries one by one with fs.copyFile");
+  if (!cpImpl) {
+    cpImpl = require('nook:fs_cp.js')(impl, { argType, outOfRange, pathArg, kAwait,
+      resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)) });
   }
-  const a = P(src, 'cp', 'src');
-  const b = P(dest, 'cp', 'dest');
-  yield ['cp', { from: a.abs, to: b.abs, recursive: !!o.recursive, force: o.force !== false,
-    errorOnExist: !!o.errorOnExist, dereference: !!o.dereference, preserveTimestamps: !!o.preserveTimestamps }, [a, b]];
-  return undefined;
+  return yield* cpImpl(src, dest, opts);
 };
 
 impl.symlink = function* symlink(target, path, type) {

@@ -192,3 +192,25 @@ func TestStrictModules(t *testing.T) {
 		t.Errorf("sloppy: %s", r.value())
 	}
 }
+
+func TestFSCpFilter(t *testing.T) {
+	e := newEnv(t)
+	e.write("/workspace/src/a.txt", "a")
+	e.write("/workspace/src/b.log", "b")
+	e.write("/workspace/src/sub/c.txt", "c")
+	r := e.ok(spec{src: `
+import fs from "node:fs";
+fs.cpSync("src", "dst", { recursive: true, filter: (s) => !s.endsWith(".log") });
+await fs.promises.cp("src", "dst2", { recursive: true, filter: async (s) => !s.includes("sub") });
+const errs = [];
+for (const f of [() => fs.cpSync("src", "x", { filter: async () => true }), () => fs.cpSync("src", "y"),
+  () => fs.cpSync("src", "src/sub/z", { recursive: true }), () => fs.cpSync("src/a.txt", "src/a.txt")]) {
+  try { f() } catch (e) { errs.push(e.code) }
+}
+const list = (d) => fs.readdirSync(d, { recursive: true }).sort();
+export default () => [list("dst"), list("dst2"), errs];`})
+	want := `[["a.txt","sub","sub/c.txt"],["a.txt","b.log"],["ERR_INVALID_RETURN_VALUE","ERR_FS_EISDIR","ERR_FS_CP_EINVAL","ERR_FS_CP_EINVAL"]]`
+	if r.value() != want {
+		t.Errorf("value = %s, want %s", r.value(), want)
+	}
+}
