@@ -559,12 +559,19 @@ function writeStd(fd, bytes) {
 const isStd = (fd) => fd === 0 || fd === 1 || fd === 2;
 
 // positionArg: null/undefined/-1 mean "the current position".
-function positionArg(pos) {
+// positionArg checks a position as Node does: -1, null and undefined mean
+// the descriptor's own position; a bigint may reach 2^63-1-length.
+function positionArg(pos, length) {
   if (pos === undefined || pos === null) return null;
-  if (typeof pos === 'bigint') pos = Number(pos);
-  if (typeof pos !== 'number') throw argType('position', 'of type number or bigint', pos);
+  if (typeof pos === 'bigint') {
+    const max = 2n ** 63n - 1n - BigInt(length || 0);
+    if (pos < -1n || pos > max) throw outOfRange('position', `>= -1 && <= ${max}`, pos);
+    pos = Number(pos);
+  } else {
+    if (typeof pos !== 'number') throw argType('position', 'of type number or bigint', pos);
+    if (!Number.isInteger(pos) || pos < -1 || pos > Number.MAX_SAFE_INTEGER) throw outOfRange('position', '>= -1 && <= 9007199254740991', pos);
+  }
   if (pos === -1) return null;
-  if (!Number.isInteger(pos) || pos < 0) throw outOfRange('position', '>= -1 && <= 9007199254740991', pos);
   return pos;
 }
 
@@ -583,7 +590,8 @@ function* readFd(fd, buffer, offset, length, pos) {
   if (!f.readable) throw uvError('EBADF', 'read');
   let at = pos === null ? f.position : pos;
   let got = 0;
-  while (got < length) {
+  // No file reaches 2^53 bytes: a read that far is a read past the end.
+  while (got < length && at < 2 ** 53 - length) {
     const chunk = yield ['pread', { path: f.path, offset: at, length: length - got }, [f]];
     if (chunk.length === 0) break;
     buffer.set(chunk, offset + got);
@@ -940,7 +948,7 @@ function readArgs(buffer, offset, length, position) {
   if (!view) throw argType('buffer', 'an instance of Buffer, TypedArray, or DataView', buffer);
   const off = offset === undefined || offset === null ? 0 : intArg(offset, 'offset', 0, view.byteLength);
   const len = length === undefined || length === null ? view.byteLength - off : intArg(length, 'length', 0, view.byteLength - off);
-  return { buffer, view, off, len, pos: positionArg(position) };
+  return { buffer, view, off, len, pos: positionArg(position, len) };
 }
 
 impl.read = function* read(fd, buffer, offset, length, position) {
@@ -1240,6 +1248,29 @@ function StatFs(v) { Object.assign(this, v); }
   fs.statfs = callbackify('statfs', f);
   promises.statfs = function statfs(...args) { return runAsync(f(...args)); };
 }
+
+// _toUnixTimestamp is Node's internal time conversion (seconds), which
+// programs and tests reach for.
+fs._toUnixTimestamp = function toUnixTimestamp(time, name = 'time') {
+  return timeArg(time, name) / 1000;
+};
+
+// mkdtempDisposableSync / promises.mkdtempDisposable: a temporary
+// directory removed (recursively) by remove() or using-disposal; the path
+// removed is the absolute one, so a later chdir does not matter.
+const disposableDir = (given) => {
+  const abs = given[0] === '/' ? normalize(given) : joinPath(cwd(), given);
+  const remove = () => fs.rmSync(abs, { recursive: true, force: true });
+  return { path: given, remove, [Symbol.dispose || Symbol.for('Symbol.dispose')]: remove };
+};
+fs.mkdtempDisposableSync = function mkdtempDisposableSync(prefix, opts) {
+  return disposableDir(fs.mkdtempSync(prefix, opts));
+};
+promises.mkdtempDisposable = async function mkdtempDisposable(prefix, opts) {
+  const d = disposableDir(await promises.mkdtemp(prefix, opts));
+  const remove = () => promises.rm(d.path[0] === '/' ? d.path : joinPath(cwd(), d.path), { recursive: true, force: true });
+  return { path: d.path, remove, [Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')]: remove };
+};
 
 // Watchers are built on first use (fs_watch.js).
 let watchers = null;

@@ -72,6 +72,17 @@ function makeProcess() {
   const process = Object.create(EventEmitter.prototype);
   EventEmitter.call(process);
   let exiting = false;
+  let cwd = host.cwd;
+  const chdirError = (code, dir) => {
+    const words = { ENOENT: 'no such file or directory', ENOTDIR: 'not a directory', EACCES: 'permission denied' };
+    const e = new Error(`${code}: ${words[code] || 'error'}, chdir ${cwd} -> '${dir}'`);
+    e.errno = { ENOENT: -2, ENOTDIR: -20, EACCES: -13 }[code];
+    e.code = code;
+    e.syscall = 'chdir';
+    e.path = cwd;
+    e.dest = dir;
+    return e;
+  };
   // emitExit runs the 'exit' listeners once, with the exit code.
   const emitExit = (code) => {
     if (exiting) return;
@@ -135,8 +146,21 @@ function makeProcess() {
     config: { variables: {} },
     pid: 1, ppid: 0, title: 'node',
     exitCode: undefined,
-    cwd: () => host.cwd,
-    chdir() { throw new Error('process.chdir() is not supported: the working directory is fixed for the run'); },
+    cwd: () => cwd,
+    // chdir changes the directory relative paths resolve from (fs, path);
+    // the workspace root still bounds every path.
+    chdir(dir) {
+      if (typeof dir !== 'string') {
+        const e = new TypeError('The "directory" argument must be of type string.' + received(dir));
+        e.code = 'ERR_INVALID_ARG_TYPE';
+        throw e;
+      }
+      const abs = require('node:path').resolve(cwd, dir);
+      let st;
+      try { st = require('node:fs').statSync(abs); } catch (e) { throw chdirError(e.code || 'ENOENT', dir); }
+      if (!st.isDirectory()) throw chdirError('ENOTDIR', dir);
+      cwd = abs;
+    },
     exit: (code) => {
       if (code !== undefined && code !== null) process.exitCode = code;
       emitExit();

@@ -214,3 +214,19 @@ export default () => [list("dst"), list("dst2"), errs];`})
 		t.Errorf("value = %s, want %s", r.value(), want)
 	}
 }
+
+func TestChdir(t *testing.T) {
+	e := newEnv(t)
+	e.write("/workspace/sub/a.txt", "in sub")
+	r := e.ok(spec{src: `
+import fs from "node:fs";
+import path from "node:path";
+process.chdir("sub");
+let err;
+try { process.chdir("nope") } catch (e) { err = [e.code, e.message] }
+export default () => [process.cwd(), fs.readFileSync("a.txt", "utf8"), path.resolve("x"), err];`})
+	want := `["/workspace/sub","in sub","/workspace/sub/x",["ENOENT","ENOENT: no such file or directory, chdir /workspace/sub -> 'nope'"]]`
+	if r.value() != want {
+		t.Errorf("value = %s, want %s", r.value(), want)
+	}
+}
