@@ -935,25 +935,52 @@ impl.fsync = function* fsync(fd) {
 
 // readArgs normalises read(fd, buffer, offset, length, position) and
 // read(fd, buffer, {offset, length, position}) and read(fd, {buffer, ...}).
-function readArgs(buffer, offset, length, position) {
+// readArgs normalises read(fd, buffer, offset, length, position),
+// read(fd, buffer, options) and read(fd, options), checking them in
+// Node's order and words. nargs is how many arguments followed fd.
+function readArgs(buffer, offset, length, position, nargs) {
   if (buffer === undefined || buffer === null || (typeof buffer === 'object' && !ArrayBuffer.isView(buffer))) {
     const o = buffer || {};
     buffer = o.buffer !== undefined ? o.buffer : Buffer.alloc(16384);
     offset = o.offset; length = o.length; position = o.position;
-  } else if (offset !== null && typeof offset === 'object') {
+  } else if (nargs === 2 || (offset !== null && typeof offset === 'object')) {
     const o = offset;
-    offset = o.offset; length = o.length; position = o.position;
+    if (o !== undefined && o !== null && (typeof o !== 'object' || Array.isArray(o))) {
+      throw argType('options', 'of type object', o);
+    }
+    offset = o ? o.offset : undefined; length = o ? o.length : undefined; position = o ? o.position : undefined;
   }
   const view = bytesOf(buffer);
   if (!view) throw argType('buffer', 'an instance of Buffer, TypedArray, or DataView', buffer);
-  const off = offset === undefined || offset === null ? 0 : intArg(offset, 'offset', 0, view.byteLength);
-  const len = length === undefined || length === null ? view.byteLength - off : intArg(length, 'length', 0, view.byteLength - off);
+  let off = 0;
+  if (offset !== undefined && offset !== null) {
+    if (typeof offset !== 'number') throw argType('offset', 'of type number', offset);
+    if (!Number.isInteger(offset)) throw outOfRange('offset', 'an integer', offset);
+    if (offset < 0 || offset > Number.MAX_SAFE_INTEGER) throw outOfRange('offset', '>= 0 && <= 9007199254740991', offset);
+    off = offset;
+  }
+  let len;
+  if (length === undefined || length === null) {
+    len = view.byteLength - off;
+  } else {
+    if (typeof length !== 'number') throw argType('length', 'of type number', length);
+    if (!Number.isInteger(length)) throw outOfRange('length', 'an integer', length);
+    len = length;
+  }
+  if (len === 0) return { buffer, view, off, len, pos: null };
+  if (view.byteLength === 0) {
+    throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The argument 'buffer' is empty and cannot be written. Received " +
+      ((buffer.constructor && buffer.constructor.name) || 'Uint8Array') + '(0) []');
+  }
+  if (off > view.byteLength) throw outOfRange('offset', '<= ' + view.byteLength, off);
+  if (len < 0) throw outOfRange('length', '>= 0', len);
+  if (off + len > view.byteLength) throw outOfRange('length', '<= ' + (view.byteLength - off), len);
   return { buffer, view, off, len, pos: positionArg(position, len) };
 }
 
-impl.read = function* read(fd, buffer, offset, length, position) {
+impl.read = function* read(fd, buffer, offset, length, position, nargs) {
   fdArg(fd);
-  const a = readArgs(buffer, offset, length, position);
+  const a = readArgs(buffer, offset, length, position, nargs);
   if (a.len === 0) return { bytesRead: 0, buffer: a.buffer };
   const f = fds.get(fd);
   if (f && f.isDir) throw uvError('EISDIR', 'read');
@@ -1024,6 +1051,7 @@ impl.readv = function* readv(fd, buffers, position) {
 
 class Dir {
   constructor(p, bufferSize) {
+    if (p === undefined) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "handle" argument must be specified');
     this.path = p.given;
     this._p = p;
     this._size = bufferSize;
@@ -1173,7 +1201,7 @@ promises.open = function open(path, flags, mode) {
 promises.opendir = function opendir(path, opts) { return runAsync(impl.opendir(path, opts)); };
 
 fs.readSync = function readSync(fd, buffer, offset, length, position) {
-  return runSync(impl.read(fd, buffer, offset, length, position)).bytesRead;
+  return runSync(impl.read(fd, buffer, offset, length, position, arguments.length - 1)).bytesRead;
 };
 fs.read = callbackify('read', impl.read, (r) => [r.bytesRead, r.buffer]);
 fs.writeSync = function writeSync(fd, data, a, b, c) { return runSync(impl.write(fd, data, a, b, c)).bytesWritten; };
@@ -1271,6 +1299,21 @@ promises.mkdtempDisposable = async function mkdtempDisposable(prefix, opts) {
   const remove = () => promises.rm(d.path[0] === '/' ? d.path : joinPath(cwd(), d.path), { recursive: true, force: true });
   return { path: d.path, remove, [Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')]: remove };
 };
+
+// util.promisify(fs.read) and friends resolve to objects, as in Node.
+{
+  const custom = Symbol.for('nodejs.util.promisify.custom');
+  const obj = (f, names) => function (...args) {
+    return new Promise((resolve, reject) => {
+      f(...args, (err, a, b) => (err ? reject(err) : resolve({ [names[0]]: a, [names[1]]: b })));
+    });
+  };
+  fs.read[custom] = obj(fs.read, ['bytesRead', 'buffer']);
+  fs.write[custom] = obj(fs.write, ['bytesWritten', 'buffer']);
+  fs.readv[custom] = obj(fs.readv, ['bytesRead', 'buffers']);
+  fs.writev[custom] = obj(fs.writev, ['bytesWritten', 'buffers']);
+  fs.exists[custom] = (p) => new Promise((resolve) => fs.exists(p, resolve));
+}
 
 // Watchers are built on first use (fs_watch.js).
 let watchers = null;
