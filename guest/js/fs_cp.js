@@ -128,7 +128,12 @@ module.exports = function makeCp(impl, h) {
       else return;
     }
     yield* impl.copyFile(src, dest, o.mode);
-    if (o.preserveTimestamps) yield* impl.utimes(dest, srcStat.atime, srcStat.mtime);
+    if (o.preserveTimestamps) {
+      // The exact nanoseconds, which Stats' milliseconds would round.
+      const raw = yield ['stat', { path: src }, [{ given: src, abs: src }]];
+      yield ['utimes', { path: dest, atimeMs: raw.atimeMs, mtimeMs: raw.mtimeMs, atimeNs: raw.atimeNs, mtimeNs: raw.mtimeNs },
+        [{ given: dest, abs: dest }]];
+    }
     yield* impl.chmod(dest, srcStat.mode & 0o7777);
   }
 

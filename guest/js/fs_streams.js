@@ -21,7 +21,14 @@ module.exports = function makeStreams(fs, h) {
 
   function copyOptions(options) {
     if (options === undefined || options === null) return {};
-    if (typeof options === 'string') return { encoding: options };
+    if (typeof options === 'string') {
+      if (!Buffer.isEncoding(options) && options !== 'buffer') {
+        const e = new TypeError(`The argument 'encoding' is invalid encoding. Received '${options}'`);
+        e.code = 'ERR_INVALID_ARG_VALUE';
+        throw e;
+      }
+      return { encoding: options };
+    }
     if (typeof options !== 'object') throw argType('options', 'one of type string or object', options);
     return Object.assign({}, options);
   }

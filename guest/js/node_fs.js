@@ -17,7 +17,7 @@ const { Buffer } = require('node:buffer');
 
 // ---- constants ----
 
-const constants = Object.freeze({
+const constants = Object.freeze(Object.assign(Object.create(null), {
   UV_FS_SYMLINK_DIR: 1, UV_FS_SYMLINK_JUNCTION: 2,
   O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2,
   UV_DIRENT_UNKNOWN: 0, UV_DIRENT_FILE: 1, UV_DIRENT_DIR: 2, UV_DIRENT_LINK: 3,
@@ -33,7 +33,7 @@ const constants = Object.freeze({
   F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
   UV_FS_COPYFILE_EXCL: 1, COPYFILE_EXCL: 1, UV_FS_COPYFILE_FICLONE: 2, COPYFILE_FICLONE: 2,
   UV_FS_COPYFILE_FICLONE_FORCE: 4, COPYFILE_FICLONE_FORCE: 4,
-});
+}));
 const C = constants;
 
 // ---- errors ----
@@ -287,6 +287,7 @@ function options(o, defaults) {
   if (o === undefined || o === null || typeof o === 'function') return Object.assign({}, defaults);
   if (typeof o === 'string') {
     const r = Object.assign({}, defaults);
+    if (o !== 'buffer') normEncoding(o);
     r.encoding = o;
     return r;
   }
@@ -484,6 +485,11 @@ function runAsync(gen, first) {
 // callbackify makes the callback form of impl: argument errors throw at
 // once, everything else reaches the callback, always asynchronously. spread
 // turns a result into the callback's arguments.
+// CALLBACK_FIRST are the functions whose callback Node checks before
+// their other arguments.
+const CALLBACK_FIRST = new Set(['stat', 'lstat', 'fstat', 'statfs', 'readFile', 'writeFile', 'appendFile', 'readdir',
+  'readlink', 'realpath', 'mkdtemp', 'mkdir', 'cp', 'opendir']);
+
 function callbackify(name, impl, spread) {
   const f = function (...args) {
     const cb = args.length > 1 ? args.pop() : undefined;
@@ -493,7 +499,7 @@ function callbackify(name, impl, spread) {
       try {
         const all = [...args, ...(args.length > 0 || cb !== undefined ? [cb] : [])];
         if (name === 'close') fdArg(all[0]); // close forgets the descriptor before its first request
-        else impl(...all).next();
+        else if (!CALLBACK_FIRST.has(name)) impl(...all).next();
       } catch (e) {
         if (isArgError(e)) throw e;
       }
@@ -649,6 +655,11 @@ const impl = {};
 
 impl.readFile = function* readFile(path, opts) {
   const o = options(opts, { encoding: null, flag: 'r' });
+  normEncoding(o.encoding);
+  if (o.signal !== undefined) {
+    if (typeof path !== 'number') pathArg(path); // argument errors first
+    yield* checkSignal(o.signal);
+  }
   if (typeof path === 'number') {
     if (!isStd(fdArg(path))) getFd(path, 'fstat'); // Node stats the descriptor first
     return decode(yield* readAllFd(path), o.encoding);
@@ -660,9 +671,27 @@ impl.readFile = function* readFile(path, opts) {
   return decode(yield ['readFile', { path: p.abs }, [p]], o.encoding);
 };
 
+// checkSignal lets an AbortSignal stop an operation that has not run yet:
+// the promise and callback forms look again a microtask later, after the
+// code that called them (and maybe aborted) has gone on.
+function* checkSignal(signal) {
+  if (signal === undefined || signal === null) return;
+  if (typeof signal !== 'object' || !('aborted' in signal)) throw argType('options.signal', 'an instance of AbortSignal', signal);
+  if (!signal.aborted) yield [kAwait, undefined];
+  if (signal.aborted) {
+    const e = new Error('The operation was aborted');
+    e.name = 'AbortError';
+    e.code = 'ABORT_ERR';
+    if (signal.reason !== undefined) e.cause = signal.reason;
+    throw e;
+  }
+}
+
 impl.writeFile = function* writeFile(file, data, opts, defFlag) {
   const o = options(opts, { encoding: 'utf8', mode: 0o666, flag: defFlag || 'w' });
+  normEncoding(o.encoding);
   const bytes = dataArg(data, o.encoding);
+  yield* checkSignal(o.signal);
   if (typeof file === 'number' || file instanceof FileHandle) {
     const fd = typeof file === 'number' ? fdArg(file) : file.fd;
     yield* writeFd(fd, bytes, null);
@@ -894,7 +923,7 @@ impl.futimes = function* futimes(fd, atime, mtime) {
 impl.truncate = function* truncate(path, len) {
   if (typeof path === 'number') return yield* impl.ftruncate(path, len);
   const p = P(path, 'open');
-  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
+  const n = len === undefined ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
   yield ['truncate', { path: p.abs, length: n }, [p]];
   return undefined;
 };
