@@ -706,10 +706,15 @@ impl.writeFile = function* writeFile(file, data, opts, defFlag) {
   else if (flags & C.O_TRUNC) flag = 'w';
   if (flag) {
     yield ['writeFile', { path: p.abs, data: bytes, flag, mode }, [p]];
+    // Node writes in steps and sees an abort between them; one call here,
+    // so an abort while it ran is reported after it.
+    if (o.signal && o.signal.aborted) yield* checkSignal(o.signal);
     return undefined;
   }
-  // 'r+' and friends: write over the start of the file, no truncation.
+  // 'r+' and friends: write over the start of the file, no truncation;
+  // a read-only flag opens the file and then cannot write to it.
   yield ['open', { path: p.abs, flags, mode }, [p]];
+  if ((flags & 3) === C.O_RDONLY) throw uvError('EBADF', 'write');
   yield ['pwrite', { path: p.abs, data: bytes, offset: 0 }, [p]];
   return undefined;
 };
