@@ -56,6 +56,9 @@ module.exports = function makeStreams(fs, h) {
         for (const n of needed) {
           if (typeof ops[n] !== 'function') throw argType('options.fs.' + n, 'of type function', ops[n]);
         }
+        if (needed.includes('write') && ops.writev !== undefined && ops.writev !== null && typeof ops.writev !== 'function') {
+          throw argType('options.fs.writev', 'of type function', ops.writev);
+        }
       }
       stream._ops = ops;
       stream.fd = options.fd === undefined ? null : options.fd;
