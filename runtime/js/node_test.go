@@ -230,3 +230,21 @@ export default () => [process.cwd(), fs.readFileSync("a.txt", "utf8"), path.reso
 		t.Errorf("value = %s, want %s", r.value(), want)
 	}
 }
+
+func TestFSGlob(t *testing.T) {
+	e := newEnv(t)
+	for _, f := range []string{"a.js", "b.ts", "lib/c.js", "lib/deep/d.js", ".hidden/e.js", "lib/f.md"} {
+		e.write("/workspace/"+f, "x")
+	}
+	r := e.ok(spec{src: `
+import fs from "node:fs";
+const all = [];
+for await (const f of fs.promises.glob("**/*.js")) all.push(f);
+const cb = await new Promise((res, rej) => fs.glob("lib/*.{js,md}", (err, m) => err ? rej(err) : res(m)));
+export default () => [all.sort(), cb.sort(), fs.globSync("*.ts"), fs.globSync("lib/**", { exclude: ["**/*.md"] }).sort(),
+  fs.globSync("**/*.js", { exclude: (p) => p.startsWith("lib") }).sort(), fs.globSync(["a.js", "nope.js"])];`})
+	want := `[["a.js","lib/c.js","lib/deep/d.js"],["lib/c.js","lib/f.md"],["b.ts"],["lib","lib/c.js","lib/deep","lib/deep/d.js"],["a.js"],["a.js"]]`
+	if r.value() != want {
+		t.Errorf("value = %s, want %s", r.value(), want)
+	}
+}
