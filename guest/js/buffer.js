@@ -1,6 +1,6 @@
 'use strict';
 // node:buffer — the npm package "buffer" (vendor_buffer.js, bundled by
-// vendor/build.go) with what Node has and it lacks: the base64url
+// npm/build.go) with what Node has and it lacks: the base64url
 // encoding, ERR_UNKNOWN_ENCODING, Node's constructor name, and UTF-8
 // encoding and decoding done in Go (large files are read as Buffers).
 

@@ -1,7 +1,7 @@
 'use strict';
 // node:stream — the npm package readable-stream (Node's own streams,
 // published for other runtimes; vendor_stream.js, bundled by
-// vendor/build.go). As in Node, the module is the legacy Stream class with
+// npm/build.go). As in Node, the module is the legacy Stream class with
 // the stream classes and helpers as properties.
 
 const rs = require('nook:vendor_stream.js');
