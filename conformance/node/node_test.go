@@ -27,7 +27,7 @@ import (
 
 // passFloor is the number of test files that passed when this floor was
 // last raised; fewer fails the suite.
-const passFloor = 220
+const passFloor = 222
 
 // perTest bounds one test file's run.
 const perTest = 30 * time.Second

@@ -25,7 +25,10 @@ function make(strict) {
   const eq = (a, b) => (strict ? Object.is(a, b) : a == b || (a !== a && b !== b));
   const deep = (a, b) => util._deepEqual(a, b, strict);
   function assert(value, message) {
-    if (!value) fail(value, true, message, '==', () => (arguments.length === 0 ? 'No value argument passed to `assert.ok()`' : 'The expression evaluated to a falsy value:\n\n  assert(' + show(value) + ')\n'));
+    // arguments is read here, not in the arrow: goja panics on an arrow
+    // that reads its enclosing function's arguments.
+    const none = arguments.length === 0;
+    if (!value) fail(value, true, message, '==', () => (none ? 'No value argument passed to `assert.ok()`' : 'The expression evaluated to a falsy value:\n\n  assert(' + show(value) + ')\n'));
   }
   assert.ok = assert;
   assert.equal = (a, b, m) => { if (!eq(a, b)) fail(a, b, m, strict ? 'strictEqual' : '==', () => `Expected values to be ${strict ? 'strictly ' : 'loosely '}equal:\n\n${show(a)} !== ${show(b)}\n`); };

@@ -30,7 +30,9 @@ module.exports = function makeStreams(fs, h) {
       return { encoding: options };
     }
     if (typeof options !== 'object') throw argType('options', 'one of type string or object', options);
-    return Object.assign({}, options);
+    const o = {};
+    for (const k in options) o[k] = options[k]; // inherited options count, as in Node
+    return o;
   }
 
   // fileOps are the operations a stream over a FileHandle uses.
@@ -70,7 +72,7 @@ module.exports = function makeStreams(fs, h) {
       stream.path = typeof path === 'string' ? path : path instanceof Uint8Array ? path : pathArg(path, 'path');
       if (typeof stream.path === 'string' || stream.path instanceof Uint8Array) pathArg(stream.path, 'path');
     } else {
-      stream.path = path === undefined ? undefined : path;
+      stream.path = path === undefined || path === null ? undefined : path;
     }
     stream.start = options.start;
     stream.pos = undefined;

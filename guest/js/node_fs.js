@@ -802,9 +802,14 @@ impl.mkdir = function* mkdir(path, opts) {
   return recursive ? (first === null ? undefined : first) : undefined;
 };
 
+let mkdtempWarned = false;
 impl.mkdtemp = function* mkdtemp(prefix, opts) {
   const o = options(opts, { encoding: 'utf8' });
   const given = pathArg(prefix, 'prefix');
+  if (given.endsWith('X') && !mkdtempWarned) {
+    mkdtempWarned = true;
+    process.emitWarning('mkdtemp() templates ending with X are not portable. For details see: https://nodejs.org/api/fs.html');
+  }
   const abs = given === '' ? cwd() + '/' : (given[0] === '/' ? given : cwd() + '/' + given);
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   for (let attempt = 0; ; attempt++) {

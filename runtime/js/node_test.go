@@ -248,3 +248,15 @@ export default () => [all.sort(), cb.sort(), fs.globSync("*.ts"), fs.globSync("l
 		t.Errorf("value = %s, want %s", r.value(), want)
 	}
 }
+
+func TestAssertOkFails(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(spec{src: `
+const assert = require("node:assert");
+let m;
+try { assert(false) } catch (e) { m = [e.name, e.message] }
+module.exports = m;`})
+	if want := `["AssertionError","The expression evaluated to a falsy value:\n\n  assert(false)\n"]`; r.value() != want {
+		t.Errorf("value = %s, want %s", r.value(), want)
+	}
+}
