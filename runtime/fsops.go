@@ -48,6 +48,7 @@ import (
 //	utimes     {path, atimeMs, mtimeMs, atimeNs?, mtimeNs?} (*Ns: decimal strings, exact; they win over *Ms)
 //	lutimes    as utimes, on a final symlink itself
 //	mkdtemp    {path}                                  → path (the shim draws the random suffix)
+//	changes    {since}                                 → {rev, changes: [{op, path, oldPath?}]} (the change feed under Root; fs.watch)
 //
 // Stats are maps {dev, ino, mode, nlink, uid, gid, rdev, size, blksize,
 // blocks, atimeMs, mtimeMs, ctimeMs, birthtimeMs, atimeNs, mtimeNs, ctimeNs,
@@ -110,6 +111,7 @@ func init() {
 		"lutimes":     (*FSOps).opLutimes,
 		"mkdtemp":     (*FSOps).opMkdtemp,
 		"link":        (*FSOps).opLink,
+		"changes":     (*FSOps).opChanges,
 	}
 }
 

@@ -1,68 +1,304 @@
 'use strict';
 // node:events — EventEmitter, once, and the EventTarget/AbortController family.
 
-class EventEmitter {
-  constructor() { this._events = new Map(); this._max = 10; }
-  _list(name) { if (!this._events) this._events = new Map(); return this._events.get(name) || []; }
-  on(name, fn) { return this._add(name, fn, false, false); }
-  addListener(name, fn) { return this._add(name, fn, false, false); }
-  prependListener(name, fn) { return this._add(name, fn, false, true); }
-  once(name, fn) { return this._add(name, fn, true, false); }
-  prependOnceListener(name, fn) { return this._add(name, fn, true, true); }
-  _add(name, fn, once, prepend) {
-    if (typeof fn !== 'function') throw new TypeError('The "listener" argument must be of type function');
-    if (name !== 'newListener' && this._list('newListener').length) this.emit('newListener', name, fn);
-    const l = this._list(name).slice();
-    const entry = { fn, once };
-    if (prepend) l.unshift(entry); else l.push(entry);
-    this._events.set(name, l);
-    return this;
-  }
-  off(name, fn) { return this.removeListener(name, fn); }
-  removeListener(name, fn) {
-    const l = this._list(name);
-    const i = l.findLastIndex((e) => e.fn === fn || e.fn.listener === fn);
-    if (i >= 0) {
-      const n = l.slice();
-      n.splice(i, 1);
-      if (n.length) this._events.set(name, n); else this._events.delete(name);
-    }
-    return this;
-  }
-  removeAllListeners(name) {
-    if (name === undefined) this._events = new Map(); else if (this._events) this._events.delete(name);
-    return this;
-  }
-  emit(name, ...args) {
-    const l = this._list(name);
-    if (!l.length) {
-      if (name === 'error') throw args[0] instanceof Error ? args[0] : new Error('Unhandled error. (' + String(args[0]) + ')');
-      return false;
-    }
-    for (const e of l) {
-      if (e.once) this.removeListener(name, e.fn);
-      e.fn.apply(this, args);
-    }
-    return true;
-  }
-  listeners(name) { return this._list(name).map((e) => e.fn); }
-  rawListeners(name) { return this.listeners(name); }
-  listenerCount(name) { return this._list(name).length; }
-  eventNames() { return this._events ? [...this._events.keys()] : []; }
-  setMaxListeners(n) { this._max = n; return this; }
-  getMaxListeners() { return this._max; }
+// EventEmitter is a plain function, not a class, so that the old way of
+// inheriting (EventEmitter.call(this) with util.inherits) works as in Node.
+const kCapture = Symbol('kCapture');
+const errorMonitor = Symbol('events.errorMonitor');
+
+function invalidArg(name, types, v) {
+  const e = new TypeError(`The "${name}" argument must be of type ${types}.` + received(v));
+  e.code = 'ERR_INVALID_ARG_TYPE';
+  return e;
 }
-EventEmitter.defaultMaxListeners = 10;
+function received(v) {
+  if (v == null) return ' Received ' + v;
+  if (typeof v === 'function') return ' Received function ' + (v.name || '<anonymous>');
+  if (typeof v === 'object') return ' Received ' + (v.constructor && v.constructor.name ? 'an instance of ' + v.constructor.name : String(v));
+  let s = typeof v === 'string' ? `'${v}'` : String(v);
+  if (s.length > 28) s = s.slice(0, 25) + '...';
+  return ` Received type ${typeof v} (${s})`;
+}
+function checkListener(fn) {
+  if (typeof fn !== 'function') throw invalidArg('listener', 'function', fn);
+}
+
+function EventEmitter(opts) {
+  EventEmitter.init.call(this, opts);
+}
+EventEmitter.init = function (opts) {
+  if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
+    this._events = Object.create(null);
+    this._eventsCount = 0;
+  }
+  this._maxListeners = this._maxListeners || undefined;
+  if (opts && opts.captureRejections) this[kCapture] = true;
+};
+let defaultMaxListeners = 10;
+Object.defineProperty(EventEmitter, 'defaultMaxListeners', {
+  enumerable: true,
+  get() { return defaultMaxListeners; },
+  set(n) {
+    if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
+      const e = new RangeError('The value of "defaultMaxListeners" is out of range. It must be a non-negative number. Received ' + String(n));
+      e.code = 'ERR_OUT_OF_RANGE';
+      throw e;
+    }
+    defaultMaxListeners = n;
+  },
+});
+EventEmitter.prototype._events = undefined;
+EventEmitter.prototype._eventsCount = 0;
+EventEmitter.prototype._maxListeners = undefined;
+EventEmitter.errorMonitor = errorMonitor;
+EventEmitter.captureRejectionSymbol = Symbol.for('nodejs.rejection');
+
+const proto = EventEmitter.prototype;
+proto.setMaxListeners = function setMaxListeners(n) {
+  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
+    const e = new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + String(n));
+    e.code = 'ERR_OUT_OF_RANGE';
+    throw e;
+  }
+  this._maxListeners = n;
+  return this;
+};
+proto.getMaxListeners = function getMaxListeners() {
+  return this._maxListeners === undefined ? defaultMaxListeners : this._maxListeners;
+};
+function events(em) {
+  if (em._events === undefined) { em._events = Object.create(null); em._eventsCount = 0; }
+  return em._events;
+}
+function addListener(target, type, listener, prepend) {
+  checkListener(listener);
+  let ev = events(target);
+  if (ev.newListener !== undefined) {
+    target.emit('newListener', type, listener.listener ? listener.listener : listener);
+    ev = events(target);
+  }
+  const existing = ev[type];
+  if (existing === undefined) {
+    ev[type] = listener;
+    target._eventsCount++;
+  } else {
+    const list = typeof existing === 'function' ? [existing] : existing;
+    if (prepend) list.unshift(listener); else list.push(listener);
+    ev[type] = list;
+    const m = target.getMaxListeners();
+    if (m > 0 && list.length > m && !list.warned) {
+      list.warned = true;
+      const w = new Error(`Possible EventEmitter memory leak detected. ${list.length} ${String(type)} listeners added to ${target.constructor && target.constructor.name === 'EventEmitter' ? '[EventEmitter]' : '[' + ((target.constructor && target.constructor.name) || 'EventEmitter') + ']'}. MaxListeners is ${m}. Use emitter.setMaxListeners() to increase limit`);
+      w.name = 'MaxListenersExceededWarning';
+      w.emitter = target; w.type = type; w.count = list.length;
+      if (typeof process !== 'undefined' && process.emitWarning) process.emitWarning(w);
+    }
+  }
+  return target;
+}
+proto.addListener = function addListener_(type, fn) { return addListener(this, type, fn, false); };
+proto.on = proto.addListener;
+proto.prependListener = function prependListener(type, fn) { return addListener(this, type, fn, true); };
+function onceWrap(target, type, listener) {
+  const state = { fired: false, target, type, listener };
+  const wrapped = function (...args) {
+    if (state.fired) return undefined;
+    state.target.removeListener(state.type, wrapped);
+    state.fired = true;
+    return state.listener.apply(state.target, args);
+  };
+  wrapped.listener = listener;
+  return wrapped;
+}
+proto.once = function once(type, fn) { checkListener(fn); return this.on(type, onceWrap(this, type, fn)); };
+proto.prependOnceListener = function prependOnceListener(type, fn) { checkListener(fn); return this.prependListener(type, onceWrap(this, type, fn)); };
+proto.removeListener = function removeListener(type, listener) {
+  checkListener(listener);
+  const ev = this._events;
+  if (ev === undefined) return this;
+  const list = ev[type];
+  if (list === undefined) return this;
+  if (list === listener || list.listener === listener) {
+    this._eventsCount--;
+    if (this._eventsCount === 0) this._events = Object.create(null);
+    else delete ev[type];
+    if (ev.removeListener) this.emit('removeListener', type, list.listener || listener);
+  } else if (typeof list !== 'function') {
+    let at = -1;
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i] === listener || list[i].listener === listener) { at = i; break; }
+    }
+    if (at < 0) return this;
+    const removed = list[at];
+    if (at === 0) list.shift(); else list.splice(at, 1);
+    if (list.length === 1) ev[type] = list[0];
+    if (ev.removeListener !== undefined) this.emit('removeListener', type, removed.listener || listener);
+  }
+  return this;
+};
+proto.off = proto.removeListener;
+proto.removeAllListeners = function removeAllListeners(type) {
+  const ev = this._events;
+  if (ev === undefined) return this;
+  if (ev.removeListener === undefined) {
+    if (arguments.length === 0) { this._events = Object.create(null); this._eventsCount = 0; }
+    else if (ev[type] !== undefined) {
+      if (--this._eventsCount === 0) this._events = Object.create(null); else delete ev[type];
+    }
+    return this;
+  }
+  if (arguments.length === 0) {
+    for (const key of Reflect.ownKeys(ev)) {
+      if (key === 'removeListener') continue;
+      this.removeAllListeners(key);
+    }
+    this.removeAllListeners('removeListener');
+    this._events = Object.create(null);
+    this._eventsCount = 0;
+    return this;
+  }
+  const l = ev[type];
+  if (typeof l === 'function') this.removeListener(type, l);
+  else if (l !== undefined) for (let i = l.length - 1; i >= 0; i--) this.removeListener(type, l[i]);
+  return this;
+};
+proto.emit = function emit(type, ...args) {
+  const ev = this._events;
+  if (type === 'error') {
+    if (ev !== undefined && ev[errorMonitor] !== undefined) this.emit(errorMonitor, ...args);
+    if (ev === undefined || ev.error === undefined) {
+      const er = args[0];
+      if (er instanceof Error) throw er;
+      const e = new Error('Unhandled error.' + (er === undefined ? '' : ` (${typeof er === 'string' ? `'${er}'` : String(er)})`));
+      e.code = 'ERR_UNHANDLED_ERROR';
+      e.context = er;
+      throw e;
+    }
+  }
+  if (ev === undefined) return false;
+  const handler = ev[type];
+  if (handler === undefined) return false;
+  if (typeof handler === 'function') {
+    const r = handler.apply(this, args);
+    if (r !== undefined && r !== null && this[kCapture] && typeof r.then === 'function') captureRejection(this, r, type, args);
+  } else {
+    for (const fn of handler.slice()) {
+      const r = fn.apply(this, args);
+      if (r !== undefined && r !== null && this[kCapture] && typeof r.then === 'function') captureRejection(this, r, type, args);
+    }
+  }
+  return true;
+};
+function captureRejection(em, p, type, args) {
+  p.then(undefined, (err) => {
+    setImmediate(() => {
+      const h = em[EventEmitter.captureRejectionSymbol];
+      if (typeof h === 'function') h.call(em, err, type, ...args);
+      else em.emit('error', err);
+    });
+  });
+}
+proto.listeners = function listeners(type) {
+  const l = this._events === undefined ? undefined : this._events[type];
+  if (l === undefined) return [];
+  if (typeof l === 'function') return [l.listener || l];
+  return l.map((f) => f.listener || f);
+};
+proto.rawListeners = function rawListeners(type) {
+  const l = this._events === undefined ? undefined : this._events[type];
+  if (l === undefined) return [];
+  return typeof l === 'function' ? [l] : l.slice();
+};
+proto.listenerCount = function listenerCount(type, listener) {
+  const l = this._events === undefined ? undefined : this._events[type];
+  if (l === undefined) return 0;
+  const list = typeof l === 'function' ? [l] : l;
+  if (listener === undefined) return list.length;
+  return list.filter((f) => f === listener || f.listener === listener).length;
+};
+proto.eventNames = function eventNames() {
+  return this._eventsCount > 0 ? Reflect.ownKeys(this._events) : [];
+};
 EventEmitter.EventEmitter = EventEmitter;
-EventEmitter.once = function once(em, name) {
+EventEmitter.usingDomains = false;
+EventEmitter.listenerCount = (em, type) => em.listenerCount(type);
+EventEmitter.getEventListeners = (em, type) => (typeof em.listeners === 'function' ? em.listeners(type) : em._l && em._l.get(type) ? em._l.get(type).map((e) => e.fn) : []);
+EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners() : defaultMaxListeners);
+EventEmitter.setMaxListeners = (n = defaultMaxListeners, ...targets) => {
+  if (targets.length === 0) defaultMaxListeners = n;
+  for (const t of targets) if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+};
+EventEmitter.once = function once(em, name, opts) {
+  const signal = opts && opts.signal;
   return new Promise((resolve, reject) => {
-    const onErr = (e) => { em.removeListener(name, onEv); reject(e); };
-    const onEv = (...args) => { if (name !== 'error') em.removeListener('error', onErr); resolve(args); };
-    em.once(name, onEv);
-    if (name !== 'error') em.once('error', onErr);
+    if (signal && signal.aborted) { reject(abortError(signal.reason)); return; }
+    const onErr = (e) => { cleanup(); reject(e); };
+    const onEv = (...args) => { cleanup(); resolve(args); };
+    const onAbort = () => { cleanup(); reject(abortError(signal.reason)); };
+    const cleanup = () => {
+      if (typeof em.removeListener === 'function') {
+        em.removeListener(name, onEv);
+        if (name !== 'error') em.removeListener('error', onErr);
+      } else {
+        em.removeEventListener(name, onEv);
+      }
+      if (signal) signal.removeEventListener('abort', onAbort);
+    };
+    if (typeof em.once === 'function') {
+      em.once(name, onEv);
+      if (name !== 'error') em.once('error', onErr);
+    } else {
+      em.addEventListener(name, onEv, { once: true });
+    }
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
   });
 };
-EventEmitter.on = undefined;
+function abortError(cause) {
+  const e = new Error('The operation was aborted');
+  e.name = 'AbortError';
+  e.code = 'ABORT_ERR';
+  if (cause !== undefined) e.cause = cause;
+  return e;
+}
+// on returns an async iterator over an emitter's events.
+EventEmitter.on = function on(em, name, opts) {
+  const queue = [];
+  const waiting = [];
+  let error = null;
+  let done = false;
+  const signal = opts && opts.signal;
+  const onEv = (...args) => {
+    if (waiting.length) waiting.shift().resolve({ value: args, done: false });
+    else queue.push(args);
+  };
+  const onErr = (e) => {
+    done = true;
+    if (waiting.length) waiting.shift().reject(e); else error = e;
+    iter.return();
+  };
+  em.on(name, onEv);
+  if (name !== 'error') em.on('error', onErr);
+  const aIter = Symbol.asyncIterator || Symbol.for('Symbol.asyncIterator');
+  const iter = {
+    next() {
+      if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
+      if (error) { const p = Promise.reject(error); error = null; return p; }
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    return() {
+      em.removeListener(name, onEv);
+      em.removeListener('error', onErr);
+      done = true;
+      for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true });
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    throw(err) { error = err; em.removeListener(name, onEv); em.removeListener('error', onErr); return Promise.reject(err); },
+    [aIter]() { return this; },
+  };
+  if (signal) signal.addEventListener('abort', () => { onErr(abortError(signal.reason)); }, { once: true });
+  return iter;
+};
 
 class Event {
   constructor(type, init = {}) {

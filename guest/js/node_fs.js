@@ -17,7 +17,7 @@ const { Buffer } = require('node:buffer');
 
 // ---- constants ----
 
-const constants = Object.freeze({
+const constants = Object.freeze(Object.assign(Object.create(null), {
   UV_FS_SYMLINK_DIR: 1, UV_FS_SYMLINK_JUNCTION: 2,
   O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2,
   UV_DIRENT_UNKNOWN: 0, UV_DIRENT_FILE: 1, UV_DIRENT_DIR: 2, UV_DIRENT_LINK: 3,
@@ -33,7 +33,7 @@ const constants = Object.freeze({
   F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
   UV_FS_COPYFILE_EXCL: 1, COPYFILE_EXCL: 1, UV_FS_COPYFILE_FICLONE: 2, COPYFILE_FICLONE: 2,
   UV_FS_COPYFILE_FICLONE_FORCE: 4, COPYFILE_FICLONE_FORCE: 4,
-});
+}));
 const C = constants;
 
 // ---- errors ----
@@ -92,7 +92,9 @@ function describe(v) {
 }
 
 function argType(name, expected, v) {
-  return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" argument must be ' + expected + '. Received ' + describe(v));
+  // Node says "property" for a dotted name (options.fs.open).
+  const what = name.includes('.') ? 'property' : 'argument';
+  return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" ' + what + ' must be ' + expected + '. Received ' + describe(v));
 }
 
 function argValue(name, v, reason) {
@@ -285,6 +287,7 @@ function options(o, defaults) {
   if (o === undefined || o === null || typeof o === 'function') return Object.assign({}, defaults);
   if (typeof o === 'string') {
     const r = Object.assign({}, defaults);
+    if (o !== 'buffer') normEncoding(o);
     r.encoding = o;
     return r;
   }
@@ -345,26 +348,44 @@ function timeArg(t, name) {
 
 // ---- Stats, Dirent ----
 
-class Stats {
-  constructor(s) {
-    this.dev = s.dev; this.mode = s.mode; this.nlink = s.nlink; this.uid = s.uid; this.gid = s.gid;
-    this.rdev = s.rdev; this.blksize = s.blksize; this.ino = s.ino; this.size = s.size; this.blocks = s.blocks;
-    this.atimeMs = s.atimeMs; this.mtimeMs = s.mtimeMs; this.ctimeMs = s.ctimeMs; this.birthtimeMs = s.birthtimeMs;
-    this.atime = new Date(s.atimeMs); this.mtime = new Date(s.mtimeMs);
-    this.ctime = new Date(s.ctimeMs); this.birthtime = new Date(s.birthtimeMs);
+// Stats is a function, as in Node: fs.Stats(dev, mode, ...) may be called
+// without new (deprecated, DEP0180); the module makes its own from a
+// host stats map.
+let statsInternal = false;
+let statsWarned = false;
+function Stats(...a) {
+  if (!(this instanceof Stats)) return new Stats(...a);
+  let s = a[0];
+  if (!statsInternal) {
+    if (!statsWarned) {
+      statsWarned = true;
+      process.emitWarning('fs.Stats constructor is deprecated.', 'DeprecationWarning', 'DEP0180');
+    }
+    s = { dev: a[0], mode: a[1], nlink: a[2], uid: a[3], gid: a[4], rdev: a[5], blksize: a[6], ino: a[7], size: a[8],
+      blocks: a[9], atimeMs: a[10], mtimeMs: a[11], ctimeMs: a[12], birthtimeMs: a[13] };
   }
-  isFile() { return (this.mode & C.S_IFMT) === C.S_IFREG; }
-  isDirectory() { return (this.mode & C.S_IFMT) === C.S_IFDIR; }
-  isSymbolicLink() { return (this.mode & C.S_IFMT) === C.S_IFLNK; }
-  isBlockDevice() { return (this.mode & C.S_IFMT) === C.S_IFBLK; }
-  isCharacterDevice() { return (this.mode & C.S_IFMT) === C.S_IFCHR; }
-  isFIFO() { return (this.mode & C.S_IFMT) === C.S_IFIFO; }
-  isSocket() { return (this.mode & C.S_IFMT) === C.S_IFSOCK; }
+  this.dev = s.dev; this.mode = s.mode; this.nlink = s.nlink; this.uid = s.uid; this.gid = s.gid;
+  this.rdev = s.rdev; this.blksize = s.blksize; this.ino = s.ino; this.size = s.size; this.blocks = s.blocks;
+  this.atimeMs = s.atimeMs; this.mtimeMs = s.mtimeMs; this.ctimeMs = s.ctimeMs; this.birthtimeMs = s.birthtimeMs;
+  this.atime = new Date(s.atimeMs); this.mtime = new Date(s.mtimeMs);
+  this.ctime = new Date(s.ctimeMs); this.birthtime = new Date(s.birthtimeMs);
 }
+const typeIs = (bits) => function () { return (Number(this.mode) & C.S_IFMT) === bits; };
+Stats.prototype.isFile = typeIs(C.S_IFREG);
+Stats.prototype.isDirectory = typeIs(C.S_IFDIR);
+Stats.prototype.isSymbolicLink = typeIs(C.S_IFLNK);
+Stats.prototype.isBlockDevice = typeIs(C.S_IFBLK);
+Stats.prototype.isCharacterDevice = typeIs(C.S_IFCHR);
+Stats.prototype.isFIFO = typeIs(C.S_IFIFO);
+Stats.prototype.isSocket = typeIs(C.S_IFSOCK);
+const newStats = (s) => {
+  statsInternal = true;
+  try { return new Stats(s); } finally { statsInternal = false; }
+};
 
 function makeStats(s, o) {
-  if (!(o && o.bigint) || typeof BigInt !== 'function') return new Stats(s);
-  const st = new Stats(s);
+  if (!(o && o.bigint) || typeof BigInt !== 'function') return newStats(s);
+  const st = newStats(s);
   const B = (n) => BigInt(Math.trunc(n));
   for (const k of ['dev', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'blksize', 'ino', 'size', 'blocks',
     'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs']) st[k] = B(st[k]);
@@ -397,7 +418,19 @@ class Dirent {
 // back (or whose error is thrown into it). paths are the {given, abs} of the
 // call's path and dest, for fixError.
 
+// kAwait marks a request that is not a host call: a value the code gave
+// (fs.cp's filter result) that the promise forms await and the sync form
+// must not receive as a promise.
+const kAwait = Symbol('await');
+
 function callSync(req) {
+  if (req[0] === kAwait) {
+    const v = req[1];
+    if (v && typeof v.then === 'function') {
+      throw nodeError(TypeError, 'ERR_INVALID_RETURN_VALUE', 'Expected a boolean to be returned from the "filter" function but got an instance of Promise.');
+    }
+    return v;
+  }
   try {
     return host.callSync('fs', req[0], req[1]);
   } catch (e) {
@@ -409,6 +442,7 @@ function callSync(req) {
 // issued them (a synchronous call waits for the asynchronous ones before it),
 // so two appends raced with Promise.all land in program order every time.
 function callAsync(req) {
+  if (req[0] === kAwait) return Promise.resolve(req[1]);
   let p;
   try {
     p = host.call('fs', req[0], req[1]);
@@ -451,10 +485,26 @@ function runAsync(gen, first) {
 // callbackify makes the callback form of impl: argument errors throw at
 // once, everything else reaches the callback, always asynchronously. spread
 // turns a result into the callback's arguments.
+// CALLBACK_FIRST are the functions whose callback Node checks before
+// their other arguments.
+const CALLBACK_FIRST = new Set(['stat', 'lstat', 'fstat', 'statfs', 'readFile', 'writeFile', 'appendFile', 'readdir',
+  'readlink', 'realpath', 'mkdtemp', 'mkdir', 'cp', 'opendir']);
+
 function callbackify(name, impl, spread) {
   const f = function (...args) {
     const cb = args.length > 1 ? args.pop() : undefined;
-    if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
+    if (typeof cb !== 'function') {
+      // Node checks the other arguments first: running the operation up
+      // to its first host request validates them and performs nothing.
+      try {
+        const all = [...args, ...(args.length > 0 || cb !== undefined ? [cb] : [])];
+        if (name === 'close') fdArg(all[0]); // close forgets the descriptor before its first request
+        else if (!CALLBACK_FIRST.has(name)) impl(...all).next();
+      } catch (e) {
+        if (isArgError(e)) throw e;
+      }
+      throw argType('cb', 'of type function', cb);
+    }
     let gen;
     let first;
     let early;
@@ -515,12 +565,19 @@ function writeStd(fd, bytes) {
 const isStd = (fd) => fd === 0 || fd === 1 || fd === 2;
 
 // positionArg: null/undefined/-1 mean "the current position".
-function positionArg(pos) {
+// positionArg checks a position as Node does: -1, null and undefined mean
+// the descriptor's own position; a bigint may reach 2^63-1-length.
+function positionArg(pos, length) {
   if (pos === undefined || pos === null) return null;
-  if (typeof pos === 'bigint') pos = Number(pos);
-  if (typeof pos !== 'number') throw argType('position', 'of type number or bigint', pos);
+  if (typeof pos === 'bigint') {
+    const max = 2n ** 63n - 1n - BigInt(length || 0);
+    if (pos < -1n || pos > max) throw outOfRange('position', `>= -1 && <= ${max}`, pos);
+    pos = Number(pos);
+  } else {
+    if (typeof pos !== 'number') throw argType('position', 'of type number or bigint', pos);
+    if (!Number.isInteger(pos) || pos < -1 || pos > Number.MAX_SAFE_INTEGER) throw outOfRange('position', '>= -1 && <= 9007199254740991', pos);
+  }
   if (pos === -1) return null;
-  if (!Number.isInteger(pos) || pos < 0) throw outOfRange('position', '>= -1 && <= 9007199254740991', pos);
   return pos;
 }
 
@@ -539,7 +596,8 @@ function* readFd(fd, buffer, offset, length, pos) {
   if (!f.readable) throw uvError('EBADF', 'read');
   let at = pos === null ? f.position : pos;
   let got = 0;
-  while (got < length) {
+  // No file reaches 2^53 bytes: a read that far is a read past the end.
+  while (got < length && at < 2 ** 53 - length) {
     const chunk = yield ['pread', { path: f.path, offset: at, length: length - got }, [f]];
     if (chunk.length === 0) break;
     buffer.set(chunk, offset + got);
@@ -597,7 +655,15 @@ const impl = {};
 
 impl.readFile = function* readFile(path, opts) {
   const o = options(opts, { encoding: null, flag: 'r' });
-  if (typeof path === 'number') return decode(yield* readAllFd(fdArg(path)), o.encoding);
+  normEncoding(o.encoding);
+  if (o.signal !== undefined) {
+    if (typeof path !== 'number') pathArg(path); // argument errors first
+    yield* checkSignal(o.signal);
+  }
+  if (typeof path === 'number') {
+    if (!isStd(fdArg(path))) getFd(path, 'fstat'); // Node stats the descriptor first
+    return decode(yield* readAllFd(path), o.encoding);
+  }
   if (path instanceof FileHandle) return decode(yield* readAllFd(path.fd), o.encoding);
   const p = P(path, 'open');
   const flags = flagsArg(o.flag, 'r');
@@ -605,9 +671,27 @@ impl.readFile = function* readFile(path, opts) {
   return decode(yield ['readFile', { path: p.abs }, [p]], o.encoding);
 };
 
+// checkSignal lets an AbortSignal stop an operation that has not run yet:
+// the promise and callback forms look again a microtask later, after the
+// code that called them (and maybe aborted) has gone on.
+function* checkSignal(signal) {
+  if (signal === undefined || signal === null) return;
+  if (typeof signal !== 'object' || !('aborted' in signal)) throw argType('options.signal', 'an instance of AbortSignal', signal);
+  if (!signal.aborted) yield [kAwait, undefined];
+  if (signal.aborted) {
+    const e = new Error('The operation was aborted');
+    e.name = 'AbortError';
+    e.code = 'ABORT_ERR';
+    if (signal.reason !== undefined) e.cause = signal.reason;
+    throw e;
+  }
+}
+
 impl.writeFile = function* writeFile(file, data, opts, defFlag) {
   const o = options(opts, { encoding: 'utf8', mode: 0o666, flag: defFlag || 'w' });
+  normEncoding(o.encoding);
   const bytes = dataArg(data, o.encoding);
+  yield* checkSignal(o.signal);
   if (typeof file === 'number' || file instanceof FileHandle) {
     const fd = typeof file === 'number' ? fdArg(file) : file.fd;
     yield* writeFd(fd, bytes, null);
@@ -622,10 +706,15 @@ impl.writeFile = function* writeFile(file, data, opts, defFlag) {
   else if (flags & C.O_TRUNC) flag = 'w';
   if (flag) {
     yield ['writeFile', { path: p.abs, data: bytes, flag, mode }, [p]];
+    // Node writes in steps and sees an abort between them; one call here,
+    // so an abort while it ran is reported after it.
+    if (o.signal && o.signal.aborted) yield* checkSignal(o.signal);
     return undefined;
   }
-  // 'r+' and friends: write over the start of the file, no truncation.
+  // 'r+' and friends: write over the start of the file, no truncation;
+  // a read-only flag opens the file and then cannot write to it.
   yield ['open', { path: p.abs, flags, mode }, [p]];
+  if ((flags & 3) === C.O_RDONLY) throw uvError('EBADF', 'write');
   yield ['pwrite', { path: p.abs, data: bytes, offset: 0 }, [p]];
   return undefined;
 };
@@ -713,9 +802,14 @@ impl.mkdir = function* mkdir(path, opts) {
   return recursive ? (first === null ? undefined : first) : undefined;
 };
 
+let mkdtempWarned = false;
 impl.mkdtemp = function* mkdtemp(prefix, opts) {
   const o = options(opts, { encoding: 'utf8' });
   const given = pathArg(prefix, 'prefix');
+  if (given.endsWith('X') && !mkdtempWarned) {
+    mkdtempWarned = true;
+    process.emitWarning('mkdtemp() templates ending with X are not portable. For details see: https://nodejs.org/api/fs.html');
+  }
   const abs = given === '' ? cwd() + '/' : (given[0] === '/' ? given : cwd() + '/' + given);
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   for (let attempt = 0; ; attempt++) {
@@ -775,16 +869,14 @@ impl.copyFile = function* copyFile(src, dest, mode) {
   return undefined;
 };
 
+// cp is written over the other operations (fs_cp.js, loaded on first use).
+let cpImpl = null;
 impl.cp = function* cp(src, dest, opts) {
-  const o = options(opts, { recursive: false, force: true, errorOnExist: false, dereference: false, preserveTimestamps: false });
-  if (o.filter !== undefined) {
-    throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The 'filter' option of fs.cp is not supported in this sandbox; copy entries one by one with fs.copyFile");
+  if (!cpImpl) {
+    cpImpl = require('nook:fs_cp.js')(impl, { argType, outOfRange, pathArg, kAwait,
+      resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)) });
   }
-  const a = P(src, 'cp', 'src');
-  const b = P(dest, 'cp', 'dest');
-  yield ['cp', { from: a.abs, to: b.abs, recursive: !!o.recursive, force: o.force !== false,
-    errorOnExist: !!o.errorOnExist, dereference: !!o.dereference, preserveTimestamps: !!o.preserveTimestamps }, [a, b]];
-  return undefined;
+  return yield* cpImpl(src, dest, opts);
 };
 
 impl.symlink = function* symlink(target, path, type) {
@@ -816,8 +908,11 @@ impl.chmod = function* chmod(path, mode) {
 };
 
 impl.fchmod = function* fchmod(fd, mode) {
+  fdArg(fd);
+  if (mode === undefined || mode === null) throw argType('mode', 'of type number', mode);
+  const m = modeArg(mode, undefined) & 0o7777; // Node checks the mode before the descriptor
   const f = getFd(fd, 'fchmod');
-  yield ['chmod', { path: f.path, mode: modeArg(mode, undefined) & 0o7777 }, [f]];
+  yield ['chmod', { path: f.path, mode: m }, [f]];
   return undefined;
 };
 
@@ -828,23 +923,26 @@ impl.utimes = function* utimes(path, atime, mtime) {
 };
 
 impl.futimes = function* futimes(fd, atime, mtime) {
+  fdArg(fd);
+  const times = { atimeMs: timeArg(atime, 'atime'), mtimeMs: timeArg(mtime, 'mtime') };
   const f = getFd(fd, 'futime');
-  yield ['utimes', { path: f.path, atimeMs: timeArg(atime, 'atime'), mtimeMs: timeArg(mtime, 'mtime') }, [f]];
+  yield ['utimes', Object.assign({ path: f.path }, times), [f]];
   return undefined;
 };
 
 impl.truncate = function* truncate(path, len) {
   if (typeof path === 'number') return yield* impl.ftruncate(path, len);
   const p = P(path, 'open');
-  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
+  const n = len === undefined ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
   yield ['truncate', { path: p.abs, length: n }, [p]];
   return undefined;
 };
 
 impl.ftruncate = function* ftruncate(fd, len) {
+  fdArg(fd);
+  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
   const f = getFd(fd, 'ftruncate');
   if (!f.writable) throw uvError('EINVAL', 'ftruncate');
-  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
   yield ['truncate', { path: f.path, length: n }, [f]];
   return undefined;
 };
@@ -876,25 +974,52 @@ impl.fsync = function* fsync(fd) {
 
 // readArgs normalises read(fd, buffer, offset, length, position) and
 // read(fd, buffer, {offset, length, position}) and read(fd, {buffer, ...}).
-function readArgs(buffer, offset, length, position) {
+// readArgs normalises read(fd, buffer, offset, length, position),
+// read(fd, buffer, options) and read(fd, options), checking them in
+// Node's order and words. nargs is how many arguments followed fd.
+function readArgs(buffer, offset, length, position, nargs) {
   if (buffer === undefined || buffer === null || (typeof buffer === 'object' && !ArrayBuffer.isView(buffer))) {
     const o = buffer || {};
     buffer = o.buffer !== undefined ? o.buffer : Buffer.alloc(16384);
     offset = o.offset; length = o.length; position = o.position;
-  } else if (offset !== null && typeof offset === 'object') {
+  } else if (nargs === 2 || (offset !== null && typeof offset === 'object')) {
     const o = offset;
-    offset = o.offset; length = o.length; position = o.position;
+    if (o !== undefined && o !== null && (typeof o !== 'object' || Array.isArray(o))) {
+      throw argType('options', 'of type object', o);
+    }
+    offset = o ? o.offset : undefined; length = o ? o.length : undefined; position = o ? o.position : undefined;
   }
   const view = bytesOf(buffer);
   if (!view) throw argType('buffer', 'an instance of Buffer, TypedArray, or DataView', buffer);
-  const off = offset === undefined || offset === null ? 0 : intArg(offset, 'offset', 0, view.byteLength);
-  const len = length === undefined || length === null ? view.byteLength - off : intArg(length, 'length', 0, view.byteLength - off);
-  return { buffer, view, off, len, pos: positionArg(position) };
+  let off = 0;
+  if (offset !== undefined && offset !== null) {
+    if (typeof offset !== 'number') throw argType('offset', 'of type number', offset);
+    if (!Number.isInteger(offset)) throw outOfRange('offset', 'an integer', offset);
+    if (offset < 0 || offset > Number.MAX_SAFE_INTEGER) throw outOfRange('offset', '>= 0 && <= 9007199254740991', offset);
+    off = offset;
+  }
+  let len;
+  if (length === undefined || length === null) {
+    len = view.byteLength - off;
+  } else {
+    if (typeof length !== 'number') throw argType('length', 'of type number', length);
+    if (!Number.isInteger(length)) throw outOfRange('length', 'an integer', length);
+    len = length;
+  }
+  if (len === 0) return { buffer, view, off, len, pos: null };
+  if (view.byteLength === 0) {
+    throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The argument 'buffer' is empty and cannot be written. Received " +
+      ((buffer.constructor && buffer.constructor.name) || 'Uint8Array') + '(0) []');
+  }
+  if (off > view.byteLength) throw outOfRange('offset', '<= ' + view.byteLength, off);
+  if (len < 0) throw outOfRange('length', '>= 0', len);
+  if (off + len > view.byteLength) throw outOfRange('length', '<= ' + (view.byteLength - off), len);
+  return { buffer, view, off, len, pos: positionArg(position, len) };
 }
 
-impl.read = function* read(fd, buffer, offset, length, position) {
+impl.read = function* read(fd, buffer, offset, length, position, nargs) {
   fdArg(fd);
-  const a = readArgs(buffer, offset, length, position);
+  const a = readArgs(buffer, offset, length, position, nargs);
   if (a.len === 0) return { bytesRead: 0, buffer: a.buffer };
   const f = fds.get(fd);
   if (f && f.isDir) throw uvError('EISDIR', 'read');
@@ -965,6 +1090,7 @@ impl.readv = function* readv(fd, buffers, position) {
 
 class Dir {
   constructor(p, bufferSize) {
+    if (p === undefined) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "handle" argument must be specified');
     this.path = p.given;
     this._p = p;
     this._size = bufferSize;
@@ -1034,8 +1160,10 @@ impl.opendir = function* opendir(path, opts) {
 
 // A FileHandle's methods after close reject with EBADF "file closed", as
 // Node's do.
-class FileHandle {
-  constructor(fd) { this.fd = fd; }
+// FileHandle is an EventEmitter ('close'), disposable with await using.
+const EventEmitter = require('node:events');
+class FileHandle extends EventEmitter {
+  constructor(fd) { super(); this.fd = fd; }
   getAsyncId() { return this.fd; }
   _run(syscall, make) {
     if (this.fd === -1) {
@@ -1060,10 +1188,11 @@ class FileHandle {
   sync() { return this._run('fsync', (fd) => impl.fsync(fd)); }
   datasync() { return this._run('fdatasync', (fd) => impl.fsync(fd)); }
   close() {
-    if (this.fd === -1) return Promise.resolve();
+    if (this.fd === -1) return this._closing || Promise.resolve();
     const fd = this.fd;
     this.fd = -1;
-    return runAsync(impl.close(fd));
+    this._closing = runAsync(impl.close(fd)).then(() => { this.emit('close'); });
+    return this._closing;
   }
   readLines() {
     const fh = this;
@@ -1081,7 +1210,7 @@ class FileHandle {
     };
   }
 }
-if (typeof Symbol.asyncDispose === 'symbol') FileHandle.prototype[Symbol.asyncDispose] = function () { return this.close(); };
+FileHandle.prototype[Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')] = function () { return this.close(); };
 
 // ---- the module ----
 
@@ -1111,7 +1240,7 @@ promises.open = function open(path, flags, mode) {
 promises.opendir = function opendir(path, opts) { return runAsync(impl.opendir(path, opts)); };
 
 fs.readSync = function readSync(fd, buffer, offset, length, position) {
-  return runSync(impl.read(fd, buffer, offset, length, position)).bytesRead;
+  return runSync(impl.read(fd, buffer, offset, length, position, arguments.length - 1)).bytesRead;
 };
 fs.read = callbackify('read', impl.read, (r) => [r.bytesRead, r.buffer]);
 fs.writeSync = function writeSync(fd, data, a, b, c) { return runSync(impl.write(fd, data, a, b, c)).bytesWritten; };
@@ -1121,7 +1250,17 @@ fs.writev = callbackify('writev', impl.writev, (r) => [r.bytesWritten, r.buffers
 fs.readvSync = function readvSync(fd, buffers, position) { return runSync(impl.readv(fd, buffers, position)).bytesRead; };
 fs.readv = callbackify('readv', impl.readv, (r) => [r.bytesRead, r.buffers]);
 
+let existsWarned = false;
 fs.existsSync = function existsSync(path) {
+  try {
+    pathArg(path);
+  } catch (e) {
+    if (e.code === 'ERR_INVALID_ARG_TYPE' && !existsWarned) {
+      existsWarned = true;
+      process.emitWarning('Passing invalid argument types to fs.existsSync is deprecated', 'DeprecationWarning', 'DEP0187');
+    }
+    return false;
+  }
   try {
     return runSync(impl.exists(path));
   } catch (e) {
@@ -1130,7 +1269,9 @@ fs.existsSync = function existsSync(path) {
 };
 fs.exists = function exists(path, cb) {
   if (typeof cb !== 'function') throw argType('cb', 'of type function', cb);
-  runAsync(impl.exists(path)).then((v) => cb(v), () => cb(false));
+  let p;
+  try { p = runAsync(impl.exists(path)); } catch (e) { p = Promise.resolve(false); }
+  p.then((v) => cb(v), () => cb(false));
 };
 
 fs.realpathSync.native = fs.realpathSync;
@@ -1151,215 +1292,126 @@ for (const name of ['chown', 'lchown']) {
   promises[name] = function (...args) { return runAsync(f(...args)); };
 }
 
-fs.watch = fs.watchFile = fs.unwatchFile = function watch() {
-  throw nodeError(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', 'fs.watch is not available in this sandbox');
+{
+  const f = function* fchown(fd, uid, gid) {
+    fdArg(fd);
+    intArg(uid, 'uid', -1, 4294967295);
+    intArg(gid, 'gid', -1, 4294967295);
+    if (!isStd(fd)) getFd(fd, 'fchown');
+    return undefined;
+  };
+  fs.fchownSync = function fchownSync(...args) { return runSync(f(...args)); };
+  fs.fchown = callbackify('fchown', f);
+}
+
+// statfs: the workspace's numbers, stable across runs (the workspace has
+// no blocks of its own; these say "plenty of room").
+function StatFs(v) { Object.assign(this, v); }
+{
+  const f = function* statfs(path, opts) {
+    const o = options(opts, { bigint: false });
+    const p = P(path, 'statfs');
+    yield ['stat', { path: p.abs }, [p]];
+    const v = { type: 0x01021994, bsize: 4096, frsize: 4096, blocks: 262144, bfree: 131072, bavail: 131072, files: 1000000, ffree: 999000 };
+    if (o.bigint) for (const k of Object.keys(v)) v[k] = BigInt(v[k]);
+    return new StatFs(v);
+  };
+  fs.statfsSync = function statfsSync(...args) { return runSync(f(...args)); };
+  fs.statfs = callbackify('statfs', f);
+  promises.statfs = function statfs(...args) { return runAsync(f(...args)); };
+}
+
+// _toUnixTimestamp is Node's internal time conversion (seconds), which
+// programs and tests reach for.
+fs._toUnixTimestamp = function toUnixTimestamp(time, name = 'time') {
+  return timeArg(time, name) / 1000;
 };
 
-// ---- streams (when node:events is there) ----
+// mkdtempDisposableSync / promises.mkdtempDisposable: a temporary
+// directory removed (recursively) by remove() or using-disposal; the path
+// removed is the absolute one, so a later chdir does not matter.
+const disposableDir = (given) => {
+  const abs = given[0] === '/' ? normalize(given) : joinPath(cwd(), given);
+  const remove = () => fs.rmSync(abs, { recursive: true, force: true });
+  return { path: given, remove, [Symbol.dispose || Symbol.for('Symbol.dispose')]: remove };
+};
+fs.mkdtempDisposableSync = function mkdtempDisposableSync(prefix, opts) {
+  return disposableDir(fs.mkdtempSync(prefix, opts));
+};
+promises.mkdtempDisposable = async function mkdtempDisposable(prefix, opts) {
+  const d = disposableDir(await promises.mkdtemp(prefix, opts));
+  const remove = () => promises.rm(d.path[0] === '/' ? d.path : joinPath(cwd(), d.path), { recursive: true, force: true });
+  return { path: d.path, remove, [Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')]: remove };
+};
 
-let EventEmitter = null;
-try { EventEmitter = require('node:events'); } catch (e) { EventEmitter = null; }
-if (EventEmitter && typeof EventEmitter !== 'function' && EventEmitter.EventEmitter) EventEmitter = EventEmitter.EventEmitter;
-
-if (typeof EventEmitter === 'function') {
-  // WriteStream writes each chunk in order through one file descriptor.
-  class WriteStream extends EventEmitter {
-    constructor(path, opts) {
-      super();
-      const o = options(opts, { flags: 'w', encoding: 'utf8', mode: 0o666, start: undefined, fd: null });
-      this.path = path === null || path === undefined || typeof path === 'string' ? path : pathArg(path);
-      this.bytesWritten = 0;
-      this.pending = true;
-      this.writable = true;
-      this._enc = o.encoding;
-      this._start = o.start === undefined ? null : o.start;
-      this._queue = Promise.resolve();
-      if (o.fd !== null && o.fd !== undefined) {
-        this.fd = typeof o.fd === 'number' ? o.fd : o.fd.fd;
-        this.pending = false;
-      } else {
-        this.fd = null;
-        this._queue = runAsync(impl.open(path, o.flags, o.mode)).then((fd) => {
-          this.fd = fd;
-          this.pending = false;
-          this.emit('open', fd);
-          this.emit('ready');
-        });
-      }
-      this._queue = this._queue.catch((e) => this._fail(e));
-    }
-
-    _fail(e) {
-      if (this._failed) return;
-      this._failed = true;
-      this.writable = false;
-      this.emit('error', e);
-      this.emit('close');
-    }
-
-    write(chunk, enc, cb) {
-      if (typeof enc === 'function') { cb = enc; enc = undefined; }
-      if (!this.writable) {
-        const e = nodeError(Error, 'ERR_STREAM_WRITE_AFTER_END', 'write after end');
-        Promise.resolve().then(() => { if (cb) cb(e); this.emit('error', e); });
-        return false;
-      }
-      const bytes = dataArg(chunk, enc || this._enc, 'chunk');
-      this._queue = this._queue.then(() => {
-        if (this._failed) return undefined;
-        const pos = this._start;
-        if (pos !== null) this._start += bytes.length;
-        return runAsync(impl.write(this.fd, bytes, 0, bytes.length, pos)).then((r) => {
-          this.bytesWritten += r.bytesWritten;
-          if (cb) cb(null);
-        });
-      }).catch((e) => { if (cb) cb(e); this._fail(e); });
-      return true;
-    }
-
-    end(chunk, enc, cb) {
-      if (typeof chunk === 'function') { cb = chunk; chunk = undefined; }
-      if (typeof enc === 'function') { cb = enc; enc = undefined; }
-      if (chunk !== undefined && chunk !== null) this.write(chunk, enc);
-      this.writable = false;
-      if (cb) this.once('finish', cb);
-      this._queue = this._queue.then(() => {
-        if (this._failed) return undefined;
-        this.emit('finish');
-        const fd = this.fd;
-        this.fd = null;
-        return runAsync(impl.close(fd)).then(() => { this.closed = true; this.emit('close'); });
-      }).catch((e) => this._fail(e));
-      return this;
-    }
-
-    close(cb) { this.end(cb); }
-    destroy(err) { this.writable = false; if (err) this._fail(err); return this; }
-    cork() {}
-    uncork() {}
-    setDefaultEncoding(enc) { this._enc = enc; return this; }
-  }
-
-  // ReadStream emits the file's content in chunks of highWaterMark bytes.
-  class ReadStream extends EventEmitter {
-    constructor(path, opts) {
-      super();
-      const o = options(opts, { flags: 'r', encoding: null, start: 0, end: Infinity, highWaterMark: 65536, fd: null });
-      this.path = path === null || path === undefined || typeof path === 'string' ? path : pathArg(path);
-      this.bytesRead = 0;
-      this.pending = true;
-      this.readable = true;
-      this._enc = o.encoding;
-      this._pos = o.start || 0;
-      this._end = o.end;
-      this._hwm = o.highWaterMark;
-      this._paused = false;
-      this._started = false;
-      this._opening = o.fd !== null && o.fd !== undefined
-        ? Promise.resolve(typeof o.fd === 'number' ? o.fd : o.fd.fd)
-        : runAsync(impl.open(path, o.flags, 0o666));
-      this._opening.then((fd) => {
-        this.fd = fd;
-        this.pending = false;
-        this.emit('open', fd);
-        this.emit('ready');
-      }, (e) => this._fail(e));
-    }
-
-    _fail(e) {
-      this.readable = false;
-      this.emit('error', e);
-      this.emit('close');
-    }
-
-    on(ev, fn) {
-      super.on(ev, fn);
-      if (ev === 'data' && !this._started) this.resume();
-      return this;
-    }
-
-    setEncoding(enc) { this._enc = enc; return this; }
-    pause() { this._paused = true; return this; }
-    isPaused() { return this._paused; }
-
-    resume() {
-      this._paused = false;
-      if (!this._started) {
-        this._started = true;
-        this._opening.then(() => this._pump(), () => {});
-      } else if (this._waiting) {
-        const w = this._waiting;
-        this._waiting = null;
-        w();
-      }
-      return this;
-    }
-
-    _pump() {
-      if (!this.readable) return;
-      if (this._paused) { this._waiting = () => this._pump(); return; }
-      const want = Math.min(this._hwm, this._end - this._pos + 1);
-      if (want <= 0) { this._finish(); return; }
-      const buf = Buffer.alloc(want);
-      runAsync(impl.read(this.fd, buf, 0, want, this._pos)).then((r) => {
-        if (r.bytesRead === 0) { this._finish(); return; }
-        this._pos += r.bytesRead;
-        this.bytesRead += r.bytesRead;
-        const chunk = buf.subarray(0, r.bytesRead);
-        this.emit('data', this._enc ? decode(chunk, this._enc) : chunk);
-        this._pump();
-      }, (e) => this._fail(e));
-    }
-
-    _finish() {
-      this.readable = false;
-      this.emit('end');
-      const fd = this.fd;
-      this.fd = null;
-      runAsync(impl.close(fd)).then(() => { this.closed = true; this.emit('close'); }, (e) => this.emit('error', e));
-    }
-
-    pipe(dest, opts) {
-      this.on('data', (c) => { if (dest.write(c) === false && typeof dest.once === 'function') { this.pause(); dest.once('drain', () => this.resume()); } });
-      if (!opts || opts.end !== false) this.on('end', () => dest.end());
-      return dest;
-    }
-
-    destroy(err) { this.readable = false; if (err) this._fail(err); return this; }
-    close(cb) { this.destroy(); if (cb) Promise.resolve().then(cb); }
-
-    [Symbol.asyncIterator]() {
-      const chunks = [];
-      let done = false;
-      let error = null;
-      let wake = null;
-      const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
-      this.on('data', (c) => { chunks.push(c); notify(); });
-      this.on('end', () => { done = true; notify(); });
-      this.on('error', (e) => { error = e; notify(); });
-      return {
-        next: () => new Promise((resolve, reject) => {
-          const poll = () => {
-            if (chunks.length) resolve({ value: chunks.shift(), done: false });
-            else if (error) reject(error);
-            else if (done) resolve({ value: undefined, done: true });
-            else wake = poll;
-          };
-          poll();
-        }),
-        return: () => { this.destroy(); return Promise.resolve({ value: undefined, done: true }); },
-        [Symbol.asyncIterator]() { return this; },
-      };
-    }
-  }
-
-  fs.WriteStream = WriteStream;
-  fs.ReadStream = ReadStream;
-  fs.createWriteStream = (path, opts) => new WriteStream(path, opts);
-  fs.createReadStream = (path, opts) => new ReadStream(path, opts);
-  FileHandle.prototype.createReadStream = function (opts) { return new ReadStream(null, Object.assign({}, opts, { fd: this.fd })); };
-  FileHandle.prototype.createWriteStream = function (opts) { return new WriteStream(null, Object.assign({}, opts, { fd: this.fd })); };
+// util.promisify(fs.read) and friends resolve to objects, as in Node.
+{
+  const custom = Symbol.for('nodejs.util.promisify.custom');
+  const obj = (f, names) => function (...args) {
+    return new Promise((resolve, reject) => {
+      f(...args, (err, a, b) => (err ? reject(err) : resolve({ [names[0]]: a, [names[1]]: b })));
+    });
+  };
+  fs.read[custom] = obj(fs.read, ['bytesRead', 'buffer']);
+  fs.write[custom] = obj(fs.write, ['bytesWritten', 'buffer']);
+  fs.readv[custom] = obj(fs.readv, ['bytesRead', 'buffers']);
+  fs.writev[custom] = obj(fs.writev, ['bytesWritten', 'buffers']);
+  fs.exists[custom] = (p) => new Promise((resolve) => fs.exists(p, resolve));
 }
+
+// lutimes sets the times of a link itself; the workspace keeps no times
+// for symlinks apart from their targets', so on a symlink it only checks
+// that the link exists.
+{
+  const f = function* lutimes(path, atime, mtime) {
+    const p = P(path, 'lutime');
+    const times = { atimeMs: timeArg(atime, 'atime'), mtimeMs: timeArg(mtime, 'mtime') };
+    const st = yield ['lstat', { path: p.abs }, [p]];
+    if (st.type !== 'symlink') yield ['utimes', Object.assign({ path: p.abs }, times), [p]];
+    return undefined;
+  };
+  fs.lutimesSync = function lutimesSync(...args) { return runSync(f(...args)); };
+  fs.lutimes = callbackify('lutimes', f);
+  promises.lutimes = function lutimes(...args) { return runAsync(f(...args)); };
+}
+
+// glob is built on first use (fs_glob.js).
+let globs = null;
+const G = () => globs || (globs = require('nook:fs_glob.js')(fs, { argType, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)) }));
+fs.glob = function glob(pattern, options, cb) { return G().glob(pattern, options, cb); };
+fs.globSync = function globSync(pattern, options) { return G().globSync(pattern, options); };
+promises.glob = function glob(pattern, options) { return G().promisesGlob(pattern, options); };
+
+// Watchers are built on first use (fs_watch.js).
+let watchers = null;
+const W = () => watchers || (watchers = require('nook:fs_watch.js')(fs, {
+  argType, argValue, pathArg, uvError, Stats: newStats, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)),
+}));
+fs.watch = function watch(filename, options, listener) { return W().watch(filename, options, listener); };
+fs.watchFile = function watchFile(filename, options, listener) { return W().watchFile(filename, options, listener); };
+fs.unwatchFile = function unwatchFile(filename, listener) { return W().unwatchFile(filename, listener); };
+promises.watch = function watch(filename, options) { return W().promiseWatch(filename, options); };
+
+// ---- streams: built on first use (fs_streams.js) ----
+
+let streams = null;
+const S = () => streams || (streams = require('nook:fs_streams.js')(fs, { argType, outOfRange, pathArg }));
+for (const name of ['ReadStream', 'WriteStream', 'FileReadStream', 'FileWriteStream']) {
+  let own;
+  Object.defineProperty(fs, name, {
+    enumerable: true, configurable: true,
+    get() { return own || S()[name.replace('File', '')]; },
+    set(v) { own = v; },
+  });
+}
+fs.createReadStream = function createReadStream(path, opts) { return new (S().ReadStream)(path, opts); };
+fs.createWriteStream = function createWriteStream(path, opts) { return new (S().WriteStream)(path, opts); };
+FileHandle.prototype.createReadStream = function createReadStream(opts) {
+  return new (S().ReadStream)(undefined, Object.assign({}, opts, { fd: this }));
+};
+FileHandle.prototype.createWriteStream = function createWriteStream(opts) {
+  return new (S().WriteStream)(undefined, Object.assign({}, opts, { fd: this }));
+};
 
 promises.constants = constants;
 fs.constants = constants;

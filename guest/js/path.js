@@ -40,7 +40,7 @@ function resolve(...parts) {
     assertPath(parts[i]);
     if (parts[i]) r = parts[i] + (r ? '/' + r : '');
   }
-  if (!r.startsWith('/')) r = host.cwd + (r ? '/' + r : '');
+  if (!r.startsWith('/')) { const c = globalThis.process ? globalThis.process.cwd() : host.cwd; r = c + (r ? '/' + r : ''); }
   return '/' + normalizeParts(r, true).join('/');
 }
 

@@ -34,6 +34,11 @@ module.exports = function make(name) {
     case 'polyfills': group('polyfills.js')(); return undefined;
     case 'guard:String': group('guards.js').guardStrings(); return undefined;
     case 'guard:Array': group('guards.js').guardArrays(); return undefined;
+    case 'dispose':
+      // The symbols esbuild's lowering of using / await using falls back to.
+      if (!Symbol.dispose) Object.defineProperty(Symbol, 'dispose', { value: Symbol.for('Symbol.dispose') });
+      if (!Symbol.asyncDispose) Object.defineProperty(Symbol, 'asyncDispose', { value: Symbol.for('Symbol.asyncDispose') });
+      return undefined;
     case 'asyncIterator':
       if (!Symbol.asyncIterator) Object.defineProperty(Symbol, 'asyncIterator', { value: Symbol.for('Symbol.asyncIterator') });
       return undefined;

@@ -50,7 +50,6 @@ function makeProcess() {
     resume() { return this; }, pause() { return this; },
   };
   stdin.addListener = stdin.on;
-  const noop = function () { return process; };
   const hrtime = (prev) => {
     const ns = Math.floor(host.hrnow());
     let s = Math.floor(ns / 1e9), n = ns % 1e9;
@@ -66,38 +65,149 @@ function makeProcess() {
       return true;
     },
     end(chunk) { if (chunk != null) this.write(chunk); },
-    on: noop, once: noop, off: noop,
+    on() { return this; }, once() { return this; }, off() { return this; }, emit() { return false; },
+    removeListener() { return this; }, listenerCount() { return 0; },
   });
-  const process = {
+  const EventEmitter = require('node:events');
+  const process = Object.create(EventEmitter.prototype);
+  EventEmitter.call(process);
+  let exiting = false;
+  let cwd = host.cwd;
+  const chdirError = (code, dir) => {
+    const words = { ENOENT: 'no such file or directory', ENOTDIR: 'not a directory', EACCES: 'permission denied' };
+    const e = new Error(`${code}: ${words[code] || 'error'}, chdir ${cwd} -> '${dir}'`);
+    e.errno = { ENOENT: -2, ENOTDIR: -20, EACCES: -13 }[code];
+    e.code = code;
+    e.syscall = 'chdir';
+    e.path = cwd;
+    e.dest = dir;
+    return e;
+  };
+  // emitExit runs the 'exit' listeners once, with the exit code.
+  const emitExit = (code) => {
+    if (exiting) return;
+    exiting = true;
+    process._exiting = true;
+    if (code !== undefined) process.exitCode = code;
+    process.emit('exit', process.exitCode === undefined ? 0 : Number(process.exitCode) | 0);
+  };
+  const warnOut = (w) => {
+    if (process.noDeprecation && w.name === 'DeprecationWarning') return;
+    let s = '(node:' + process.pid + ') ' + (w.code ? '[' + w.code + '] ' : '') + w.name + ': ' + w.message + '\n';
+    if (w.detail) s += w.detail + '\n';
+    host.write(2, s);
+  };
+  const emitWarning = (warning, type, code, ctor) => {
+    let detail;
+    if (type !== null && typeof type === 'object' && !Array.isArray(type)) {
+      ({ type, code, detail } = type);
+    } else if (typeof type === 'function') {
+      type = undefined;
+    }
+    if (typeof code === 'function') code = undefined;
+    if (typeof warning === 'string') {
+      const w = new Error(warning);
+      w.name = String(type || 'Warning');
+      if (code !== undefined) w.code = code;
+      if (detail !== undefined) w.detail = detail;
+      warning = w;
+    } else if (!(warning instanceof Error)) {
+      const e = new TypeError('The "warning" argument must be of type string or an instance of Error.' + received(warning));
+      e.code = 'ERR_INVALID_ARG_TYPE';
+      throw e;
+    }
+    if (warning.name === 'DeprecationWarning' && process.noDeprecation) return;
+    if (warning.name === 'DeprecationWarning' && process.throwDeprecation) throw warning;
+    process.nextTick(() => {
+      warnOut(warning);
+      process.emit('warning', warning);
+    });
+  };
+  const received = (v) => (v == null ? ' Received ' + v : typeof v === 'object' ? ' Received an instance of ' + ((v.constructor && v.constructor.name) || 'Object') : ' Received type ' + typeof v + ' (' + String(v) + ')');
+  const ticks = [];
+  let tickScheduled = false;
+  const runTicks = () => {
+    tickScheduled = false;
+    while (ticks.length) {
+      const [fn, args] = ticks.shift();
+      fn(...args);
+    }
+  };
+  Object.assign(process, {
     env: host.env,
     argv: host.argv,
-    argv0: 'nook',
+    argv0: 'node',
     execArgv: [],
-    execPath: '/usr/local/bin/nook',
+    execPath: '/usr/local/bin/node',
     platform: 'linux', arch: 'x64',
     version: 'v22.0.0', versions: { node: '22.0.0' },
     release: { name: 'node' },
-    pid: 1, ppid: 0, title: 'nook',
+    features: {},
+    config: { variables: {} },
+    pid: 1, ppid: 0, title: 'node',
     exitCode: undefined,
-    cwd: () => host.cwd,
-    chdir() { throw new Error('process.chdir() is not supported: the working directory is fixed for the run'); },
-    exit: (code) => host.exit(code),
+    cwd: () => cwd,
+    // chdir changes the directory relative paths resolve from (fs, path);
+    // the workspace root still bounds every path.
+    chdir(dir) {
+      if (typeof dir !== 'string') {
+        const e = new TypeError('The "directory" argument must be of type string.' + received(dir));
+        e.code = 'ERR_INVALID_ARG_TYPE';
+        throw e;
+      }
+      const abs = require('node:path').resolve(cwd, dir);
+      let st;
+      try { st = require('node:fs').statSync(abs); } catch (e) { throw chdirError(e.code || 'ENOENT', dir); }
+      if (!st.isDirectory()) throw chdirError('ENOTDIR', dir);
+      cwd = abs;
+    },
+    exit: (code) => {
+      if (code !== undefined && code !== null) process.exitCode = code;
+      emitExit();
+      host.exit(process.exitCode);
+    },
+    reallyExit: (code) => host.exit(code),
     abort: () => host.exit(134),
-    nextTick: (fn, ...args) => { Promise.resolve().then(() => fn(...args)); },
+    nextTick: (fn, ...args) => {
+      if (typeof fn !== 'function') {
+        const e = new TypeError('The "callback" argument must be of type function.' + received(fn));
+        e.code = 'ERR_INVALID_ARG_TYPE';
+        throw e;
+      }
+      ticks.push([fn, args]);
+      if (!tickScheduled) { tickScheduled = true; Promise.resolve().then(runTicks); }
+    },
     hrtime,
     uptime: () => host.hrnow() / 1e9,
-    memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
+    memoryUsage: Object.assign(() => ({ rss: 50331648, heapTotal: 16777216, heapUsed: 8388608, external: 1048576, arrayBuffers: 16384 }), { rss: () => 50331648 }),
+    resourceUsage: () => ({ userCPUTime: 0, systemCPUTime: 0, maxRSS: 49152, fsRead: 0, fsWrite: 0 }),
     cpuUsage: () => ({ user: 0, system: 0 }),
     umask: () => 0o22,
     getuid: () => 1000, getgid: () => 1000, geteuid: () => 1000, getegid: () => 1000,
-    emitWarning: (w) => host.write(2, '(nook) Warning: ' + (w && w.message ? w.message : String(w)) + '\n'),
+    getgroups: () => [1000],
+    kill() { throw new Error('process.kill() is not supported in the sandbox'); },
+    emitWarning,
     stdout: stream(1), stderr: stream(2), stdin,
-    on: noop, once: noop, off: noop, addListener: noop, removeListener: noop, removeAllListeners: noop,
-    emit: () => false, listeners: () => [], listenerCount: () => 0,
-  };
+  });
+  // The backend calls these when the loop is empty (beforeExit, until no
+  // listener schedules more work), when the run ends (exit), and for an
+  // exception or rejection nothing caught (true: a listener handled it).
+  host.setProcessHooks({
+    beforeExit: () => (exiting ? false : process.emit('beforeExit', process.exitCode === undefined ? 0 : Number(process.exitCode) | 0)),
+    exit: () => emitExit(),
+    uncaught: (err, origin) => {
+      if (origin === 'unhandledRejection' && process.listenerCount('unhandledRejection') > 0) {
+        process.emit('unhandledRejection', err, undefined);
+        return true;
+      }
+      if (process.listenerCount('uncaughtException') > 0) {
+        process.emit('uncaughtException', err, origin);
+        return true;
+      }
+      return false;
+    },
+  });
   return process;
-
-
 }
 
 module.exports = makeProcess();

@@ -89,9 +89,11 @@ func describe(o Options) string {
 		"Export a default function: it is called with the JSON input and its (awaited) return value is the result, "+
 		"which must be JSON-compatible. Files live under %s (%s); relative paths and relative imports "+
 		"(\"./lib.ts\") resolve from the working directory. ", o.Root, o.Access)
-	b.WriteString("Built-in modules: node:fs (sync, callback and promise APIs), node:fs/promises, node:path, " +
-		"node:buffer, node:util, node:events, node:url, node:process, node:timers, node:timers/promises, " +
-		"node:crypto (randomUUID, getRandomValues, createHash), node:os, node:assert. " +
+	b.WriteString("Built-in modules: node:fs (sync, callback, promise and stream APIs, fs.watch), node:fs/promises, node:path, " +
+		"node:buffer, node:stream, node:stream/promises, node:string_decoder, node:readline, node:zlib (gzip, deflate), " +
+		"node:util, node:events, node:url, node:process, node:timers, node:timers/promises, node:module (createRequire), " +
+		"node:crypto (randomUUID, getRandomValues, createHash), node:os, node:assert, node:test, node:worker_threads " +
+		"(main thread only). node:child_process exists but cannot start processes (use the shell backend). " +
 		"Host modules the caller provides are imported from \"ws:<name>\"; their functions are async. " +
 		"Globals: console, process (env, argv, exit, stdin), timers, fetch (only when the workspace has an " +
 		"outbound network policy), URL, TextEncoder/TextDecoder, Buffer, structuredClone, atob/btoa, crypto. " +
@@ -274,6 +276,9 @@ func features(src string) []string {
 	}
 	if any("asyncIterator") {
 		out = append(out, "asyncIterator")
+	}
+	if any("dispose") {
+		out = append(out, "dispose")
 	}
 	// Patterns goja hands to its backtracking engine (backreferences,
 	// lookaround) or builds at run time get the match-timeout guard.

@@ -101,3 +101,49 @@ func BenchmarkJSONRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWarmExecBuffer reads a file as a Buffer (node:buffer's npm
+// implementation is evaluated on first use).
+func BenchmarkWarmExecBuffer(b *testing.B) {
+	t := &testing.T{}
+	e := newEnv(t)
+	e.write("/workspace/a.txt", "hello")
+	s := spec{src: `import fs from "node:fs"; export default () => fs.readFileSync("a.txt").toString("hex")`}
+	host := runtime.NewHost(runtime.HostConfig{FS: e.ws.FS(), Root: "/workspace", RunID: "b",
+		Output: func(runtime.Stream, []byte) error { return nil }})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := e.b.Prepare(ctx, e.ws.FS(), e.request(s))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ex := p.Run(ctx, host); ex.Code != 0 {
+			b.Fatalf("%+v", ex)
+		}
+	}
+}
+
+// BenchmarkWarmExecStream pipes a file through a Transform (node:stream's
+// readable-stream is evaluated on first use).
+func BenchmarkWarmExecStream(b *testing.B) {
+	t := &testing.T{}
+	e := newEnv(t)
+	e.write("/workspace/a.txt", "hello")
+	s := spec{src: `import fs from "node:fs"; import { Transform } from "node:stream"; import { pipeline } from "node:stream/promises";
+export default async () => { const parts = []; await pipeline(fs.createReadStream("a.txt"),
+  new Transform({ transform(c, e, cb) { parts.push(String(c)); cb() } })); return parts.join("") }`}
+	host := runtime.NewHost(runtime.HostConfig{FS: e.ws.FS(), Root: "/workspace", RunID: "b",
+		Output: func(runtime.Stream, []byte) error { return nil }})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := e.b.Prepare(ctx, e.ws.FS(), e.request(s))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ex := p.Run(ctx, host); ex.Code != 0 {
+			b.Fatalf("%+v", ex)
+		}
+	}
+}

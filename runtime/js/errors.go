@@ -15,6 +15,9 @@ func (r *run) uncaught(v goja.Value, inPromise bool) error {
 	if f := r.fatalErr(); f != nil {
 		return f
 	}
+	if handled, err := r.uncaughtHook(v, inPromise); handled || err != nil {
+		return err
+	}
 	prefix := "Uncaught "
 	if inPromise {
 		prefix = "Uncaught (in promise) "

@@ -15,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
 	"github.com/dop251/goja_nodejs/require"
 	_ "github.com/dop251/goja_nodejs/url" // registers the url core module
 
@@ -304,7 +303,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		if fatal && !utf8.Valid(b) {
 			panic(r.newError("TypeError", "The encoded data was not valid for encoding utf-8"))
 		}
-		return strings.ToValidUTF8(string(b), "\uFFFD")
+		return decodeUTF8(b)
 	})
 	set("timerStart", func(fn goja.Value, ms float64, repeat bool) int64 {
 		f, ok := goja.AssertFunction(fn)
@@ -343,16 +342,23 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		return head + r.userFrames(stack)
 	})
 	set("setInspect", func(fn goja.Value) { r.fnInspect, _ = goja.AssertFunction(fn) })
+	set("setProcessHooks", func(hooks *goja.Object) { r.setProcessHooks(hooks) })
+	r.zlibFuncs(set)
+	setf("builtinModules", func() any {
+		var names []any
+		for _, n := range builtinNames() {
+			names = append(names, strings.TrimPrefix(n, "node:"))
+		}
+		return rt.NewArray(names...)
+	})
 	set("native", func(name string) goja.Value {
 		switch name {
-		case "buffer", "url":
+		case "url":
 			return r.native(name)
 		}
 		panic(r.newError("Error", "no native module "+name))
 	})
-	set("bufferFrom", func(data goja.Value) goja.Value {
-		return buffer.WrapBytes(rt, append([]byte(nil), r.dataBytes(data)...))
-	})
+	set("bufferFrom", func(data goja.Value) goja.Value { return r.newBuffer(append([]byte(nil), r.dataBytes(data)...)) })
 }
 
 // dataBytes returns the bytes of a string (UTF-8) or of binary data.

@@ -177,6 +177,11 @@ func (r *run) fire(t *timer) error {
 // deliver applies completions in issue order.
 func (r *run) deliver(c completion) error {
 	r.early[c.seq] = c.apply
+	return r.deliverReady()
+}
+
+// deliverReady applies the completions whose turn it is.
+func (r *run) deliverReady() error {
 	for {
 		f, ok := r.early[r.nextApply]
 		if !ok {
@@ -197,6 +202,10 @@ func (r *run) deliver(c completion) error {
 // the context's error, or errNeverSettles when settled can never become
 // true.
 func (r *run) runLoop(settled func() bool) error {
+	// Rejections left unhandled by the task that ran before the loop.
+	if err := r.afterTask(); err != nil {
+		return err
+	}
 	for {
 		if err := r.fatalErr(); err != nil {
 			return err
@@ -209,8 +218,8 @@ func (r *run) runLoop(settled func() bool) error {
 		replayTimer, replaying := r.recordedTimer()
 		if replaying && replayTimer != nil {
 			heap.Remove(&r.timers, replayTimer.index)
-			if err := r.fire(replayTimer); err != nil {
-				return r.check(err)
+			if err := r.check(r.fire(replayTimer)); err != nil {
+				return err
 			}
 			if err := r.afterTask(); err != nil {
 				return err
@@ -219,8 +228,8 @@ func (r *run) runLoop(settled func() bool) error {
 		}
 		blocked := replaying || len(r.timers) > 0 && r.timers[0].fsBarrier > r.fsApplied
 		if len(r.timers) > 0 && !blocked && !r.timers[0].due.After(time.Now()) {
-			if err := r.fireTimer(); err != nil {
-				return r.check(err)
+			if err := r.check(r.fireTimer()); err != nil {
+				return err
 			}
 			if err := r.afterTask(); err != nil {
 				return err
@@ -245,8 +254,12 @@ func (r *run) runLoop(settled func() bool) error {
 		}
 		select {
 		case c := <-r.loop.done:
-			if err := r.deliver(c); err != nil {
-				return r.check(err)
+			// An exception a listener handled (uncaughtException) lets
+			// the completions behind it through.
+			for err := r.deliver(c); err != nil; err = r.deliverReady() {
+				if err := r.check(err); err != nil {
+					return err
+				}
 			}
 			if err := r.afterTask(); err != nil {
 				return err
@@ -305,7 +318,9 @@ func (r *run) afterTask() error {
 		if r.awaited[p] || p.State() != goja.PromiseStateRejected {
 			continue
 		}
-		return r.uncaught(p.Result(), true)
+		if err := r.uncaught(p.Result(), true); err != nil {
+			return err
+		}
 	}
 	return nil
 }

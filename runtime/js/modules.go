@@ -18,21 +18,32 @@ import (
 // internal bridge (see shimHost); it is never reachable from user code.
 // A few are built here from goja_nodejs or from globals.
 var builtinFiles = map[string]string{
-	"node:fs":              "node_fs.js",
-	"node:path":            "path.js",
-	"node:path/posix":      "path.js",
-	"node:util":            "util.js",
-	"node:events":          "events.js",
-	"node:timers/promises": "timers_promises.js",
-	"node:crypto":          "crypto.js",
-	"node:os":              "os.js",
-	"node:assert":          "assert.js",
-	"node:assert/strict":   "assert.js",
-	"node:url":             "url.js",
+	"node:fs":                "node_fs.js",
+	"node:path":              "path.js",
+	"node:path/posix":        "path.js",
+	"node:util":              "util.js",
+	"node:events":            "events.js",
+	"node:timers/promises":   "timers_promises.js",
+	"node:crypto":            "crypto.js",
+	"node:os":                "os.js",
+	"node:assert":            "assert.js",
+	"node:assert/strict":     "assert.js",
+	"node:url":               "url.js",
+	"node:buffer":            "buffer.js",
+	"node:stream":            "stream.js",
+	"node:stream/promises":   "stream_promises.js",
+	"node:string_decoder":    "string_decoder.js",
+	"node:worker_threads":    "worker_threads.js",
+	"node:child_process":     "child_process.js",
+	"node:test":              "node_test.js",
+	"node:zlib":              "zlib.js",
+	"node:readline":          "readline.js",
+	"node:readline/promises": "readline_promises.js",
+	"node:module":            "module.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).
-var builtinNative = []string{"node:buffer", "node:process", "node:timers", "node:fs/promises"}
+var builtinNative = []string{"node:process", "node:timers", "node:fs/promises"}
 
 // builtinName returns the canonical name ("node:fs") of a built-in module
 // specifier ("fs" or "node:fs").
@@ -125,10 +136,8 @@ func (r *run) requireModule(spec string) (goja.Value, error) {
 
 func (r *run) loadBuiltin(name string) (goja.Value, error) {
 	switch name {
-	case "node:buffer":
-		return r.native("buffer"), nil
 	case "node:process":
-		return r.process, nil
+		return r.rt.GlobalObject().Get("process"), nil
 	case "node:timers":
 		o := r.rt.NewObject()
 		for _, n := range []string{"setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"} {

@@ -65,6 +65,9 @@ type run struct {
 	objectProto  *goja.Object
 	builtins     map[string]goja.Value // see builtin
 	process      *goja.Object
+	procHooks    *processHooks // set when process is built (see process.go)
+	inUncaught   bool          // an uncaughtException listener is running
+	bufferProto  *goja.Object  // node:buffer's Buffer.prototype (see newBuffer)
 }
 
 // exitRequest is the fatal "error" of process.exit.
@@ -208,7 +211,10 @@ func (r *run) main() runtime.Exit {
 		return err
 	})
 	if err != nil {
-		return r.finish(r.check(err))
+		if err := r.check(err); err != nil {
+			return r.finish(err)
+		}
+		top = nil
 	}
 	if _, err := r.await(top); err != nil {
 		return r.finish(err)
@@ -224,7 +230,7 @@ func (r *run) main() runtime.Exit {
 			return r.finish(r.report(err))
 		}
 	}
-	if err := r.runLoop(nil); err != nil {
+	if err := r.drain(); err != nil {
 		return r.finish(err)
 	}
 	ex := r.finish(nil)

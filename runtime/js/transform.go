@@ -89,6 +89,10 @@ type graph struct {
 	modules  int
 	bytes    int64
 	limitErr *runtime.LimitError
+	// noStrict are the modules without a 'use strict' directive, by
+	// esbuild input name; those esbuild reads as CommonJS or scripts make
+	// the bundle sloppy (see strictBundle).
+	noStrict map[string]bool
 }
 
 // transform bundles req's source and everything it imports into one
@@ -101,6 +105,7 @@ func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *runtime.Requ
 		entry:    path.Join(req.Cwd, entryName),
 		seenDeps: map[string]bool{},
 		depth:    map[string]int{},
+		noStrict: map[string]bool{},
 	}
 	res := api.Build(api.BuildOptions{
 		EntryPoints:    []string{"nook:main"},
@@ -136,9 +141,26 @@ func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *runtime.Requ
 	}
 	json.Unmarshal([]byte(res.Metafile), &meta)
 	format := meta.Inputs["entry:"+g.entry].Format
+	// ES modules are strict code. esbuild drops their (implied) strictness
+	// when it hoists them into the bundle's scope, and it also inlines
+	// strict CommonJS files that export nothing without their directive;
+	// so the whole bundle is made strict unless some module is sloppy
+	// code in Node too (a CommonJS file or plain script without 'use
+	// strict'), which then keeps the bundle as it was.
+	strict := true
+	for name, in := range meta.Inputs {
+		if g.noStrict[name] && in.Format != "esm" {
+			strict = false
+			break
+		}
+	}
 	for _, f := range res.OutputFiles {
 		if strings.HasSuffix(f.Path, ".js") {
-			return string(f.Contents), g.deps, format, nil
+			out := string(f.Contents)
+			if strict {
+				out = strings.Replace(out, bundleBanner, bundleBanner+`"use strict";`, 1)
+			}
+			return out, g.deps, format, nil
 		}
 	}
 	return "", nil, "", errors.New("js: esbuild produced no output")
@@ -399,6 +421,8 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		if err := g.nesting(g.entry, src, api.LoaderTS); err != nil {
 			return api.OnLoadResult{}, err
 		}
+		src = withFileVars(src, g.entry)
+		g.markStrictness(nsEntry+":"+g.entry, src)
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: g.req.Cwd}, nil
 	case nsVFS:
 		loader, _ := loaderFor(args.Path)
@@ -421,6 +445,10 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		if err := g.nesting(args.Path, src, loader); err != nil {
 			return api.OnLoadResult{}, err
 		}
+		if loader != api.LoaderJSON {
+			src = withFileVars(src, args.Path)
+			g.markStrictness(nsVFS+":"+args.Path, src)
+		}
 		return api.OnLoadResult{Contents: &src, Loader: loader, ResolveDir: path.Dir(args.Path)}, nil
 	case nsBuiltin:
 		src := "module.exports = __nook_require(" + strconv.Quote(args.Path) + ");"
@@ -430,6 +458,7 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 	case nsConfig:
 		src := g.b.opts.Modules[args.Path]
+		g.markStrictness(nsConfig+":"+args.Path, src)
 		if err := g.count(args.Path, len(src)); err != nil {
 			return api.OnLoadResult{}, err
 		}
@@ -439,6 +468,16 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 	}
 	return api.OnLoadResult{}, fmt.Errorf("js: no loader for %s:%s", args.Namespace, args.Path)
+}
+
+// markStrictness records a module that has no 'use strict' directive.
+func (g *graph) markStrictness(name, src string) {
+	if hasUseStrict(src) {
+		return
+	}
+	g.mu.Lock()
+	g.noStrict[name] = true
+	g.mu.Unlock()
 }
 
 // hostStub is the ES module standing for a ws: host module: its functions

@@ -1,0 +1,268 @@
+//go:build nodeconformance
+
+package node
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/vfs"
+)
+
+// passFloor is the number of test files that passed when this floor was
+// last raised; fewer fails the suite.
+const passFloor = 222
+
+// perTest bounds one test file's run.
+const perTest = 30 * time.Second
+
+//go:embed testdata/common
+var common embed.FS
+
+// archive finds node-fs-tests.tar.xz.
+func archive(t *testing.T) string {
+	if p := os.Getenv("NOOK_NODE_FS_TESTS"); p != "" {
+		return p
+	}
+	dir, _ := os.Getwd()
+	for {
+		p := filepath.Join(dir, "shared", "conformance", "node-fs-tests.tar.xz")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("node-fs-tests.tar.xz not found in any parent's shared/conformance/; set NOOK_NODE_FS_TESTS to its path")
+		}
+		dir = up
+	}
+}
+
+// tree is a set of files to import into a workspace, by path under /workspace.
+type tree map[string][]byte
+
+func readTree(root, prefix string, out tree) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[path.Join(prefix, filepath.ToSlash(rel))] = b
+		return nil
+	})
+}
+
+type result struct {
+	name   string
+	status string // pass, skip, fail
+	reason string
+	stdout string
+	stderr string
+}
+
+func TestNodeFS(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("tar", "-xJf", archive(t), "-C", dir).CombinedOutput(); err != nil {
+		t.Fatalf("tar -xJf: %v\n%s", err, out)
+	}
+	base := filepath.Join(dir, "node-fs-tests", "test")
+	files := tree{}
+	if err := readTree(filepath.Join(base, "fixtures"), "/workspace/test/fixtures", files); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.WalkDir(common, "testdata/common", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := common.ReadFile(p)
+		files["/workspace/test/common/"+strings.TrimPrefix(p, "testdata/common/")] = b
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	names, err := filepath.Glob(filepath.Join(base, "parallel", "test-fs-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatal("the archive has no test/parallel/test-fs-* files")
+	}
+	// NOOK_NODE_FS_ONLY=pattern runs the matching files only, showing
+	// their output, and writes no RESULTS.md (for working on one test).
+	if only := os.Getenv("NOOK_NODE_FS_ONLY"); only != "" {
+		re := regexp.MustCompile(only)
+		for _, n := range names {
+			if re.MatchString(filepath.Base(n)) {
+				r := runOne(js.New(js.Options{}), files, n)
+				t.Logf("%s: %s %s\n--- stdout\n%s--- stderr\n%s", r.name, r.status, r.reason, r.stdout, r.stderr)
+			}
+		}
+		return
+	}
+	backend := js.New(js.Options{})
+	results := make([]result, len(names))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = runOne(backend, files, names[i])
+			}
+		}()
+	}
+	for i := range names {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
+	var pass, skip int
+	for _, r := range results {
+		switch r.status {
+		case "pass":
+			pass++
+		case "skip":
+			skip++
+		}
+	}
+	report := render(results, pass, skip)
+	if err := os.WriteFile("RESULTS.md", []byte(report), 0o644); err != nil {
+		t.Error(err)
+	}
+	t.Logf("Node fs tests: %d pass, %d skip, %d fail of %d (floor %d); per file in RESULTS.md",
+		pass, skip, len(results)-pass-skip, len(results), passFloor)
+	if pass < passFloor {
+		t.Errorf("%d test files pass, fewer than the floor %d", pass, passFloor)
+	}
+}
+
+func runOne(b *js.Backend, files tree, file string) result {
+	name := filepath.Base(file)
+	res := result{name: name, status: "fail"}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		res.reason = err.Error()
+		return res
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), perTest)
+	defer cancel()
+	ws, err := nook.OpenMemory(ctx)
+	if err != nil {
+		res.reason = err.Error()
+		return res
+	}
+	defer ws.Close()
+	fsys := ws.FS()
+	err = fsys.Batch(ctx, func(bt *vfs.Batch) error {
+		for p, data := range files {
+			if err := bt.WriteFile(p, data, &vfs.WriteOptions{MkdirAll: true}); err != nil {
+				return err
+			}
+		}
+		return bt.WriteFile("/workspace/test/parallel/"+name, src, &vfs.WriteOptions{MkdirAll: true})
+	})
+	if err != nil {
+		res.reason = "import: " + err.Error()
+		return res
+	}
+	req := &runtime.Request{ID: "node-" + name, Source: fmt.Sprintf("import %q;\n", "./test/parallel/"+name),
+		Cwd: "/workspace", Env: map[string]string{"HOME": "/workspace", "TMPDIR": "/tmp"},
+		Args: nil, Limits: runtime.Limits{}.WithDefaults()}
+	prg, err := b.Prepare(ctx, fsys, req)
+	if err != nil {
+		res.reason = "prepare: " + firstLine(err.Error())
+		return res
+	}
+	var mu sync.Mutex
+	var stdout, stderr bytes.Buffer
+	host := runtime.NewHost(runtime.HostConfig{FS: fsys, Root: "/workspace", RunID: req.ID,
+		Output: func(s runtime.Stream, p []byte) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if s == runtime.Stderr {
+				stderr.Write(p)
+			} else {
+				stdout.Write(p)
+			}
+			return nil
+		}})
+	ex := prg.Run(ctx, host)
+	mu.Lock()
+	defer mu.Unlock()
+	res.stdout, res.stderr = stdout.String(), stderr.String()
+	if m := skipLine.FindSubmatch(stdout.Bytes()); m != nil && ex.Code == 0 {
+		res.status, res.reason = "skip", string(m[1])
+		return res
+	}
+	if ex.Code == 0 && ex.Err == nil {
+		res.status = "pass"
+		return res
+	}
+	res.reason = reason(stderr.String(), ex)
+	return res
+}
+
+var skipLine = regexp.MustCompile(`(?m)^1\.\.0 # Skipped: (.*)$`)
+
+// reason is the line of a failed run's stderr that says most about why.
+func reason(stderr string, ex runtime.Exit) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "at ") || strings.HasPrefix(l, "^") || strings.HasPrefix(l, "(node:") {
+			continue
+		}
+		return clip(l)
+	}
+	if ex.Err != nil {
+		return clip(firstLine(ex.Err.Error()))
+	}
+	return fmt.Sprintf("exit status %d", ex.Code)
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return clip(l)
+}
+
+func clip(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:157]) + "..."
+	}
+	return s
+}
+
+func render(results []result, pass, skip int) string {
+	sort.Slice(results, func(i, j int) bool { return results[i].name < results[j].name })
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Node.js fs tests in nook's JavaScript backend\n\n")
+	fmt.Fprintf(&b, "Written by `go test -tags nodeconformance ./conformance/node/` (Node %s, test/parallel/test-fs-*).\n\n", "25.8.1")
+	fmt.Fprintf(&b, "%d pass, %d skip (the test itself skipped), %d fail, of %d files.\n\n", pass, skip, len(results)-pass-skip, len(results))
+	b.WriteString("| file | result | reason |\n| --- | --- | --- |\n")
+	for _, r := range results {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.name, r.status, r.reason)
+	}
+	return b.String()
+}

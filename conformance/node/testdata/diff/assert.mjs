@@ -1,0 +1,14 @@
+import assert from 'node:assert';
+const show = (f) => { try { f(); console.log('ok'); } catch (e) { console.log(e.name, e.code, e.message.split('\n')[0]); } };
+const boom = () => { const e = new TypeError('bad'); e.code = 'ERR_X'; throw e; };
+show(() => assert.throws(boom, /TypeError: bad/));
+show(() => assert.throws(boom, /nope/));
+show(() => assert.throws(boom, { code: 'ERR_X' }));
+show(() => assert.throws(boom, RangeError));
+show(() => assert.throws(() => {}));
+show(() => assert.strictEqual(1, 2));
+show(() => assert.deepStrictEqual({ a: [1, 2] }, { a: [1, 2] }));
+show(() => assert.ifError(null));
+show(() => assert.ifError(new Error('oops')));
+show(() => assert.ok(0));
+show(() => assert.match('abc', /b/));

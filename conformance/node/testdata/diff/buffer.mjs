@@ -1,0 +1,13 @@
+import { Buffer } from 'node:buffer';
+const b = Buffer.from('héllo wörld');
+console.log(b.length, Buffer.byteLength('héllo wörld'), b.toString('hex'));
+console.log(b.toString('base64'), b.toString('base64url'), b.toString('latin1').length);
+console.log(Buffer.from('aGVsbG8', 'base64url').toString(), Buffer.from('68656c6c6f', 'hex').toString('ascii'));
+const n = Buffer.alloc(12);
+n.writeUInt32BE(0xdeadbeef, 0); n.writeInt16LE(-2, 4); n.writeDoubleLE(1.5, 4);
+console.log(n, n.readUInt32BE(0).toString(16), n.readDoubleLE(4));
+console.log(Buffer.compare(Buffer.from('a'), Buffer.from('b')), Buffer.concat([Buffer.from('x'), Buffer.from('y')]).toString());
+console.log(Buffer.from([1, 2, 3]).equals(Buffer.from([1, 2, 3])), Buffer.isBuffer(new Uint8Array(2)), Buffer.from('abc').indexOf('c'));
+console.log(Buffer.from([0xe2, 0x82, 0x41, 0x80, 0xf0, 0x9f, 0x98]).toString());
+console.log(JSON.stringify(Buffer.from('hi')), Buffer.from('hi').toJSON().data);
+console.log(Buffer.from('hello').subarray(1, 3).toString(), Buffer.alloc(3, 'ab').toString());

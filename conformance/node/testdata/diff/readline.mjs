@@ -1,0 +1,10 @@
+import fs from 'node:fs';
+import readline from 'node:readline';
+fs.writeFileSync('lines.txt', 'alpha\r\nbeta\n\ngamma');
+const rl = readline.createInterface({ input: fs.createReadStream('lines.txt'), crlfDelay: Infinity });
+const lines = [];
+for await (const l of rl) lines.push(l);
+console.log(lines);
+const rl2 = readline.createInterface({ input: fs.createReadStream('lines.txt') });
+rl2.on('line', (l) => console.log('line', JSON.stringify(l)));
+rl2.on('close', () => console.log('closed'));

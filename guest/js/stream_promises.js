@@ -1,0 +1,4 @@
+'use strict';
+// node:stream/promises — pipeline and finished returning promises.
+
+module.exports = require('node:stream').promises;

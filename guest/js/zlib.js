@@ -1,0 +1,125 @@
+'use strict';
+// node:zlib — gzip, deflate (zlib format) and raw deflate, with unzip
+// detecting the format; the codec is Go's compress/* (host.zlib*), run in
+// the sandbox and bounded by MaxAllocBytes. Streams (createGzip, ...)
+// gather their input and convert it when it ends. Brotli is not available.
+
+const { Transform } = require('node:stream');
+const { Buffer } = require('node:buffer');
+
+const constants = Object.freeze({
+  Z_NO_FLUSH: 0, Z_PARTIAL_FLUSH: 1, Z_SYNC_FLUSH: 2, Z_FULL_FLUSH: 3, Z_FINISH: 4, Z_BLOCK: 5,
+  Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3,
+  Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6,
+  Z_NO_COMPRESSION: 0, Z_BEST_SPEED: 1, Z_BEST_COMPRESSION: 9, Z_DEFAULT_COMPRESSION: -1,
+  Z_FILTERED: 1, Z_HUFFMAN_ONLY: 2, Z_RLE: 3, Z_FIXED: 4, Z_DEFAULT_STRATEGY: 0, ZLIB_VERNUM: 4865,
+  DEFLATE: 1, INFLATE: 2, GZIP: 3, GUNZIP: 4, DEFLATERAW: 5, INFLATERAW: 6, UNZIP: 7,
+  Z_MIN_WINDOWBITS: 8, Z_MAX_WINDOWBITS: 15, Z_DEFAULT_WINDOWBITS: 15, Z_MIN_CHUNK: 64, Z_MAX_CHUNK: Infinity,
+  Z_DEFAULT_CHUNK: 16384, Z_MIN_MEMLEVEL: 1, Z_MAX_MEMLEVEL: 9, Z_DEFAULT_MEMLEVEL: 8, Z_MIN_LEVEL: -1,
+  Z_MAX_LEVEL: 9, Z_DEFAULT_LEVEL: -1,
+});
+
+function input(data) {
+  if (typeof data === 'string') return Buffer.from(data);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const e = new TypeError('The "buffer" argument must be of type string or an instance of Buffer, TypedArray, DataView, or ArrayBuffer.' +
+    (data == null ? ' Received ' + data : ' Received type ' + typeof data));
+  e.code = 'ERR_INVALID_ARG_TYPE';
+  throw e;
+}
+
+const codecs = {
+  gzip: (d, o) => host.zlibCompress('gzip', d, level(o)),
+  deflate: (d, o) => host.zlibCompress('deflate', d, level(o)),
+  deflateRaw: (d, o) => host.zlibCompress('raw', d, level(o)),
+  gunzip: (d, o) => host.zlibDecompress('gzip', d, maxOut(o)),
+  inflate: (d, o) => host.zlibDecompress('deflate', d, maxOut(o)),
+  inflateRaw: (d, o) => host.zlibDecompress('raw', d, maxOut(o)),
+  unzip: (d, o) => host.zlibDecompress('unzip', d, maxOut(o)),
+};
+function level(o) { return o && typeof o.level === 'number' ? o.level : -1; }
+function maxOut(o) { return o && typeof o.maxOutputLength === 'number' ? o.maxOutputLength : 0; }
+
+const zlib = { constants, codes: { Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6 } };
+Object.assign(zlib, constants);
+
+const names = { gzip: 'Gzip', deflate: 'Deflate', deflateRaw: 'DeflateRaw', gunzip: 'Gunzip', inflate: 'Inflate', inflateRaw: 'InflateRaw', unzip: 'Unzip' };
+
+for (const [name, codec] of Object.entries(codecs)) {
+  zlib[name + 'Sync'] = function (data, opts) { return codec(input(data), opts); };
+  zlib[name] = function (data, opts, cb) {
+    if (typeof opts === 'function') { cb = opts; opts = undefined; }
+    if (typeof cb !== 'function') {
+      const e = new TypeError('The "callback" argument must be of type function.' + (cb == null ? ' Received ' + cb : ' Received type ' + typeof cb));
+      e.code = 'ERR_INVALID_ARG_TYPE';
+      throw e;
+    }
+    const bytes = input(data);
+    setImmediate(() => {
+      let out;
+      try { out = codec(bytes, opts); } catch (e) { cb(e); return; }
+      cb(null, out);
+    });
+  };
+  // The stream gathers its input (at most MaxAllocBytes) and converts it at the end.
+  const Ctor = function (opts) {
+    if (!(this instanceof Ctor)) return new Ctor(opts);
+    Transform.call(this, opts);
+    this._chunks = [];
+    this._size = 0;
+    this._opts = opts;
+    this.bytesWritten = 0;
+  };
+  Object.setPrototypeOf(Ctor.prototype, Transform.prototype);
+  Object.setPrototypeOf(Ctor, Transform);
+  Object.defineProperty(Ctor, 'name', { value: names[name] });
+  Ctor.prototype._transform = function (chunk, enc, cb) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk, enc) : chunk;
+    this._size += b.length;
+    if (this._size > host.maxAlloc) { host.allocLimit('zlib stream input', this._size); }
+    this._chunks.push(b);
+    this.bytesWritten += b.length;
+    cb();
+  };
+  Ctor.prototype._flush = function (cb) {
+    let out;
+    try { out = codec(Buffer.concat(this._chunks), this._opts); } catch (e) { cb(e); return; }
+    this._chunks = [];
+    cb(null, out);
+  };
+  Ctor.prototype.close = function (cb) { if (cb) process.nextTick(cb); this.destroy(); };
+  Ctor.prototype.flush = function (kind, cb) { if (typeof kind === 'function') cb = kind; if (cb) process.nextTick(cb); };
+  Ctor.prototype.params = function (l, s, cb) { if (cb) process.nextTick(cb); };
+  Ctor.prototype.reset = function () { this._chunks = []; this._size = 0; };
+  zlib[names[name]] = Ctor;
+  zlib['create' + names[name]] = (opts) => new Ctor(opts);
+}
+
+const noBrotli = () => {
+  const e = new Error('Brotli is not available in this sandbox (use gzip or deflate)');
+  e.code = 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM';
+  throw e;
+};
+for (const n of ['brotliCompress', 'brotliCompressSync', 'brotliDecompress', 'brotliDecompressSync', 'createBrotliCompress',
+  'createBrotliDecompress', 'BrotliCompress', 'BrotliDecompress', 'zstdCompress', 'zstdCompressSync', 'zstdDecompress', 'zstdDecompressSync']) {
+  zlib[n] = noBrotli;
+}
+
+let crcTable;
+zlib.crc32 = function crc32(data, value = 0) {
+  if (!crcTable) {
+    crcTable = new Int32Array(256);
+    for (let i = 0; i < 256; i++) {
+      let c = i;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[i] = c;
+    }
+  }
+  const b = input(data);
+  let c = ~value;
+  for (let i = 0; i < b.length; i++) c = crcTable[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  return ~c >>> 0;
+};
+
+module.exports = zlib;
