@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/tools"
@@ -17,7 +18,10 @@ import (
 
 func newSet(t *testing.T, readOnly bool) *tools.Set {
 	t.Helper()
-	ws, err := nook.OpenMemory(context.Background())
+	// A fixed clock: results that show times (ls shows mtimes) compare
+	// equal across workspaces.
+	fixed := func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
+	ws, err := nook.OpenMemory(context.Background(), nook.WithClock(fixed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func TestExecProgressNotifications(t *testing.T) {
 		ss.Wait()
 	}()
 
-	params := &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"command": "out one\nsleep 150ms\nout two\nsleep 150ms"}}
+	params := &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"command": "out one\nsleep 500ms\nout two\nsleep 500ms"}}
 	params.SetProgressToken("tok-1")
 	res, err := cs.CallTool(ctx, params)
 	if err != nil {
