@@ -919,7 +919,7 @@ func TestFSOpsMisc(t *testing.T) {
 	e := newFSEnv(t, runtime.ReadWrite)
 	e.fails("ENOSYS", `ENOSYS: function not implemented, fs op "chown"`, "chown", "path", "/workspace")
 	names := runtime.FSOpNames()
-	if len(names) != 26 || names[0] != "access" {
+	if len(names) != 27 || names[0] != "access" {
 		t.Fatalf("FSOpNames = %v", names)
 	}
 	for _, n := range names {

@@ -100,10 +100,15 @@ func TestShellRunsInWorker(t *testing.T) {
 	}
 }
 
+// deepParse lets a JSON.parse recurse past the worker's Go stack: the
+// nesting limit that stops it in front of the parser is raised out of the
+// way, so that the worker really crashes.
+var deepParse = runtime.Options{Limits: runtime.Limits{MaxNestingDepth: 1 << 30}}
+
 // TestStackOverflowCrashesOnlyItsRun: a parse that overflows the Go
 // stack is a fatal error of the worker, which ends its run, not the host.
 func TestStackOverflowCrashesOnlyItsRun(t *testing.T) {
-	e := newEnv(t, runtime.Options{}, worker.Options{})
+	e := newEnv(t, deepParse, worker.Options{})
 	res := e.run(`const n = 3e6; JSON.parse("[".repeat(n) + "]".repeat(n));`, runtime.ExecOptions{})
 	want := "the sandbox process crashed: runtime: goroutine stack exceeds 67108864-byte limit"
 	if res.Status != runtime.StatusFailed || res.Error != want || !strings.Contains(string(res.Stderr), want) {
@@ -238,7 +243,7 @@ export default () => a;`, runtime.ExecOptions{OnInterrupt: runtime.PolicyReplay}
 // every time is an interruption each time under the replay policy: it
 // resumes until it has no attempts left, then fails.
 func TestCrashUnderReplayUsesAttempts(t *testing.T) {
-	e := newEnv(t, runtime.Options{}, worker.Options{})
+	e := newEnv(t, deepParse, worker.Options{})
 	res := e.run(`console.log("before"); const n = 3e6; JSON.parse("[".repeat(n) + "]".repeat(n));`,
 		runtime.ExecOptions{OnInterrupt: runtime.PolicyReplay})
 	const want = "Execution was interrupted too often: it has no attempts left (MaxAttempts 3)."
