@@ -63,17 +63,17 @@ func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.E
 	case <-w.idle:
 	default:
 	}
-	_, own := host.(runtime.OwnClock)
-	err := w.c.send(&frame{T: tStart, Start: &start{Backend: x.backend, Request: x.req, Snapshot: x.snapshot,
-		Timers: s.tj != nil, OwnClock: own}})
 	// The CPU time the worker used before this run (read when it was
-	// last idle), and the kernel's limits for the run, set while it
-	// starts.
+	// last idle), and the kernel's limits for the run, set before it
+	// starts (a program may read them at once).
 	usage0 := w.base
 	if !w.armed || w.lim.MaxOpenFiles != lim.MaxOpenFiles || w.lim.MaxCPUTime != lim.MaxCPUTime {
 		setLimits(w.pid, lim, usage0)
 	}
 	w.lim, w.armed = lim, false
+	_, own := host.(runtime.OwnClock)
+	err := w.c.send(&frame{T: tStart, Start: &start{Backend: x.backend, Request: x.req, Snapshot: x.snapshot,
+		Timers: s.tj != nil, OwnClock: own}})
 
 	var ex *exit
 	last := usage0
