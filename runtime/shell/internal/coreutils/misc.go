@@ -351,19 +351,7 @@ func base64Cmd(e *Env, args []string) int {
 			}
 			return
 		}
-		s := base64.StdEncoding.EncodeToString(b)
-		var sb strings.Builder
-		for wrap > 0 && len(s) > wrap {
-			sb.WriteString(s[:wrap] + "\n")
-			s = s[wrap:]
-		}
-		if s != "" {
-			sb.WriteString(s)
-			if wrap > 0 {
-				sb.WriteString("\n") // GNU ends -w 0 output without a newline
-			}
-		}
-		fmt.Fprint(e.Stdout, sb.String())
+		fmt.Fprint(e.Stdout, wrapped(base64.StdEncoding.EncodeToString(b), wrap))
 	})
 }
 

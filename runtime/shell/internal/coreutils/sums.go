@@ -296,19 +296,24 @@ func base32Cmd(e *Env, args []string) int {
 			}
 			return
 		}
-		s := base32.StdEncoding.EncodeToString(b)
-		var sb strings.Builder
-		for wrap > 0 && len(s) > wrap {
-			sb.WriteString(s[:wrap] + "\n")
-			s = s[wrap:]
-		}
-		if s != "" {
-			sb.WriteString(s)
-			if wrap > 0 {
-				sb.WriteString("\n") // GNU ends -w 0 output without a newline
-			}
-		}
-		io.WriteString(e.Stdout, sb.String())
+		io.WriteString(e.Stdout, wrapped(base32.StdEncoding.EncodeToString(b), wrap))
 	})
 	return max(st, status)
+}
+
+// wrapped is encoded text cut into lines of wrap characters, as base32 and
+// base64 print it (wrap 0: one line, with no newline at the end, as GNU).
+func wrapped(s string, wrap int) string {
+	var sb strings.Builder
+	for wrap > 0 && len(s) > wrap {
+		sb.WriteString(s[:wrap] + "\n")
+		s = s[wrap:]
+	}
+	if s != "" {
+		sb.WriteString(s)
+		if wrap > 0 {
+			sb.WriteString("\n")
+		}
+	}
+	return sb.String()
 }
