@@ -94,6 +94,7 @@ func description(root string) string {
 		"diff writes normal or unified (-u) output and compares directories (-r); tar creates, lists and extracts " +
 		"plain or gzip (-z) archives; gzip/gunzip/zcat compress files; zip/unzip, patch (unified diffs), bc (arbitrary precision). " +
 		"curl and wget reach the network only under the workspace's outbound policy (without one the network is off). " +
+		"git runs git's command lines (commit, merge, rebase, stash, log, diff, ...) over the workspace when the embedder registers the ws:git host module. " +
 		"timeout N CMD stops CMD and all it started. There are no other programs (no python, node or compilers: use the js or wasm backend), " +
 		"no process substitution <(...). " +
 		"The exit code is the script's status; stdout and stderr are returned, with the list of files the script changed."
