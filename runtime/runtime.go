@@ -99,6 +99,9 @@ var (
 
 const killPoll = 100 * time.Millisecond
 
+// leaseTiming is one runtime's lease timing.
+type leaseTiming struct{ ttl, renew, retry time.Duration }
+
 // leaseLostError stops the runs of a runtime that could not renew its
 // lease in time.
 type leaseLostError struct{ err error }
@@ -117,6 +120,7 @@ type Runtime struct {
 	fs       *vfs.FS
 	store    *journal.Store
 	opts     Options
+	lease    leaseTiming // read from the package's timing once, in New
 	backends map[string]Backend
 	infos    []BackendInfo
 	owner    string
@@ -201,7 +205,8 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 	if err := r.describeModules(); err != nil {
 		return nil, err
 	}
-	if err := store.Renew(ctx, r.owner, opts.Now().Add(leaseTTL)); err != nil {
+	r.lease = leaseTiming{ttl: leaseTTL, renew: leaseRenew, retry: leaseRetry}
+	if err := store.Renew(ctx, r.owner, opts.Now().Add(r.lease.ttl)); err != nil {
 		return nil, err
 	}
 	if err := r.reapOrphans(ctx); err != nil {
@@ -258,7 +263,7 @@ func (r *Runtime) Close() error {
 // processes while runs are active, and prunes finished runs.
 func (r *Runtime) maintain() {
 	defer close(r.done)
-	renew := time.NewTimer(leaseRenew)
+	renew := time.NewTimer(r.lease.renew)
 	defer renew.Stop()
 	kill := time.NewTicker(killPoll)
 	defer kill.Stop()
@@ -274,22 +279,22 @@ func (r *Runtime) maintain() {
 		case <-r.wake:
 			// A run started: poll for kill requests from now on.
 		case <-renew.C:
-			ctx, cancel := context.WithTimeout(context.Background(), leaseRenew)
-			err := r.store.Renew(ctx, r.owner, r.opts.Now().Add(leaseTTL))
+			ctx, cancel := context.WithTimeout(context.Background(), r.lease.renew)
+			err := r.store.Renew(ctx, r.owner, r.opts.Now().Add(r.lease.ttl))
 			if err == nil {
 				renewed = time.Now()
 				r.prune(ctx, false)
-				renew.Reset(leaseRenew)
+				renew.Reset(r.lease.renew)
 			} else {
 				r.opts.Logger.Error("nook: renewing the runtime's lease failed", "owner", r.owner, "err", err)
-				if time.Since(renewed) >= leaseTTL-leaseRenew {
+				if time.Since(renewed) >= r.lease.ttl-r.lease.renew {
 					r.stopAll(&leaseLostError{err})
 				}
-				renew.Reset(leaseRetry)
+				renew.Reset(r.lease.retry)
 			}
 			cancel()
 		case <-killC:
-			ctx, cancel := context.WithTimeout(context.Background(), leaseRenew)
+			ctx, cancel := context.WithTimeout(context.Background(), r.lease.renew)
 			ids, err := r.store.KillRequests(ctx, r.owner)
 			cancel()
 			if err == nil {
