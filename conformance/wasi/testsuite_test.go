@@ -24,6 +24,7 @@ import (
 	"github.com/ulikunitz/xz"
 
 	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/internal/hostcopy"
 	"github.com/nookdev/nook/runtime"
 	nwasm "github.com/nookdev/nook/runtime/wasm"
 )
@@ -189,32 +190,6 @@ func tests(t *testing.T, root string) []test {
 	return out
 }
 
-// copyTree copies the host directory src to dst.
-func copyTree(src, dst string) error {
-	return filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		switch {
-		case fi.IsDir():
-			return os.MkdirAll(to, 0o755)
-		case fi.Mode()&os.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(l, to)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, fi.Mode().Perm())
-	})
-}
-
 // runNook runs tc in a fresh workspace whose root holds the test's root,
 // preopened as /.
 func runNook(ctx context.Context, b *nwasm.Backend, tc test, code []byte) outcome {
@@ -263,7 +238,7 @@ func runWazero(ctx context.Context, r wazero.Runtime, tc test, cm wazero.Compile
 	cfg = cfg.WithStdout(&stdout).WithStderr(&stderr)
 	if tc.spec.Root != "" {
 		dir := filepath.Join(scratch, strings.ReplaceAll(tc.name, "/", "_"))
-		if err := copyTree(filepath.Join(tc.dir, tc.spec.Root), dir); err != nil {
+		if err := hostcopy.Tree(filepath.Join(tc.dir, tc.spec.Root), dir); err != nil {
 			return outcome{code: -1, err: err}
 		}
 		cfg = cfg.WithFSConfig(wazero.NewFSConfig().WithDirMount(dir, "/"))

@@ -21,6 +21,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/internal/hostcopy"
 	"github.com/nookdev/nook/runtime"
 	nwasm "github.com/nookdev/nook/runtime/wasm"
 )
@@ -98,32 +99,6 @@ func guestEnv(pkg string) map[string]string {
 }
 
 var args = []string{"-test.v", "-test.timeout=10m"}
-
-// copyTree copies the host directory src to dst.
-func copyTree(src, dst string) error {
-	return filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		switch {
-		case fi.IsDir():
-			return os.MkdirAll(to, 0o755)
-		case fi.Mode()&os.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(l, to)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, fi.Mode().Perm())
-	})
-}
 
 // runHost runs bin under plain wazero with the host directory root
 // mounted as the guest's /.
@@ -211,7 +186,7 @@ func TestStdlib(t *testing.T) {
 	}
 	for _, dir := range append([]string{"unicode"}, pkgs...) {
 		src := filepath.Join(gr, "src", dir)
-		if err := copyTree(src, filepath.Join(host, "goroot/src", dir)); err != nil {
+		if err := hostcopy.Tree(src, filepath.Join(host, "goroot/src", dir)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := fsys.Import(ctx, "/workspace/goroot/src/"+dir, os.DirFS(src), nil); err != nil {
