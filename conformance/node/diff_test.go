@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -87,21 +86,6 @@ func runNook(t *testing.T, b *js.Backend, name string, src []byte) (stdout strin
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
 	}
-	var mu sync.Mutex
-	var out, errb bytes.Buffer
-	host := runtime.NewHost(runtime.HostConfig{FS: ws.FS(), Root: "/workspace", RunID: "diff",
-		Output: func(s runtime.Stream, p []byte) error {
-			mu.Lock()
-			defer mu.Unlock()
-			if s == runtime.Stderr {
-				errb.Write(p)
-			} else {
-				out.Write(p)
-			}
-			return nil
-		}})
-	ex := prg.Run(ctx, host)
-	mu.Lock()
-	defer mu.Unlock()
-	return out.String(), ex.Code, errb.String()
+	out, errs, ex := runProgram(ctx, ws.FS(), prg, "diff")
+	return out, ex.Code, errs
 }

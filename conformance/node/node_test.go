@@ -3,7 +3,6 @@
 package node
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"fmt"
@@ -195,24 +194,9 @@ func runOne(b *js.Backend, files tree, file string) result {
 		res.reason = "prepare: " + firstLine(err.Error())
 		return res
 	}
-	var mu sync.Mutex
-	var stdout, stderr bytes.Buffer
-	host := runtime.NewHost(runtime.HostConfig{FS: fsys, Root: "/workspace", RunID: req.ID,
-		Output: func(s runtime.Stream, p []byte) error {
-			mu.Lock()
-			defer mu.Unlock()
-			if s == runtime.Stderr {
-				stderr.Write(p)
-			} else {
-				stdout.Write(p)
-			}
-			return nil
-		}})
-	ex := prg.Run(ctx, host)
-	mu.Lock()
-	defer mu.Unlock()
-	res.stdout, res.stderr = stdout.String(), stderr.String()
-	if m := skipLine.FindSubmatch(stdout.Bytes()); m != nil && ex.Code == 0 {
+	var ex runtime.Exit
+	res.stdout, res.stderr, ex = runProgram(ctx, fsys, prg, req.ID)
+	if m := skipLine.FindSubmatch([]byte(res.stdout)); m != nil && ex.Code == 0 {
 		res.status, res.reason = "skip", string(m[1])
 		return res
 	}
@@ -220,7 +204,7 @@ func runOne(b *js.Backend, files tree, file string) result {
 		res.status = "pass"
 		return res
 	}
-	res.reason = reason(stderr.String(), ex)
+	res.reason = reason(res.stderr, ex)
 	return res
 }
 
