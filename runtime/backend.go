@@ -90,6 +90,12 @@ type Request struct {
 	// Env is the environment of the run, exactly as given (nothing is
 	// inherited from the host process).
 	Env map[string]string
+	// Entry is the workspace path the source was read from when the run
+	// came from a file (a nested run of "node x.js"); empty for inline
+	// source. A backend names its entry after it: JavaScript resolves
+	// relative imports from its directory and shows it as process.argv[1],
+	// the shell as $0, WebAssembly as argv[0].
+	Entry string
 	// Args are extra program arguments (process.argv after the entry).
 	Args []string
 	// Stdin is the run's standard input, read to the end.

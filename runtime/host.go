@@ -79,6 +79,15 @@ const (
 	// KindFetch is an HTTP request under the outbound policy: Op is
 	// "fetch" and Args a map {url, method, headers, body}.
 	KindFetch CallKind = "fetch"
+	// KindExec starts a nested run on another backend (or the same one)
+	// of the workspace and waits for its end: Op is the backend id ("sh",
+	// "js", "wasm") and Args a map {source | file, args, env, cwd, stdin,
+	// timeoutMs, maxBuffer}; the result is a map {code, status, stdout,
+	// stderr, stdoutBytes, stderrBytes, id, error}. This is how
+	// node:child_process runs a command line on the shell, and how the
+	// shell's node runs a program on the JavaScript backend. See
+	// [Limits.MaxExecDepth] and runtime/RATIONALE.md.
+	KindExec CallKind = "exec"
 )
 
 // Call is one request a program makes of its host.

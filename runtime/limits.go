@@ -67,6 +67,10 @@ type Limits struct {
 	// MaxOpenFiles bounds the open file descriptors of a run's worker
 	// process in the process isolation tier.
 	MaxOpenFiles int
+	// MaxExecDepth bounds how deeply runs start runs (KindExec: a shell's
+	// node, a program's child_process): a run started by the top run is at
+	// depth 1. Deeper, the call fails with EAGAIN naming the limit.
+	MaxExecDepth int
 }
 
 // The default limits.
@@ -93,6 +97,7 @@ const (
 	DefaultMaxProcesses         = 128
 	DefaultMaxCPUTime           = 10 * time.Minute
 	DefaultMaxOpenFiles         = 1024
+	DefaultMaxExecDepth         = 8
 
 	// DefaultTimeout and DefaultMaxTimeout apply to backends that set no
 	// timeouts of their own.
@@ -133,6 +138,7 @@ func (l Limits) WithDefaults() Limits {
 	defi(&l.MaxTableElements, DefaultMaxTableElements)
 	defi(&l.MaxProcesses, DefaultMaxProcesses)
 	defi(&l.MaxOpenFiles, DefaultMaxOpenFiles)
+	defi(&l.MaxExecDepth, DefaultMaxExecDepth)
 	if l.MaxCPUTime <= 0 {
 		l.MaxCPUTime = DefaultMaxCPUTime
 	}
