@@ -35,6 +35,10 @@ type ExecOptions struct {
 	Cwd string
 	// Args are extra program arguments.
 	Args []string
+	// Entry, when the source was read from a workspace file, is that
+	// file's path: a backend names its entry after it (JavaScript resolves
+	// relative imports from its directory; see Request.Entry).
+	Entry string
 	// Stdin is the run's standard input.
 	Stdin []byte
 	// Timeout bounds the run (default: the backend's DefaultTimeout); it
@@ -115,7 +119,10 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 	}
 	lim := r.opts.Limits
 	req := &Request{ID: o.ID, Source: source, Env: o.Env, Args: o.Args, Stdin: o.Stdin,
-		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim, Entry: nest.entryPath()}
+		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim, Entry: o.Entry}
+	if e := nest.entryPath(); e != "" {
+		req.Entry = e
+	}
 	if o.Input != nil {
 		if !info.Callable {
 			return nil, invalid(op, o.ID, "backend %q is not callable; it does not accept structured input", info.ID)
@@ -130,7 +137,12 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 		}
 		req.Input = in
 	}
-	maxSource := lim.MaxSourceBytes
+	if o.Entry != "" {
+		if p, err := vfs.Clean(o.Entry); err != nil || p != o.Entry {
+			return nil, invalid(op, o.ID, "entry %q must be an absolute, clean workspace path", o.Entry)
+		}
+	}
+		maxSource := lim.MaxSourceBytes
 	if info.MaxSourceBytes > 0 {
 		maxSource = info.MaxSourceBytes
 	}
@@ -222,6 +234,7 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 		Stdin: o.Stdin, Timeout: timeout.Milliseconds(), Encoding: o.Encoding, Policy: policy}
 	q.setSource(source)
 	nest.store(&q)
+	q.Entry = req.Entry
 	var snapshot []byte
 	if len(o.Seed) > 0 {
 		q.Seed = append([]byte(nil), o.Seed...)

@@ -84,7 +84,7 @@ func (n *nesting) store(q *request) {
 // nesting returns the nesting a stored request records (nil for a run
 // that is not nested).
 func (q *request) nesting() *nesting {
-	if q.Depth == 0 && q.Root == "" && !q.ReadOnly && q.Entry == "" {
+	if q.Depth == 0 && q.Root == "" && !q.ReadOnly {
 		return nil
 	}
 	return &nesting{parent: q.Parent, depth: q.Depth, root: q.Root, readOnly: q.ReadOnly, entry: q.Entry}
