@@ -81,6 +81,15 @@ func TestSpawnResult(t *testing.T) {
 	if err != nil || child.ExitCode != 3 || string(child.Stdout) != "hello\nhi\n" {
 		t.Fatalf("nested run: %+v, %v", child, err)
 	}
+	runs, err := ws.Runtime().Runs(context.Background(), 0)
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs %+v, %v", runs, err)
+	}
+	for _, ri := range runs {
+		if want := map[string]string{"p": "", "p.x1": "p"}[ri.ID]; ri.Parent != want {
+			t.Errorf("run %s: parent %q, want %q", ri.ID, ri.Parent, want)
+		}
+	}
 }
 
 // A program that does not prepare fails as a program, not as a call; a
