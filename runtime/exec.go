@@ -142,7 +142,7 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 			return nil, invalid(op, o.ID, "entry %q must be an absolute, clean workspace path", o.Entry)
 		}
 	}
-		maxSource := lim.MaxSourceBytes
+	maxSource := lim.MaxSourceBytes
 	if info.MaxSourceBytes > 0 {
 		maxSource = info.MaxSourceBytes
 	}
