@@ -26,6 +26,7 @@ import (
 //	env K           print the value of K
 //	entry           print the request's Entry and Args
 //	call KIND OP JSON  make a host call and print its JSON result or error
+//	callwithin DUR KIND OP JSON  the same, giving up on the call after DUR
 //	clock           print the host clock (Unix ns)
 //	rand            print 8 random bytes (hex)
 //	exit N          end with exit code N
@@ -98,13 +99,21 @@ func (p *scriptProgram) Run(ctx context.Context, h runtime.Host) runtime.Exit {
 			err = h.Write(runtime.Stdout, []byte(p.req.Env[arg]+"\n"))
 		case "entry":
 			err = h.Write(runtime.Stdout, []byte(fmt.Sprintf("%s %q\n", p.req.Entry, p.req.Args)))
-		case "call":
+		case "call", "callwithin":
+			cctx, cancel := ctx, context.CancelFunc(func() {})
+			if cmd == "callwithin" {
+				d, rest, _ := strings.Cut(arg, " ")
+				dur, _ := time.ParseDuration(d)
+				cctx, cancel = context.WithTimeout(ctx, dur)
+				arg = rest
+			}
 			kind, rest, _ := strings.Cut(arg, " ")
 			op, js, _ := strings.Cut(rest, " ")
 			var args any
 			json.Unmarshal([]byte(js), &args)
 			p.calls++
-			res, cerr := h.Call(ctx, &runtime.Call{Kind: runtime.CallKind(kind), Op: op, Args: args, Seq: p.calls})
+			res, cerr := h.Call(cctx, &runtime.Call{Kind: runtime.CallKind(kind), Op: op, Args: args, Seq: p.calls})
+			cancel()
 			if cerr != nil {
 				err = h.Write(runtime.Stdout, []byte("error: "+cerr.Error()+"\n"))
 			} else {

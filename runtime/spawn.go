@@ -308,14 +308,22 @@ func (x *run) spawn(ctx context.Context, seq int64, backend string, m map[string
 		}
 	}
 	res, err := h.Result(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			// The parent stops (killed, timed out): so does the child.
-			kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			r.KillExec(kctx, id)
-			cancel()
+	if err != nil && ctx.Err() != nil {
+		// The parent stops (killed, timed out), or gave up on the call
+		// (child.kill(), the shell's timeout): the nested run stops too.
+		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		r.KillExec(kctx, id)
+		if x.ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		// The run goes on: the call's answer is how the nested run ended
+		// (cancelled), which is also what a replay attaching to it finds.
+		if res, err = h.Result(kctx); err != nil {
+			return nil, ctx.Err()
+		}
+	}
+	if err != nil {
 		return nil, &CallError{Code: "EIO", Message: "exec: " + err.Error()}
 	}
 	keep := min(a.maxBuffer, x.limits.MaxOutputBytes)

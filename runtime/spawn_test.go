@@ -226,6 +226,20 @@ func TestSpawnKillParent(t *testing.T) {
 	}
 }
 
+// A caller that gives up on the call (child.kill(), the shell's timeout)
+// stops the nested run and gets how it ended; the run goes on.
+func TestSpawnCallCancelled(t *testing.T) {
+	ws := openWS(t, "", runtime.Options{})
+	line := spawnLine("script", map[string]any{"source": "out started\nhang"})
+	src := "callwithin 300ms " + strings.TrimPrefix(line, "call ") + "\nout the run goes on"
+	res := runScript(t, ws, src, runtime.ExecOptions{ID: "p"})
+	want := `{"code":130,"error":"Execution cancelled.","id":"p.x1","status":"cancelled","stderr":"Execution cancelled.\n",` +
+		`"stderrBytes":21,"stdout":"started\n","stdoutBytes":8}` + "\nthe run goes on\n"
+	if res.Status != runtime.StatusCompleted || string(res.Stdout) != want {
+		t.Fatalf("status %s stdout:\n%s\nwant:\n%s", res.Status, res.Stdout, want)
+	}
+}
+
 // A replay-policy run SIGKILLed while its nested run runs resumes in the
 // next process: the parent attaches to the same nested run, which resumes
 // from its own journal, so each of its calls happens once.
