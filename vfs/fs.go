@@ -98,7 +98,8 @@ type DBOptions struct {
 	// BusyTimeout bounds how long a transaction waits for another
 	// process's lock before failing (0 means one minute).
 	BusyTimeout time.Duration
-	// Readers is the most pooled reader connections (0 means 4).
+	// Readers is the maximum number of pooled reader connections (0 means
+	// 4).
 	Readers int
 	// SyncFull makes every commit fsync the write-ahead log, so committed
 	// work survives power loss and not only process crashes, at a large
