@@ -39,7 +39,7 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/internal/wsdb"
 	"github.com/nookdev/nook/journal"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/vfs"
@@ -49,8 +49,7 @@ import (
 // stored in it. It is safe for concurrent use. Close it when done.
 type Workspace struct {
 	path    string
-	db      *sqldb.DB // shared by vfs, the journal and the runtime
-	fs      *vfs.FS
+	fs      *vfs.FS // owns the database, which the journal and the runtime share
 	store   *journal.Store
 	runtime *runtime.Runtime
 }
@@ -216,24 +215,19 @@ func open(ctx context.Context, path string, opts []Option) (*Workspace, error) {
 			o(&c)
 		}
 	}
-	db, err := sqldb.Open(ctx, path, sqldb.Options{SyncFull: c.syncFull})
+	// The filesystem owns the database; the journal and the runtime share it.
+	f, err := vfs.Open(ctx, path, &vfs.Options{Limits: c.limits, Now: c.clock, DB: vfs.DBOptions{SyncFull: c.syncFull}})
 	if err != nil {
-		return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EIO,
-			Text: "cannot open workspace database (" + err.Error() + ")", Err: err}
-	}
-	f, err := vfs.New(ctx, db, &vfs.Options{Limits: c.limits, Now: c.clock})
-	if err != nil {
-		db.Close()
 		return nil, err
 	}
-	ws := &Workspace{path: db.Path(), db: db, fs: f}
+	ws := &Workspace{path: wsdb.DB(f).Path(), fs: f}
 	for _, m := range c.mounts {
 		if err := f.Mount(ctx, m.root, m.fsys); err != nil {
 			ws.Close()
 			return nil, err
 		}
 	}
-	if ws.store, err = journal.Open(ctx, db); err != nil {
+	if ws.store, err = journal.Open(ctx, f); err != nil {
 		ws.Close()
 		return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EIO, Text: err.Error(), Err: err}
 	}
@@ -272,5 +266,5 @@ func (w *Workspace) Close() error {
 	if w.runtime != nil {
 		rerr = w.runtime.Close()
 	}
-	return errors.Join(rerr, w.fs.Close(), w.db.Close())
+	return errors.Join(rerr, w.fs.Close())
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/internal/wsdb"
+	"github.com/nookdev/nook/vfs"
 )
 
 // Store reads and writes run records. It is safe for concurrent use.
@@ -26,8 +28,11 @@ var (
 	ErrExists = errors.New("journal: run exists")
 )
 
-// Open prepares the journal tables in db and returns a store over them.
-func Open(ctx context.Context, db *sqldb.DB) (*Store, error) {
+// Open prepares the journal tables in the database the filesystem fsys
+// lives in and returns a store over them: a run's records and the file
+// changes its code makes commit in the same transactions.
+func Open(ctx context.Context, fsys *vfs.FS) (*Store, error) {
+	db := wsdb.DB(fsys)
 	if err := db.Write(ctx, migrate); err != nil {
 		return nil, err
 	}

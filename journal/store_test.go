@@ -9,20 +9,22 @@ import (
 	"time"
 
 	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/internal/wsdb"
+	"github.com/nookdev/nook/vfs"
 )
 
-func openStore(t *testing.T) (*Store, *sqldb.DB) {
+func openStore(t *testing.T) (*Store, *vfs.FS) {
 	t.Helper()
-	db, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "j.db"), sqldb.Options{})
+	f, err := vfs.Open(context.Background(), filepath.Join(t.TempDir(), "j.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
-	st, err := Open(context.Background(), db)
+	t.Cleanup(func() { f.Close() })
+	st, err := Open(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st, db
+	return st, f
 }
 
 func TestRunLifecycle(t *testing.T) {
@@ -109,7 +111,8 @@ func TestPrune(t *testing.T) {
 }
 
 func TestOrphansAndLeases(t *testing.T) {
-	st, db := openStore(t)
+	st, f := openStore(t)
+	db := wsdb.DB(f)
 	ctx := context.Background()
 	now := time.Now()
 	st.Renew(ctx, "alive", now.Add(time.Minute))
@@ -144,7 +147,8 @@ func TestOrphansAndLeases(t *testing.T) {
 
 // A v1 journal gains output_error on open and keeps its runs.
 func TestSchemaV1Migrates(t *testing.T) {
-	st, db := openStore(t)
+	st, f := openStore(t)
+	db := wsdb.DB(f)
 	ctx := context.Background()
 	now := time.Unix(100, 0)
 	if err := st.Create(ctx, &Run{ID: "r1", Backend: "js", Created: now}); err != nil {
@@ -156,7 +160,7 @@ func TestSchemaV1Migrates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err = Open(ctx, db)
+	st, err = Open(ctx, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,12 +174,13 @@ func TestSchemaV1Migrates(t *testing.T) {
 }
 
 func TestNewerSchemaRefused(t *testing.T) {
-	_, db := openStore(t)
+	_, f := openStore(t)
+	db := wsdb.DB(f)
 	ctx := context.Background()
 	db.Write(ctx, func(c *sqldb.Conn) error {
 		return c.Exec(`UPDATE journal_state SET schema_version = 99`)
 	})
-	if _, err := Open(ctx, db); err == nil || err.Error() != fmt.Sprintf("journal: the workspace's run tables are at schema version 99, newer than this build's %d; upgrade nook", SchemaVersion) {
+	if _, err := Open(ctx, f); err == nil || err.Error() != fmt.Sprintf("journal: the workspace's run tables are at schema version 99, newer than this build's %d; upgrade nook", SchemaVersion) {
 		t.Errorf("got %v", err)
 	}
 }

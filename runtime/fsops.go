@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/nookdev/nook/vfs"
 )
@@ -178,11 +179,15 @@ func statMap(fi *vfs.FileInfo) map[string]any {
 		typ, bits = "symlink", sIFLNK
 	}
 	size := fi.Bytes
-	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
+	birth := fi.Ctime
+	if fi.Mtime.Before(birth) {
+		birth = fi.Mtime
+	}
+	ms := func(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
 	return map[string]any{
 		"dev":         float64(1),
 		"ino":         float64(fi.Inode),
-		"mode":        float64(bits | int(fi.Perm&0o7777)),
+		"mode":        float64(bits | int(vfs.UnixMode(fi.Perm))),
 		"nlink":       float64(fi.Nlink),
 		"uid":         float64(0),
 		"gid":         float64(0),
@@ -193,11 +198,11 @@ func statMap(fi *vfs.FileInfo) map[string]any {
 		"atimeMs":     ms(fi.Atime),
 		"mtimeMs":     ms(fi.Mtime),
 		"ctimeMs":     ms(fi.Ctime),
-		"birthtimeMs": ms(min(fi.Ctime, fi.Mtime)),
-		"atimeNs":     nsString(fi.Atime),
-		"mtimeNs":     nsString(fi.Mtime),
-		"ctimeNs":     nsString(fi.Ctime),
-		"birthtimeNs": nsString(min(fi.Ctime, fi.Mtime)),
+		"birthtimeMs": ms(birth),
+		"atimeNs":     nsString(fi.Atime.UnixNano()),
+		"mtimeNs":     nsString(fi.Mtime.UnixNano()),
+		"ctimeNs":     nsString(fi.Ctime.UnixNano()),
+		"birthtimeNs": nsString(birth.UnixNano()),
 		"type":        typ,
 	}
 }

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/nookdev/nook/vfs"
 )
@@ -166,7 +165,7 @@ func (o *FSOps) cpNode(ctx context.Context, opt *cpOptions, realFrom, realTo str
 		}
 	}
 	if opt.preserveTimestamps && fi.Kind != vfs.TypeSymlink {
-		if err := o.FS.Chtimes(ctx, realTo, time.Unix(0, fi.Atime), time.Unix(0, fi.Mtime)); err != nil {
+		if err := o.FS.Chtimes(ctx, realTo, fi.Atime, fi.Mtime); err != nil {
 			return o.vfsErr(err, "cp", from, to)
 		}
 	}

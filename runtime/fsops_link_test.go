@@ -91,14 +91,14 @@ func TestFSTimesNanoseconds(t *testing.T) {
 		t.Fatalf("times = %v %v", back["atimeNs"], back["mtimeNs"])
 	}
 	fi, _ := e.fs.Stat(e.ctx, "/workspace/f")
-	if fi.Atime != at.UnixNano() || fi.Mtime != mt.UnixNano() {
-		t.Fatalf("stored %d %d", fi.Atime, fi.Mtime)
+	if !fi.Atime.Equal(at) || !fi.Mtime.Equal(mt) {
+		t.Fatalf("stored %d %d", fi.Atime.UnixNano(), fi.Mtime.UnixNano())
 	}
 	// Ns wins over Ms; Ms alone still works.
 	e.ok("utimes", "path", "/workspace/f", "atimeMs", 1.0, "mtimeMs", 2.0, "atimeNs", "5", "mtimeNs", int64(7))
 	fi, _ = e.fs.Stat(e.ctx, "/workspace/f")
-	if fi.Atime != 5 || fi.Mtime != 7 {
-		t.Fatalf("stored %d %d", fi.Atime, fi.Mtime)
+	if fi.Atime.UnixNano() != 5 || fi.Mtime.UnixNano() != 7 {
+		t.Fatalf("stored %d %d", fi.Atime.UnixNano(), fi.Mtime.UnixNano())
 	}
 	e.fails("EINVAL", `EINVAL: invalid argument, fs op "utimes" needs atimeNs as decimal nanoseconds`,
 		"utimes", "path", "/workspace/f", "atimeNs", "1.5", "mtimeNs", "1")
@@ -115,8 +115,8 @@ func TestFSLutimes(t *testing.T) {
 	e.ok("lutimes", "path", "/workspace/l", "atimeNs", "5", "mtimeNs", "7")
 	li, _ := e.fs.Lstat(e.ctx, "/workspace/l")
 	fi, _ := e.fs.Stat(e.ctx, "/workspace/f")
-	if li.Atime != 5 || li.Mtime != 7 || fi.Mtime != before.Mtime || fi.Atime != before.Atime {
-		t.Fatalf("link %d %d, target %d %d (was %d %d)", li.Atime, li.Mtime, fi.Atime, fi.Mtime, before.Atime, before.Mtime)
+	if li.Atime.UnixNano() != 5 || li.Mtime.UnixNano() != 7 || !fi.Mtime.Equal(before.Mtime) || !fi.Atime.Equal(before.Atime) {
+		t.Fatalf("link %v %v, target %v %v (was %v %v)", li.Atime, li.Mtime, fi.Atime, fi.Mtime, before.Atime, before.Mtime)
 	}
 	e.fails("ENOENT", "ENOENT: no such file or directory, lutime '/workspace/none'",
 		"lutimes", "path", "/workspace/none", "atimeNs", "5", "mtimeNs", "7")

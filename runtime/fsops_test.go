@@ -317,10 +317,10 @@ func TestFSStat(t *testing.T) {
 	want := map[string]any{
 		"dev": 1.0, "ino": float64(fi.Inode), "mode": float64(0o100644), "nlink": 1.0, "uid": 0.0, "gid": 0.0, "rdev": 0.0,
 		"size": 1000.0, "blksize": 4096.0, "blocks": 2.0,
-		"atimeMs": float64(fi.Atime) / 1e6, "mtimeMs": float64(fi.Mtime) / 1e6, "ctimeMs": float64(fi.Ctime) / 1e6,
-		"birthtimeMs": float64(min(fi.Ctime, fi.Mtime)) / 1e6, "type": "file",
-		"atimeNs": strconv.FormatInt(fi.Atime, 10), "mtimeNs": strconv.FormatInt(fi.Mtime, 10),
-		"ctimeNs": strconv.FormatInt(fi.Ctime, 10), "birthtimeNs": strconv.FormatInt(min(fi.Ctime, fi.Mtime), 10),
+		"atimeMs": float64(fi.Atime.UnixNano()) / 1e6, "mtimeMs": float64(fi.Mtime.UnixNano()) / 1e6, "ctimeMs": float64(fi.Ctime.UnixNano()) / 1e6,
+		"birthtimeMs": float64(min(fi.Ctime.UnixNano(), fi.Mtime.UnixNano())) / 1e6, "type": "file",
+		"atimeNs": strconv.FormatInt(fi.Atime.UnixNano(), 10), "mtimeNs": strconv.FormatInt(fi.Mtime.UnixNano(), 10),
+		"ctimeNs": strconv.FormatInt(fi.Ctime.UnixNano(), 10), "birthtimeNs": strconv.FormatInt(min(fi.Ctime.UnixNano(), fi.Mtime.UnixNano()), 10),
 	}
 	if !reflect.DeepEqual(st, want) {
 		t.Fatalf("stat =\n%v\nwant\n%v", st, want)

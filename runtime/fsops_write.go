@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ func (o *FSOps) opWriteFile(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	perm := uint32(mode) & 0o7777 &^ umask
+	perm := vfs.FromUnixMode(uint32(mode) & 0o7777 &^ umask)
 	if max := o.lim().MaxCallBytes; int64(len(data)) > max {
 		return nil, tooLargeErr("write", int64(len(data)), max, p)
 	}
@@ -78,7 +79,7 @@ func (o *FSOps) opWriteFile(ctx context.Context, a fsArgs) (any, error) {
 // at the end of the file as it is then (vfs.FS.WriteAt with a negative
 // offset), so concurrent appends, from this process or another, never
 // overwrite each other.
-func (o *FSOps) appendTo(ctx context.Context, real, p string, perm uint32, data []byte) (int64, error) {
+func (o *FSOps) appendTo(ctx context.Context, real, p string, perm fs.FileMode, data []byte) (int64, error) {
 	for range 2 {
 		size, err := o.FS.WriteAt(ctx, real, data, -1)
 		if vfs.Code(err) != vfs.ENOENT {
@@ -203,7 +204,7 @@ func (o *FSOps) opOpen(ctx context.Context, a fsArgs) (any, error) {
 			return nil, o.vfsErr(err, "open", p, "")
 		}
 	case err != nil && vfs.Code(err) == vfs.ENOENT && creat:
-		err := o.FS.WriteFile(ctx, real, nil, &vfs.WriteOptions{Mode: uint32(mode) & 0o7777 &^ umask, Exclusive: true})
+		err := o.FS.WriteFile(ctx, real, nil, &vfs.WriteOptions{Mode: vfs.FromUnixMode(uint32(mode) & 0o7777 &^ umask), Exclusive: true})
 		if err != nil && !(vfs.Code(err) == vfs.EEXIST && !excl) {
 			return nil, o.vfsErr(err, "open", p, "")
 		}
@@ -230,7 +231,7 @@ func (o *FSOps) opMkdir(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	perm := uint32(mode) & 0o7777 &^ umask
+	perm := vfs.FromUnixMode(uint32(mode) & 0o7777 &^ umask)
 	if !recursive {
 		if o.readOnly() {
 			return nil, readOnlyErr("mkdir", p, "")
@@ -547,7 +548,7 @@ func (o *FSOps) opChmod(ctx context.Context, a fsArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, o.vfsErr(o.FS.Chmod(ctx, real, uint32(mode)&0o7777), "chmod", p, "")
+	return nil, o.vfsErr(o.FS.Chmod(ctx, real, vfs.FromUnixMode(uint32(mode)&0o7777)), "chmod", p, "")
 }
 
 func (o *FSOps) opUtimes(ctx context.Context, a fsArgs) (any, error) {

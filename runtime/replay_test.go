@@ -12,6 +12,7 @@ import (
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/internal/wsdb"
 	"github.com/nookdev/nook/runtime"
 )
 
@@ -136,7 +137,7 @@ func TestReplayDivergence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = ws.FS().DB().Write(context.Background(), func(c *sqldb.Conn) error {
+	err = wsdb.DB(ws.FS()).Write(context.Background(), func(c *sqldb.Conn) error {
 		return c.Exec(`UPDATE journal_calls SET request = replace(request, '/workspace/log', '/workspace/other') WHERE seq = 1`)
 	})
 	ws.Close()
@@ -179,7 +180,7 @@ func tamper(t *testing.T, db, sql string) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	if err := ws.FS().DB().Write(context.Background(), func(c *sqldb.Conn) error { return c.Exec(sql) }); err != nil {
+	if err := wsdb.DB(ws.FS()).Write(context.Background(), func(c *sqldb.Conn) error { return c.Exec(sql) }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -259,7 +260,7 @@ func TestVerify(t *testing.T) {
 		t.Errorf("verify touched the workspace: log %q", log)
 	}
 	// A stored output that the program would not print.
-	ws.FS().DB().Write(ctx, func(c *sqldb.Conn) error {
+	wsdb.DB(ws.FS()).Write(ctx, func(c *sqldb.Conn) error {
 		return c.Exec(`UPDATE journal_events SET data = CAST(replace(CAST(data AS TEXT), 'done', 'DONE') AS BLOB) WHERE run = 'v'`)
 	})
 	err = rt.Verify(ctx, "v")

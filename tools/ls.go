@@ -69,7 +69,7 @@ func (s *Set) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	out := lsOut{Path: s.abs(in.Path), Entries: make([]lsEntry, len(l.Entries)), NextOffset: l.NextOffset}
 	var b strings.Builder
 	for i, e := range l.Entries {
-		out.Entries[i] = lsEntry{Name: e.Name, Type: e.Kind.String(), Size: e.Size, Mtime: e.Mtime / 1e6}
+		out.Entries[i] = lsEntry{Name: e.Name, Type: e.Kind.String(), Size: e.Size, Mtime: e.Mtime.UnixNano() / 1e6}
 		name := shown(e.Name)
 		switch e.Kind {
 		case vfs.TypeDir:
@@ -81,7 +81,7 @@ func (s *Set) ls(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		b.WriteByte('\t')
 		b.WriteString(strconv.FormatInt(e.Size, 10))
 		b.WriteByte('\t')
-		b.WriteString(time.Unix(0, e.Mtime).UTC().Format(time.RFC3339))
+		b.WriteString(e.Mtime.UTC().Format(time.RFC3339))
 		b.WriteByte('\n')
 	}
 	out.Count = len(out.Entries)

@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"context"
+	"io/fs"
 	"strings"
 	"time"
 )
@@ -47,10 +48,13 @@ func (f *FS) Symlink(ctx context.Context, target, name string) error {
 	})
 }
 
-// Chmod sets the 12 permission bits of the node at name (following symlinks).
-func (f *FS) Chmod(ctx context.Context, name string, mode uint32) error {
+// Chmod sets the permission bits of the node at name (following symlinks)
+// to mode.Perm() plus its fs.ModeSetuid, fs.ModeSetgid and fs.ModeSticky
+// bits, as os.Chmod does; other bits of mode are ignored.
+func (f *FS) Chmod(ctx context.Context, name string, mode fs.FileMode) error {
+	u := UnixMode(mode)
 	return f.setattr(ctx, "chmod", name, OpChmod, `UPDATE vfs_nodes SET mode = ?, ctime = ?, rev = ? WHERE inode = ?`,
-		func(now int64) []any { return []any{int64(mode & 0o7777), now} })
+		func(now int64) []any { return []any{int64(u), now} })
 }
 
 // Chtimes sets the access and modification times of the node at name

@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"context"
+	"io/fs"
 
 	"github.com/nookdev/nook/internal/sqldb"
 )
@@ -92,12 +93,12 @@ func (b *Batch) WriteFile(name string, data []byte, opts *WriteOptions) error {
 }
 
 // MkdirAll creates name and its missing parents, as FS.MkdirAll.
-func (b *Batch) MkdirAll(name string, perm uint32) error {
+func (b *Batch) MkdirAll(name string, perm fs.FileMode) error {
 	p, err := b.f.clean("mkdir", name)
 	if err != nil {
 		return err
 	}
-	return b.t.mkdirAll("mkdir", p, perm)
+	return b.t.mkdirAll("mkdir", p, UnixMode(perm))
 }
 
 // Remove removes name, as FS.Remove.

@@ -67,7 +67,7 @@ func (f *FS) changes(ctx context.Context, op string, sinceRev, afterSeq int64, l
 		}
 		for s.Step() {
 			out = append(out, Change{Seq: s.ColumnInt64(0), Rev: s.ColumnInt64(1), Op: ChangeOp(s.ColumnText(2)),
-				Path: s.ColumnText(3), OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: s.ColumnInt64(6)})
+				Path: s.ColumnText(3), OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: nsTime(s.ColumnInt64(6))})
 		}
 		return sqldb.Done(s, nil)
 	})

@@ -110,7 +110,7 @@ func TestChangesOps(t *testing.T) {
 			t.Errorf("%s: revision %d -> %d, want one step", st.name, prev, rev)
 		}
 		for _, c := range got {
-			if c.Rev != rev || c.Time != now.UnixNano() || c.Seq <= seq {
+			if c.Rev != rev || !c.Time.Equal(now) || c.Seq <= seq {
 				t.Errorf("%s: %+v (rev %d, time %d, previous seq %d)", st.name, c, rev, now.UnixNano(), seq)
 			}
 			seq = c.Seq

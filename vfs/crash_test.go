@@ -346,7 +346,7 @@ func checkStorage(ctx context.Context, f *FS) error {
 		{"nodes without a directory entry", `SELECT count(*) FROM vfs_nodes n WHERE n.inode != 1
 			AND NOT EXISTS (SELECT 1 FROM vfs_dirents d WHERE d.inode = n.inode)`},
 	}
-	return f.DB().Read(ctx, func(c *sqldb.Conn) error {
+	return f.db.Read(ctx, func(c *sqldb.Conn) error {
 		for _, ck := range checks {
 			s, err := c.Query(ck.sql)
 			if err != nil {

@@ -2,34 +2,36 @@ package vfs
 
 import (
 	"context"
+	"io/fs"
 	"strings"
 
 	"github.com/nookdev/nook/internal/sqldb"
 )
 
-// Mkdir creates the directory name with perm (0 means DefaultDirMode). Its
-// parent must exist; a final symlink is not followed.
-func (f *FS) Mkdir(ctx context.Context, name string, perm uint32) error {
+// Mkdir creates the directory name with perm (0 means DefaultDirMode; only
+// the bits Chmod sets count). Its parent must exist; a final symlink is not
+// followed.
+func (f *FS) Mkdir(ctx context.Context, name string, perm fs.FileMode) error {
 	const op = "mkdir"
 	p, err := f.clean(op, name)
 	if err != nil {
 		return err
 	}
 	return f.update(ctx, op, p, func(t *wtx) error {
-		_, err := t.mkdir(op, p, perm, false)
+		_, err := t.mkdir(op, p, UnixMode(perm), false)
 		return err
 	})
 }
 
 // MkdirAll creates name and any missing parents; an existing directory is
 // not an error. Symlinks to directories on the way are followed.
-func (f *FS) MkdirAll(ctx context.Context, name string, perm uint32) error {
+func (f *FS) MkdirAll(ctx context.Context, name string, perm fs.FileMode) error {
 	const op = "mkdir"
 	p, err := f.clean(op, name)
 	if err != nil {
 		return err
 	}
-	return f.update(ctx, op, p, func(t *wtx) error { return t.mkdirAll(op, p, perm) })
+	return f.update(ctx, op, p, func(t *wtx) error { return t.mkdirAll(op, p, UnixMode(perm)) })
 }
 
 // mkdir creates directory p; with existOK an existing directory (or a
@@ -68,7 +70,7 @@ func (t *wtx) mkdir(op, p string, perm uint32, existOK bool) (string, error) {
 		return "", err
 	}
 	if perm == 0 {
-		perm = DefaultDirMode
+		perm = defaultDirMode
 	}
 	_, err = t.createNode(res, TypeDir, perm&0o7777, 0, "")
 	return res.path, err
@@ -82,7 +84,7 @@ func (t *wtx) mkdirAll(op, p string, perm uint32) error {
 		if s == "" {
 			continue
 		}
-		mode := DefaultDirMode
+		mode := defaultDirMode
 		if i == len(segs)-1 && perm != 0 {
 			mode = perm
 		}
@@ -173,7 +175,7 @@ func listDirFrom(c *sqldb.Conn, inode int64, dirPath, bound string, inclusive bo
 	for s.Step() {
 		name := s.ColumnText(0)
 		out = append(out, Entry{Path: join(dirPath, name), Name: name, Inode: s.ColumnInt64(1),
-			Kind: Type(s.ColumnInt64(2)), Perm: uint32(s.ColumnInt64(3)), Size: s.ColumnInt64(4), Mtime: s.ColumnInt64(5)})
+			Kind: Type(s.ColumnInt64(2)), Mode: FromUnixMode(uint32(s.ColumnInt64(3))) | Type(s.ColumnInt64(2)).mode(), Size: s.ColumnInt64(4), Mtime: nsTime(s.ColumnInt64(5))})
 	}
 	if err := sqldb.Done(s, nil); err != nil {
 		return nil, false, err

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"io/fs"
 	"slices"
 	"sort"
 	"testing"
@@ -10,8 +11,8 @@ func TestMkdir(t *testing.T) {
 	f := openTest(t)
 	noErr(t, f.Mkdir(bg, "/d", 0))
 	noErr(t, f.Mkdir(bg, "/d/private", 0o700))
-	noErr(t, f.Mkdir(bg, "/d/shared", 0o2775))
-	for p, perm := range map[string]uint32{"/d": 0o755, "/d/private": 0o700, "/d/shared": 0o2775} {
+	noErr(t, f.Mkdir(bg, "/d/shared", fs.ModeSetgid|0o775))
+	for p, perm := range map[string]fs.FileMode{"/d": 0o755, "/d/private": 0o700, "/d/shared": fs.ModeSetgid | 0o775} {
 		fi := statOf(t, f, p)
 		if fi.Kind != TypeDir || fi.Perm != perm {
 			t.Errorf("%s: Kind %v Perm %o, want dir %o", p, fi.Kind, fi.Perm, perm)
@@ -66,7 +67,7 @@ func TestMkdirAll(t *testing.T) {
 	if r := revOf(t, f); r != rev+1 {
 		t.Errorf("MkdirAll of 3 directories took %d revisions, want 1", r-rev)
 	}
-	for p, perm := range map[string]uint32{"/a": 0o755, "/a/b": 0o755, "/a/b/c": 0o700} {
+	for p, perm := range map[string]fs.FileMode{"/a": 0o755, "/a/b": 0o755, "/a/b/c": 0o700} {
 		if fi := statOf(t, f, p); fi.Kind != TypeDir || fi.Perm != perm {
 			t.Errorf("%s: %+v, want dir %o", p, fi, perm)
 		}
@@ -150,15 +151,15 @@ func TestReadDirOrder(t *testing.T) {
 		}
 		switch e.Name {
 		case "sub":
-			if e.Kind != TypeDir || e.Size != 0 || e.Perm != 0o755 {
+			if e.Kind != TypeDir || e.Size != 0 || e.Mode != fs.ModeDir|0o755 || !e.Mode.IsDir() {
 				t.Errorf("sub: %+v", e)
 			}
 		case "zlink":
-			if e.Kind != TypeSymlink || e.Size != 1 || e.Perm != 0o777 {
+			if e.Kind != TypeSymlink || e.Size != 1 || e.Mode != fs.ModeSymlink|0o777 {
 				t.Errorf("zlink: %+v", e)
 			}
 		default:
-			if e.Kind != TypeFile || e.Size != int64(len(e.Name)) || e.Perm != 0o644 || e.Inode == 0 {
+			if e.Kind != TypeFile || e.Size != int64(len(e.Name)) || e.Mode != 0o644 || e.Inode == 0 {
 				t.Errorf("%s: %+v", e.Name, e)
 			}
 		}
@@ -252,5 +253,54 @@ func TestReadDirErrors(t *testing.T) {
 	} {
 		_, err := f.ReadDir(bg, tc.path, Page{})
 		expectErr(t, err, tc.code, tc.msg)
+	}
+}
+
+// UnixMode and FromUnixMode map the 12 Unix permission bits to io/fs and
+// back; ReadDir's Entry.Mode and Stat's Mode() agree with them.
+func TestModeConversion(t *testing.T) {
+	for _, c := range []struct {
+		unix uint32
+		mode fs.FileMode
+	}{
+		{0, 0},
+		{0o644, 0o644},
+		{0o4755, fs.ModeSetuid | 0o755},
+		{0o2775, fs.ModeSetgid | 0o775},
+		{0o1777, fs.ModeSticky | 0o777},
+		{0o7000, fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky},
+	} {
+		if got := FromUnixMode(c.unix); got != c.mode {
+			t.Errorf("FromUnixMode(%04o) = %v, want %v", c.unix, got, c.mode)
+		}
+		if got := UnixMode(c.mode); got != c.unix {
+			t.Errorf("UnixMode(%v) = %04o, want %04o", c.mode, got, c.unix)
+		}
+		// Type bits (and a stat(2) file type) are dropped.
+		if got := UnixMode(c.mode | fs.ModeDir | fs.ModeSymlink); got != c.unix {
+			t.Errorf("UnixMode(%v|d|L) = %04o, want %04o", c.mode, got, c.unix)
+		}
+		if got := FromUnixMode(c.unix | 0o170000); got != c.mode {
+			t.Errorf("FromUnixMode(%o) = %v, want %v", c.unix|0o170000, got, c.mode)
+		}
+	}
+	f := openTest(t)
+	noErr(t, f.Mkdir(bg, "/d", fs.ModeSticky|0o777))
+	put(t, f, "/d/f", "x")
+	noErr(t, f.Chmod(bg, "/d/f", fs.ModeSetuid|fs.ModeSetgid|0o750))
+	noErr(t, f.Symlink(bg, "f", "/d/l"))
+	want := map[string]fs.FileMode{"/d": fs.ModeDir | fs.ModeSticky | 0o777, "/d/f": fs.ModeSetuid | fs.ModeSetgid | 0o750, "/d/l": fs.ModeSymlink | 0o777}
+	l, err := f.ReadDir(bg, "/", Page{})
+	noErr(t, err)
+	l2, err := f.ReadDir(bg, "/d", Page{})
+	noErr(t, err)
+	for _, e := range append(l.Entries, l2.Entries...) {
+		if e.Mode != want[e.Path] {
+			t.Errorf("ReadDir %s: Mode %v, want %v", e.Path, e.Mode, want[e.Path])
+		}
+		fi := lstatOf(t, f, e.Path)
+		if fi.Mode() != want[e.Path] || fi.Perm != want[e.Path]&^fs.ModeType {
+			t.Errorf("Lstat %s: Mode() %v Perm %v, want %v", e.Path, fi.Mode(), fi.Perm, want[e.Path])
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"testing/fstest"
+	"time"
 
 	"github.com/nookdev/nook/vfs"
 )
@@ -95,6 +96,26 @@ func ExampleFS_OpenFile() {
 	h.Close()
 	// Output:
 	// 13 -rw-------
+}
+
+func ExampleFS_ReadDir() {
+	ctx := context.Background()
+	t0 := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	f, _ := vfs.Open(ctx, "", &vfs.Options{Now: func() time.Time { return t0 }})
+	defer f.Close()
+	f.MkdirAll(ctx, "/app/bin", 0o750)
+	f.WriteFile(ctx, "/app/bin/run", []byte("#!/bin/sh\n"), &vfs.WriteOptions{Mode: 0o755})
+	f.Chmod(ctx, "/app/bin/run", fs.ModeSetuid|0o755)
+	l, _ := f.ReadDir(ctx, "/app/bin", vfs.Page{})
+	l2, _ := f.ReadDir(ctx, "/app", vfs.Page{})
+	for _, e := range append(l2.Entries, l.Entries...) {
+		// Modes are io/fs modes, times are time.Time; UnixMode gives the
+		// chmod(2) bits.
+		fmt.Println(e.Path, e.Mode, e.Mode.IsDir(), e.Mode.Perm(), fmt.Sprintf("%04o", vfs.UnixMode(e.Mode)), e.Mtime.UTC().Format(time.RFC3339))
+	}
+	// Output:
+	// /app/bin drwxr-x--- true -rwxr-x--- 0750 2024-05-06T07:08:09Z
+	// /app/bin/run urwxr-xr-x false -rwxr-xr-x 4755 2024-05-06T07:08:09Z
 }
 
 func ExampleFS_Changes() {

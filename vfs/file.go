@@ -56,9 +56,10 @@ func (f *FS) Open(ctx context.Context, name string) (*File, error) {
 func (f *FS) NewReader(ctx context.Context, name string) (*File, error) { return f.Open(ctx, name) }
 
 // OpenFile opens name with os.O_* flags: O_RDONLY, O_WRONLY or O_RDWR, plus
-// O_CREATE (with perm, 0 meaning DefaultFileMode), O_EXCL, O_TRUNC and
-// O_APPEND. Directories open read-only, for ReadDir.
-func (f *FS) OpenFile(ctx context.Context, name string, flag int, perm uint32) (*File, error) {
+// O_CREATE (with perm, 0 meaning DefaultFileMode; only the bits Chmod sets
+// count), O_EXCL, O_TRUNC and O_APPEND. Directories open read-only, for
+// ReadDir.
+func (f *FS) OpenFile(ctx context.Context, name string, flag int, perm fs.FileMode) (*File, error) {
 	const op = "open"
 	p, err := f.clean(op, name)
 	if err != nil {
@@ -87,10 +88,11 @@ func (f *FS) OpenFile(ctx context.Context, name string, flag int, perm uint32) (
 			if err := f.checkName(op, res.path); err != nil {
 				return err
 			}
-			if perm == 0 {
-				perm = DefaultFileMode
+			mode := UnixMode(perm)
+			if mode == 0 {
+				mode = defaultFileMode
 			}
-			inode, err := t.createNode(res, TypeFile, perm&0o7777, 0, "")
+			inode, err := t.createNode(res, TypeFile, mode, 0, "")
 			if err != nil {
 				return err
 			}
@@ -557,7 +559,7 @@ func (h *File) ReadDir(n int) ([]fs.DirEntry, error) {
 	out := make([]fs.DirEntry, len(entries))
 	for i := range entries {
 		e := entries[i]
-		out[i] = &FileInfo{Path: e.Path, Inode: e.Inode, Kind: e.Kind, Perm: e.Perm, Bytes: e.Size, Mtime: e.Mtime, Nlink: 1}
+		out[i] = &FileInfo{Path: e.Path, Inode: e.Inode, Kind: e.Kind, Perm: e.Mode & permBits, Bytes: e.Size, Mtime: e.Mtime, Nlink: 1}
 	}
 	return out, err
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-func openH(t testing.TB, f *FS, p string, flag int, perm uint32) *File {
+func openH(t testing.TB, f *FS, p string, flag int, perm fs.FileMode) *File {
 	t.Helper()
 	h, err := f.OpenFile(bg, p, flag, perm)
 	if err != nil {

@@ -118,8 +118,8 @@ func (f *FS) Ls(ctx context.Context, prefix string, page Page) (*Listing, error)
 		}
 		if res.n.typ == TypeFile {
 			if offset == 0 && limit > 0 {
-				out.Entries = []Entry{{Path: p, Name: res.name, Kind: TypeFile, Perm: res.n.mode,
-					Size: res.n.size, Mtime: res.n.mtime, Inode: res.n.inode}}
+				out.Entries = []Entry{{Path: p, Name: res.name, Kind: TypeFile, Mode: FromUnixMode(res.n.mode),
+					Size: res.n.size, Mtime: nsTime(res.n.mtime), Inode: res.n.inode}}
 			}
 			return nil
 		}

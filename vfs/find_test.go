@@ -96,7 +96,7 @@ func TestFindPatterns(t *testing.T) {
 	// Entry fields.
 	es, err = f.Find(bg, "/docs", "b.md", nil)
 	noErr(t, err)
-	if e := es.Entries[0]; e.Name != "b.md" || e.Kind != TypeFile || e.Size != int64(len("/docs/b.md")) || e.Perm != 0o644 || e.Inode == 0 {
+	if e := es.Entries[0]; e.Name != "b.md" || e.Kind != TypeFile || e.Size != int64(len("/docs/b.md")) || e.Mode != 0o644 || e.Inode == 0 {
 		t.Errorf("entry = %+v", e)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/internal/wsdb"
 )
 
 // Limits bound what a workspace may hold and what one call may return. Each
@@ -88,8 +89,26 @@ type Options struct {
 	// delete it (default one hour). Streaming writes stage chunks before they
 	// link them, so the window must outlast the slowest write.
 	GCWindow time.Duration
-	// DB tunes the SQLite connections when Open creates the database.
-	DB sqldb.Options
+	// DB tunes the SQLite connections of the database Open opens.
+	DB DBOptions
+}
+
+// DBOptions tune the SQLite connections of a workspace database.
+type DBOptions struct {
+	// BusyTimeout bounds how long a transaction waits for another
+	// process's lock before failing (0 means one minute).
+	BusyTimeout time.Duration
+	// Readers is the maximum number of pooled reader connections (0 means
+	// 4).
+	Readers int
+	// SyncFull makes every commit fsync the write-ahead log, so committed
+	// work survives power loss and not only process crashes, at a large
+	// cost in write throughput. It has no effect in memory.
+	SyncFull bool
+}
+
+func init() {
+	wsdb.Register(func(fsys any) *sqldb.DB { return fsys.(*FS).db })
 }
 
 // FS is a filesystem stored in one SQLite database. It is safe for
@@ -125,11 +144,11 @@ func Open(ctx context.Context, path string, opts *Options) (*FS, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	db, err := sqldb.Open(ctx, path, opts.DB)
+	db, err := sqldb.Open(ctx, path, sqldb.Options{BusyTimeout: opts.DB.BusyTimeout, Readers: opts.DB.Readers, SyncFull: opts.DB.SyncFull})
 	if err != nil {
 		return nil, &PathError{Op: "open", Path: path, Code: EIO, Text: "cannot open workspace database (" + err.Error() + ")", Err: err}
 	}
-	f, err := New(ctx, db, opts)
+	f, err := newFS(ctx, db, opts)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -138,9 +157,9 @@ func Open(ctx context.Context, path string, opts *Options) (*FS, error) {
 	return f, nil
 }
 
-// New opens the filesystem in an already open database, creating or
+// newFS opens the filesystem in an already open database, creating or
 // migrating its tables. The caller keeps ownership of db.
-func New(ctx context.Context, db *sqldb.DB, opts *Options) (*FS, error) {
+func newFS(ctx context.Context, db *sqldb.DB, opts *Options) (*FS, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -187,10 +206,6 @@ func (f *FS) Close() error {
 
 // Limits returns the limits in force.
 func (f *FS) Limits() Limits { return f.lim }
-
-// DB returns the database the filesystem lives in, for packages (the
-// journal) that must commit their records in the same transactions.
-func (f *FS) DB() *sqldb.DB { return f.db }
 
 func (f *FS) now() int64 { return f.clock().UnixNano() }
 

@@ -96,7 +96,7 @@ func (f *FS) Import(ctx context.Context, dst string, src fs.FS, opts *ImportOpti
 			if err != nil {
 				return err
 			}
-			if err := f.MkdirAll(ctx, target, uint32(info.Mode().Perm())); err != nil {
+			if err := f.MkdirAll(ctx, target, info.Mode().Perm()); err != nil {
 				return err
 			}
 			dirs = append(dirs, dirTime{target, info.ModTime()})
@@ -245,7 +245,7 @@ func (im *importer) prepare(j importJob) (importItem, bool, error) {
 	if int64(len(data)) > importSmallFile { // it grew meanwhile
 		return importItem{}, false, nil
 	}
-	mode := uint32(info.Mode().Perm())
+	mode := info.Mode().Perm()
 	item := importItem{target: j.target, size: int64(len(data)), zero: mode == 0,
 		opts: WriteOptions{Mode: mode, ModTime: info.ModTime(), NoFollow: true}}
 	for off := 0; off < len(data); off += ChunkSize {
@@ -307,7 +307,7 @@ func (im *importer) file(ctx context.Context, j importJob) error {
 	if err != nil {
 		return err
 	}
-	mode := uint32(info.Mode().Perm())
+	mode := info.Mode().Perm()
 	n, err := im.f.WriteFrom(ctx, j.target, r, &WriteOptions{Mode: mode, ModTime: info.ModTime(), NoFollow: true})
 	if err != nil {
 		return err

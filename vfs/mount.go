@@ -188,7 +188,7 @@ func (r *mountRef) entries(dirPath string) ([]Entry, error) {
 		}
 		p := join(dirPath, de.Name())
 		n := mountNode(p, fi)
-		out = append(out, Entry{Path: p, Name: de.Name(), Kind: n.typ, Perm: n.mode, Size: n.size, Mtime: n.mtime, Inode: n.inode})
+		out = append(out, Entry{Path: p, Name: de.Name(), Kind: n.typ, Mode: FromUnixMode(n.mode) | n.typ.mode(), Size: n.size, Mtime: nsTime(n.mtime), Inode: n.inode})
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil

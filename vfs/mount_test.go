@@ -48,7 +48,7 @@ func TestMountRead(t *testing.T) {
 	}
 	fi := statOf(t, f, "/p/m/sub/b.txt")
 	if fi.Kind != TypeFile || fi.Bytes != 16 || fi.Perm != 0o600 || !fi.ReadOnly || fi.Inode == 0 ||
-		fi.Mtime != time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano() {
+		!fi.Mtime.Equal(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)) {
 		t.Errorf("Stat of a mounted file = %+v", fi)
 	}
 	if fi2 := statOf(t, f, "/p/m/sub/b.txt"); fi2.Inode != fi.Inode {

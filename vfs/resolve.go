@@ -27,8 +27,8 @@ type node struct {
 }
 
 func (n *node) info(path string) *FileInfo {
-	return &FileInfo{Path: path, Inode: n.inode, Kind: n.typ, Perm: n.mode, Bytes: n.size, Nlink: n.nlink,
-		Atime: n.atime, Mtime: n.mtime, Ctime: n.ctime, Rev: n.rev, Target: n.target}
+	return &FileInfo{Path: path, Inode: n.inode, Kind: n.typ, Perm: FromUnixMode(n.mode), Bytes: n.size, Nlink: n.nlink,
+		Atime: nsTime(n.atime), Mtime: nsTime(n.mtime), Ctime: nsTime(n.ctime), Rev: n.rev, Target: n.target}
 }
 
 const nodeCols = `n.inode, n.type, n.mode, n.size, n.nlink, n.atime, n.mtime, n.ctime, n.rev, n.target`

@@ -32,13 +32,16 @@ type FileInfo struct {
 	Path  string // canonical path through which the node was reached
 	Inode int64  // stable identity; 0 never occurs for stored nodes
 	Kind  Type
-	Perm  uint32 // the 12 permission bits (setuid, setgid, sticky, rwxrwxrwx)
-	Bytes int64  // file length; symlink target length; 0 for directories
+	// Perm holds the permission bits (Perm.Perm()) and fs.ModeSetuid,
+	// fs.ModeSetgid and fs.ModeSticky, as io/fs spells them; Mode adds the
+	// type bits.
+	Perm  fs.FileMode
+	Bytes int64 // file length; symlink target length; 0 for directories
 	Nlink int64
-	Atime int64 // nanoseconds since the Unix epoch
-	Mtime int64
-	Ctime int64
-	Rev   int64 // revision of the last change to this node
+	Atime time.Time // access time: set at creation and by Chtimes (reads do not update it)
+	Mtime time.Time // modification time of the content
+	Ctime time.Time // time of the node's last change (content, mode or times)
+	Rev   int64     // revision of the last change to this node
 	// Target is a symlink's stored target.
 	Target string
 	// ReadOnly is set for nodes served from a read-only mount.
@@ -62,28 +65,10 @@ func (fi *FileInfo) Name() string {
 func (fi *FileInfo) Size() int64 { return fi.Bytes }
 
 // Mode returns the io/fs mode: permission bits plus the type bits.
-func (fi *FileInfo) Mode() fs.FileMode {
-	m := fs.FileMode(fi.Perm & 0o777)
-	if fi.Perm&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if fi.Perm&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if fi.Perm&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	switch fi.Kind {
-	case TypeDir:
-		m |= fs.ModeDir
-	case TypeSymlink:
-		m |= fs.ModeSymlink
-	}
-	return m
-}
+func (fi *FileInfo) Mode() fs.FileMode { return fi.Perm&permBits | fi.Kind.mode() }
 
 // ModTime is the modification time.
-func (fi *FileInfo) ModTime() time.Time { return time.Unix(0, fi.Mtime) }
+func (fi *FileInfo) ModTime() time.Time { return fi.Mtime }
 
 // IsDir reports whether the node is a directory.
 func (fi *FileInfo) IsDir() bool { return fi.Kind == TypeDir }
@@ -99,9 +84,10 @@ func (fi *FileInfo) Info() (fs.FileInfo, error) { return fi, nil }
 
 // WriteOptions control WriteFile and WriteFrom.
 type WriteOptions struct {
-	// Mode sets the permission bits. Zero keeps an existing file's mode and
-	// gives a new file DefaultFileMode.
-	Mode uint32
+	// Mode sets the permission bits (Mode.Perm() and fs.ModeSetuid,
+	// fs.ModeSetgid, fs.ModeSticky; type bits are ignored). Zero keeps an
+	// existing file's mode and gives a new file DefaultFileMode.
+	Mode fs.FileMode
 	// Exclusive fails with EEXIST when the path exists (a final symlink is
 	// not followed).
 	Exclusive bool
@@ -116,10 +102,70 @@ type WriteOptions struct {
 
 // Default modes.
 const (
-	DefaultFileMode uint32 = 0o644
-	DefaultDirMode  uint32 = 0o755
+	DefaultFileMode fs.FileMode = 0o644
+	DefaultDirMode  fs.FileMode = 0o755
+)
+
+// The stored modes: the 12 Unix permission bits (setuid 0o4000, setgid
+// 0o2000, sticky 0o1000, rwxrwxrwx), as the database keeps them.
+const (
+	defaultFileMode uint32 = 0o644
+	defaultDirMode  uint32 = 0o755
 	symlinkMode     uint32 = 0o777
 )
+
+// permBits are the bits of an fs.FileMode a node's stored mode keeps.
+const permBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
+
+// UnixMode returns the Unix form of the permission bits of m, as chmod(2)
+// takes them and the database stores them: m.Perm() in the low nine bits
+// and fs.ModeSetuid, fs.ModeSetgid and fs.ModeSticky as 0o4000, 0o2000 and
+// 0o1000. Type bits and the other io/fs bits are dropped.
+func UnixMode(m fs.FileMode) uint32 {
+	u := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		u |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		u |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		u |= 0o1000
+	}
+	return u
+}
+
+// FromUnixMode is UnixMode's inverse: the io/fs form of the 12 Unix
+// permission bits of u (setuid, setgid, sticky, rwxrwxrwx). Other bits of u
+// (a stat(2) file type) are dropped.
+func FromUnixMode(u uint32) fs.FileMode {
+	m := fs.FileMode(u & 0o777)
+	if u&0o4000 != 0 {
+		m |= fs.ModeSetuid
+	}
+	if u&0o2000 != 0 {
+		m |= fs.ModeSetgid
+	}
+	if u&0o1000 != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
+
+// mode returns the io/fs type bits of a kind.
+func (t Type) mode() fs.FileMode {
+	switch t {
+	case TypeDir:
+		return fs.ModeDir
+	case TypeSymlink:
+		return fs.ModeSymlink
+	}
+	return 0
+}
+
+// nsTime returns the time of a stored timestamp (nanoseconds since the
+// Unix epoch).
+func nsTime(ns int64) time.Time { return time.Unix(0, ns) }
 
 // RemoveOptions control Remove.
 type RemoveOptions struct {
@@ -136,12 +182,15 @@ type Page struct {
 
 // Entry is one result of ReadDir, Find or Ls.
 type Entry struct {
-	Path  string // absolute canonical path
-	Name  string // last segment
-	Kind  Type
-	Perm  uint32
+	Path string // absolute canonical path
+	Name string // last segment
+	Kind Type
+	// Mode is the node's io/fs mode: permission bits, fs.ModeSetuid,
+	// fs.ModeSetgid, fs.ModeSticky and the type bits (fs.ModeDir,
+	// fs.ModeSymlink), so Mode.IsDir() and Mode.Perm() work.
+	Mode  fs.FileMode
 	Size  int64
-	Mtime int64 // nanoseconds
+	Mtime time.Time
 	Inode int64
 }
 
@@ -257,5 +306,5 @@ type Change struct {
 	Path    string
 	OldPath string // for renames and links
 	Kind    Type
-	Time    int64 // nanoseconds
+	Time    time.Time // when the change was made (the clock of Options.Now)
 }

@@ -197,17 +197,17 @@ func (f *FS) writeInTx(t *wtx, p string, opts *WriteOptions, size int64, content
 			return err
 		}
 		mode := n.mode
-		if opts.Mode != 0 {
-			mode = opts.Mode & 0o7777
+		if u := UnixMode(opts.Mode); u != 0 {
+			mode = u
 		}
 		t.dBytes += size - n.size
 		t.record(OpWrite, res.path, "", TypeFile)
 		return t.c.Exec(`UPDATE vfs_nodes SET size = ?1, mode = ?2, mtime = ?3, ctime = ?4, rev = ?5 WHERE inode = ?6`,
 			size, mode, modTime(opts, t.now), t.now, t.rev, n.inode)
 	}
-	mode := DefaultFileMode
-	if opts.Mode != 0 {
-		mode = opts.Mode & 0o7777
+	mode := defaultFileMode
+	if u := UnixMode(opts.Mode); u != 0 {
+		mode = u
 	}
 	inode, err := t.createNode(res, TypeFile, mode, size, "")
 	if err != nil {
@@ -243,7 +243,7 @@ func (f *FS) writeTarget(t *wtx, p string, opts *WriteOptions, dryRun bool) (res
 	}
 	if opts.MkdirAll && !dryRun {
 		dir, _ := split(p)
-		if err := t.mkdirAll(op, dir, DefaultDirMode); err != nil {
+		if err := t.mkdirAll(op, dir, defaultDirMode); err != nil {
 			if Code(err) == EEXIST { // a parent is not a directory
 				return resolution{}, perr(op, p, ENOTDIR, "parent path segment is not a directory")
 			}

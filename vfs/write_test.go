@@ -15,7 +15,7 @@ func TestWriteFileCreateAndOverwrite(t *testing.T) {
 	t1 := clk.Now()
 	noErr(t, f.WriteFile(bg, "/p", []byte("first"), nil))
 	fi := statOf(t, f, "/p")
-	if fi.Kind != TypeFile || fi.Perm != DefaultFileMode || fi.Bytes != 5 || fi.Mtime != t1.UnixNano() || fi.Nlink != 1 {
+	if fi.Kind != TypeFile || fi.Perm != DefaultFileMode || fi.Bytes != 5 || !fi.Mtime.Equal(t1) || fi.Nlink != 1 {
 		t.Errorf("new file: %+v", fi)
 	}
 	t2 := clk.Advance(time.Minute)
@@ -24,7 +24,7 @@ func TestWriteFileCreateAndOverwrite(t *testing.T) {
 	if fi2.Inode != fi.Inode {
 		t.Errorf("overwrite changed the inode: %d -> %d", fi.Inode, fi2.Inode)
 	}
-	if fi2.Bytes != 7 || fi2.Mtime != t2.UnixNano() || fi2.Ctime != t2.UnixNano() {
+	if fi2.Bytes != 7 || !fi2.Mtime.Equal(t2) || !fi2.Ctime.Equal(t2) {
 		t.Errorf("after overwrite: %+v", fi2)
 	}
 	expectContent(t, f, "/p", "second!")
@@ -56,14 +56,14 @@ func TestWriteFileMode(t *testing.T) {
 	if fi := statOf(t, f, "/p"); fi.Perm != 0o640 {
 		t.Errorf("overwrite with Mode 640: Perm = %o", fi.Perm)
 	}
-	noErr(t, f.WriteFile(bg, "/new", []byte("c"), &WriteOptions{Mode: 0o4755}))
+	noErr(t, f.WriteFile(bg, "/new", []byte("c"), &WriteOptions{Mode: fs.ModeSetuid | 0o755}))
 	fi := statOf(t, f, "/new")
-	if fi.Perm != 0o4755 || fi.Mode() != fs.ModeSetuid|0o755 {
-		t.Errorf("create with Mode 4755: Perm = %o, Mode() = %v", fi.Perm, fi.Mode())
+	if fi.Perm != fs.ModeSetuid|0o755 || fi.Mode() != fs.ModeSetuid|0o755 || fi.Mode().Perm() != 0o755 {
+		t.Errorf("create with Mode u+s,0755: Perm = %v, Mode() = %v", fi.Perm, fi.Mode())
 	}
-	noErr(t, f.WriteFile(bg, "/masked", []byte("c"), &WriteOptions{Mode: 0o170600}))
-	if fi := statOf(t, f, "/masked"); fi.Perm != 0o600 {
-		t.Errorf("Mode is masked to 12 bits: Perm = %o, want 600", fi.Perm)
+	noErr(t, f.WriteFile(bg, "/masked", []byte("c"), &WriteOptions{Mode: fs.ModeDir | fs.ModeSymlink | 0o170600}))
+	if fi := statOf(t, f, "/masked"); fi.Perm != 0o600 || fi.Mode() != 0o600 {
+		t.Errorf("Mode keeps only permission bits: Perm = %v, want -rw-------", fi.Perm)
 	}
 }
 

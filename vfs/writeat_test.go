@@ -84,7 +84,7 @@ func TestJoinedOperations(t *testing.T) {
 	f := openTest(t)
 	ctx := context.Background()
 	boom := errors.New("boom")
-	db := f.DB()
+	db := f.db
 	err := db.Write(ctx, func(c *sqldb.Conn) error {
 		jctx := sqldb.Join(ctx, db, c)
 		if err := f.WriteFile(jctx, "/kept", []byte("1"), nil); err != nil {

@@ -32,7 +32,7 @@ func runPut(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	p := wsPath(fl.Arg(0))
-	n, err := f.WriteFrom(a.ctx, p, a.stdin, &vfs.WriteOptions{Mode: mode.v, MkdirAll: *parents})
+	n, err := f.WriteFrom(a.ctx, p, a.stdin, &vfs.WriteOptions{Mode: vfs.FromUnixMode(mode.v), MkdirAll: *parents})
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func runLs(a *app, fl *flag.FlagSet, args []string) error {
 				name += " -> " + shown(t)
 			}
 		}
-		a.printf("%s %8d %s %s\n", modeString(e.Kind, e.Perm), e.Size, time.Unix(0, e.Mtime).Format("2006-01-02 15:04"), name)
+		a.printf("%s %8d %s %s\n", modeString(e.Kind, vfs.UnixMode(e.Mode)), e.Size, e.Mtime.Format("2006-01-02 15:04"), name)
 	}
 
 	fi, err := f.Stat(a.ctx, p)
@@ -178,7 +178,7 @@ func runStat(a *app, fl *flag.FlagSet, args []string) error {
 	return a.emit(j, func() error {
 		a.printf("path:   %s\n", shown(j.Path))
 		a.printf("type:   %s\n", j.Type)
-		a.printf("mode:   %s (%s)\n", j.Mode, modeString(fi.Kind, fi.Perm))
+		a.printf("mode:   %s (%s)\n", j.Mode, modeString(fi.Kind, vfs.UnixMode(fi.Perm)))
 		a.printf("size:   %d\n", j.Size)
 		if fi.Kind == vfs.TypeSymlink {
 			a.printf("target: %s\n", shown(fi.Target))
@@ -214,9 +214,9 @@ func runMkdir(a *app, fl *flag.FlagSet, args []string) error {
 	for _, arg := range fl.Args() {
 		p := wsPath(arg)
 		if *parents {
-			err = f.MkdirAll(a.ctx, p, mode.v)
+			err = f.MkdirAll(a.ctx, p, vfs.FromUnixMode(mode.v))
 		} else {
-			err = f.Mkdir(a.ctx, p, mode.v)
+			err = f.Mkdir(a.ctx, p, vfs.FromUnixMode(mode.v))
 		}
 		if err != nil {
 			return err
@@ -352,7 +352,7 @@ func joinPath(dir, name string) string {
 }
 
 func entryOf(fi *vfs.FileInfo) vfs.Entry {
-	return vfs.Entry{Path: fi.Path, Name: fi.Name(), Kind: fi.Kind, Perm: fi.Perm, Size: fi.Bytes, Mtime: fi.Mtime, Inode: fi.Inode}
+	return vfs.Entry{Path: fi.Path, Name: fi.Name(), Kind: fi.Kind, Mode: fi.Mode(), Size: fi.Bytes, Mtime: fi.Mtime, Inode: fi.Inode}
 }
 
 // JSON shapes.
@@ -373,7 +373,7 @@ type listJSON struct {
 }
 
 func jsonEntryOf(e vfs.Entry) jsonEntry {
-	return jsonEntry{Path: e.Path, Name: e.Name, Type: e.Kind.String(), Mode: fmt.Sprintf("%04o", e.Perm),
+	return jsonEntry{Path: e.Path, Name: e.Name, Type: e.Kind.String(), Mode: fmt.Sprintf("%04o", vfs.UnixMode(e.Mode)),
 		Size: e.Size, Mtime: nanoTime(e.Mtime), Inode: e.Inode}
 }
 
@@ -393,12 +393,12 @@ type jsonInfo struct {
 }
 
 func jsonInfoOf(fi *vfs.FileInfo) jsonInfo {
-	return jsonInfo{Path: fi.Path, Type: fi.Kind.String(), Mode: fmt.Sprintf("%04o", fi.Perm), Size: fi.Bytes,
+	return jsonInfo{Path: fi.Path, Type: fi.Kind.String(), Mode: fmt.Sprintf("%04o", vfs.UnixMode(fi.Perm)), Size: fi.Bytes,
 		Target: fi.Target, Inode: fi.Inode, Nlink: fi.Nlink, Mtime: nanoTime(fi.Mtime), Ctime: nanoTime(fi.Ctime),
 		Atime: nanoTime(fi.Atime), Rev: fi.Rev, ReadOnly: fi.ReadOnly}
 }
 
-func nanoTime(ns int64) string { return time.Unix(0, ns).Format(time.RFC3339Nano) }
+func nanoTime(t time.Time) string { return t.Format(time.RFC3339Nano) }
 
 // isNotExist reports whether err means a missing path.
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

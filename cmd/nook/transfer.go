@@ -128,7 +128,7 @@ func (im *importer) file(hp, target string, info fs.FileInfo) error {
 		return err
 	}
 	defer r.Close()
-	mode := permBits(info.Mode())
+	mode := info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 	var src io.Reader = r
 	if im.prog != nil {
 		src = io.TeeReader(r, im.prog)
@@ -261,7 +261,7 @@ func (ex *exporter) node(e vfs.Entry, rel string) error {
 		return fmt.Errorf("export: refusing to write %q outside %s", rel, ex.root.Name())
 	}
 	hp := filepath.FromSlash(rel)
-	mode := fileMode(e.Perm)
+	mode := e.Mode &^ fs.ModeType
 	switch e.Kind {
 	case vfs.TypeDir:
 		if hi, err := ex.root.Lstat(hp); err == nil && !hi.IsDir() {
@@ -279,7 +279,7 @@ func (ex *exporter) node(e vfs.Entry, rel string) error {
 		if err := ex.root.Chmod(hp, mode); err != nil {
 			return err
 		}
-		return ex.root.Chtimes(hp, time.Unix(0, e.Mtime), time.Unix(0, e.Mtime))
+		return ex.root.Chtimes(hp, e.Mtime, e.Mtime)
 	case vfs.TypeSymlink:
 		target, err := ex.f.Readlink(ctx, e.Path)
 		if err != nil {
@@ -316,7 +316,7 @@ func (ex *exporter) node(e vfs.Entry, rel string) error {
 		if err := ex.root.Chmod(hp, mode); err != nil {
 			return err
 		}
-		if err := ex.root.Chtimes(hp, time.Unix(0, e.Mtime), time.Unix(0, e.Mtime)); err != nil {
+		if err := ex.root.Chtimes(hp, e.Mtime, e.Mtime); err != nil {
 			return err
 		}
 		ex.stats.Files++
@@ -340,34 +340,4 @@ func (ex *exporter) removeNonDir(hp string) error {
 		return fmt.Errorf("export: %s: is a directory on the host", filepath.Join(ex.root.Name(), hp))
 	}
 	return ex.root.Remove(hp)
-}
-
-// permBits converts host mode bits to the 12 vfs permission bits.
-func permBits(m fs.FileMode) uint32 {
-	p := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		p |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		p |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		p |= 0o1000
-	}
-	return p
-}
-
-// fileMode converts vfs permission bits to host mode bits.
-func fileMode(p uint32) fs.FileMode {
-	m := fs.FileMode(p & 0o777)
-	if p&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if p&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if p&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
 }

@@ -205,7 +205,7 @@ func (s *nookSide) remove(t *testing.T, p string) {
 }
 
 func (s *nookSide) chmod(t *testing.T, p string, x bool) {
-	m := uint32(0o644)
+	m := vfs.DefaultFileMode
 	if x {
 		m = 0o755
 	}

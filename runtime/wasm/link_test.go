@@ -52,8 +52,8 @@ func TestHardLinksAndNanosecondTimes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Nlink != 1 || fi.Mtime%1000 != 789 {
-		t.Fatalf("b: nlink %d mtime %d", fi.Nlink, fi.Mtime)
+	if fi.Nlink != 1 || fi.Mtime.UnixNano()%1000 != 789 {
+		t.Fatalf("b: nlink %d mtime %v", fi.Nlink, fi.Mtime)
 	}
 }
 

@@ -129,7 +129,7 @@ func (b *billyFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File,
 	if flag&(os.O_WRONLY|os.O_RDWR) != 0 && strings.Contains(p+"/", "/.git/") && !strings.Contains(p, "/.git/objects/") {
 		return b.openAtomic(p, name, flag, perm)
 	}
-	h, err := b.fs.OpenFile(b.ctx, p, flag, uint32(perm.Perm()))
+	h, err := b.fs.OpenFile(b.ctx, p, flag, perm.Perm())
 	if err != nil {
 		return nil, osErr("open", name, err)
 	}
@@ -345,7 +345,7 @@ func (b *billyFS) MkdirAll(name string, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	return osErr("mkdir", name, b.fs.MkdirAll(b.ctx, p, uint32(perm.Perm())))
+	return osErr("mkdir", name, b.fs.MkdirAll(b.ctx, p, perm.Perm()))
 }
 
 func (b *billyFS) Symlink(target, link string) error {
@@ -373,7 +373,7 @@ func (b *billyFS) Chmod(name string, mode os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	return osErr("chmod", name, b.fs.Chmod(b.ctx, p, uint32(mode.Perm())))
+	return osErr("chmod", name, b.fs.Chmod(b.ctx, p, mode.Perm()))
 }
 
 func (b *billyFS) Chroot(dir string) (billy.Filesystem, error) {

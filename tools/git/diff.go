@@ -145,7 +145,7 @@ func (c *call) writeWorktree(r *repo, name string, e entry, data []byte) error {
 		c.g.fs.Remove(c.ctx, p, nil)
 		return c.g.fs.Symlink(c.ctx, string(data), p)
 	}
-	perm := uint32(0o644)
+	perm := vfs.DefaultFileMode
 	if e.mode == filemode.Executable {
 		perm = 0o755
 	}

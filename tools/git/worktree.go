@@ -41,12 +41,12 @@ func (x *cli) scan() (map[string]wfile, error) {
 			switch e.Kind {
 			case vfs.TypeFile:
 				m := filemode.Regular
-				if e.Perm&0o100 != 0 {
+				if e.Mode&0o100 != 0 {
 					m = filemode.Executable
 				}
-				out[rel] = wfile{mode: m, size: e.Size, mtime: e.Mtime, inode: e.Inode}
+				out[rel] = wfile{mode: m, size: e.Size, mtime: e.Mtime.UnixNano(), inode: e.Inode}
 			case vfs.TypeSymlink:
-				out[rel] = wfile{mode: filemode.Symlink, size: e.Size, mtime: e.Mtime, inode: e.Inode}
+				out[rel] = wfile{mode: filemode.Symlink, size: e.Size, mtime: e.Mtime.UnixNano(), inode: e.Inode}
 			}
 		}
 		if l.NextOffset == 0 {
@@ -88,7 +88,7 @@ func (x *cli) workHash(rel string, w wfile, e *ientry) (plumbing.Hash, error) {
 func (x *cli) indexMtime() int64 {
 	if x.idxMtime == 0 {
 		if fi, err := x.fs().Lstat(x.ctx(), x.r.root+"/.git/index"); err == nil {
-			x.idxMtime = fi.Mtime
+			x.idxMtime = fi.Mtime.UnixNano()
 		} else {
 			x.idxMtime = -1
 		}
@@ -196,7 +196,7 @@ func (x *cli) writeWorkData(rel string, mode filemode.FileMode, data []byte) err
 	if err := x.fs().WriteFile(x.ctx(), p, data, &vfs.WriteOptions{MkdirAll: true}); err != nil {
 		return err
 	}
-	perm := uint32(0o644)
+	perm := vfs.DefaultFileMode
 	if mode == filemode.Executable {
 		perm = 0o755
 	}
@@ -235,7 +235,7 @@ func (x *cli) stampEntry(e *ientry) {
 		return
 	}
 	e.Size = uint32(fi.Bytes)
-	e.ModifiedAt = time.Unix(0, fi.Mtime)
+	e.ModifiedAt = fi.Mtime
 	e.CreatedAt = e.ModifiedAt
 	e.Inode = uint32(fi.Inode)
 }
