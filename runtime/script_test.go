@@ -24,6 +24,7 @@ import (
 //	value JSON      the run's value
 //	input           print the input
 //	env K           print the value of K
+//	entry           print the request's Entry and Args
 //	call KIND OP JSON  make a host call and print its JSON result or error
 //	clock           print the host clock (Unix ns)
 //	rand            print 8 random bytes (hex)
@@ -32,6 +33,7 @@ type scriptBackend struct {
 	id       string
 	callable bool
 	maxT     time.Duration
+	access   runtime.Access
 }
 
 func (b *scriptBackend) Info() runtime.BackendInfo {
@@ -40,7 +42,7 @@ func (b *scriptBackend) Info() runtime.BackendInfo {
 		id = "script"
 	}
 	return runtime.BackendInfo{ID: id, Description: "test scripts", Callable: b.callable,
-		Root: "/workspace", DefaultTimeout: 10 * time.Second, MaxTimeout: b.maxT}
+		Root: "/workspace", DefaultTimeout: 10 * time.Second, MaxTimeout: b.maxT, Access: b.access}
 }
 
 func (b *scriptBackend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
@@ -94,6 +96,8 @@ func (p *scriptProgram) Run(ctx context.Context, h runtime.Host) runtime.Exit {
 			err = h.Write(runtime.Stdout, append(append([]byte{}, p.req.Input...), '\n'))
 		case "env":
 			err = h.Write(runtime.Stdout, []byte(p.req.Env[arg]+"\n"))
+		case "entry":
+			err = h.Write(runtime.Stdout, []byte(fmt.Sprintf("%s %q\n", p.req.Entry, p.req.Args)))
 		case "call":
 			kind, rest, _ := strings.Cut(arg, " ")
 			op, js, _ := strings.Cut(rest, " ")
