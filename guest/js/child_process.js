@@ -179,6 +179,24 @@ function inputBytes(input) {
   throw typeError('ERR_INVALID_ARG_TYPE', `The "options.stdio[0]" property must be of type string or an instance of Buffer, TypedArray, or DataView. ${received(input)}`);
 }
 
+// The shell backend's id: "shell" (runtime/shell's), or another a
+// workspace configured it under, learnt from the runtime's answer the first
+// time a command runs.
+let shellID = 'shell';
+const opOf = (plan) => (plan.op === 'sh' ? shellID : plan.op);
+
+// otherShell returns the id to retry a shell call with when the runtime
+// answered that no backend has the id tried.
+function otherShell(plan, op, e) {
+  if (plan.op !== 'sh' || !e || e.code !== 'ENOENT') return null;
+  const m = /no backend "([^"]+)" is configured in this workspace \(configured: ([^)]*)\)/.exec(String(e.message));
+  if (!m || m[1] !== op) return null;
+  const ids = m[2].split(',').map((x) => x.trim().replace(/"/g, ''));
+  const alt = ['shell', 'sh', 'bash'].find((id) => id !== op && ids.includes(id));
+  if (alt) shellID = alt;
+  return alt || null;
+}
+
 function parentStdin() {
   return host.bufferFrom(host.stdin());
 }
@@ -246,10 +264,17 @@ function spawnSyncPlan(plan) {
   if (stdin === null && plan.stdio[0] === 'inherit') stdin = parentStdin();
   const pid = ++lastPid;
   let res, err;
+  const a = callArgs(plan, stdin);
+  const tried = opOf(plan);
   try {
-    res = host.execSync(plan.op, callArgs(plan, stdin));
+    res = host.execSync(tried, a);
   } catch (e) {
     err = e;
+    const alt = otherShell(plan, tried, e);
+    if (alt) {
+      err = undefined;
+      try { res = host.execSync(alt, a); } catch (e2) { err = e2; }
+    }
   }
   const out = outcome(plan, res, err, null);
   const syscall = 'spawnSync ' + plan.spawnfile;
@@ -257,7 +282,7 @@ function spawnSyncPlan(plan) {
   if (out.error || out.missing) {
     const code = out.missing ? 'ENOENT' : (out.error.code || 'EINVAL');
     const e = uvError(code, syscall, plan.spawnfile, spawnargs);
-    if (out.error && code !== 'ENOENT') e.message = `${syscall} ${code}: ${out.error.message}`;
+    if (out.error) e.message = `${syscall} ${code}: ${out.error.message}`;
     return { error: e, status: null, signal: null, output: null, pid: 0, stdout: null, stderr: null };
   }
   const enc = o.encoding;
@@ -395,16 +420,25 @@ class ChildProcess extends EventEmitter {
     this._state = 'running';
     const plan = this._plan;
     if (this._killedWith) return this._finish({ status: null, signal: this._killedWith, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) });
+    const a = callArgs(plan, Buffer.concat(this._chunks));
+    this._chunks = [];
+    this._issue(opOf(plan), a);
+  }
+
+  _issue(op, a) {
+    const plan = this._plan;
     let h;
     try {
-      h = host.execStart(plan.op, callArgs(plan, Buffer.concat(this._chunks)));
+      h = host.execStart(op, a);
     } catch (e) {
       return this._finish({ error: e });
     }
-    this._chunks = [];
     this._cancel = h.cancel;
-    h.promise.then((res) => this._finish(outcome(plan, res, null, this._killedWith)),
-      (err) => this._finish(outcome(plan, null, err, this._killedWith)));
+    h.promise.then((res) => this._finish(outcome(plan, res, null, this._killedWith)), (err) => {
+      const alt = !this._killedWith && otherShell(plan, op, err);
+      if (alt) return this._issue(alt, a);
+      this._finish(outcome(plan, null, err, this._killedWith));
+    });
   }
 
   _finish(out) {
@@ -414,7 +448,7 @@ class ChildProcess extends EventEmitter {
     if (out.error || out.missing) {
       const code = out.missing ? 'ENOENT' : (out.error.code || 'EINVAL');
       const e = uvError(code, 'spawn ' + plan.spawnfile, plan.spawnfile, plan.spawnargs.slice(1));
-      if (out.error && code !== 'ENOENT') e.message = `spawn ${plan.spawnfile} ${code}: ${out.error.message}`;
+      if (out.error) e.message = `spawn ${plan.spawnfile} ${code}: ${out.error.message}`;
       this.pid = undefined;
       this._failed = e;
       this.exitCode = ERRNO[code] !== undefined ? ERRNO[code] : -22;

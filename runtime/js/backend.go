@@ -300,7 +300,7 @@ var guardedMethods = []string{"reverse", "copyWithin", "indexOf", "lastIndexOf",
 // the host modules' names and functions, and the source limits.
 func (b *Backend) cacheKey(r *runtime.Request) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%q\n%d %d %d %d\n", b.optsKey, r.Cwd, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth, r.Limits.MaxNestingDepth)
+	fmt.Fprintf(h, "%s\n%q %q\n%d %d %d %d\n", b.optsKey, r.Cwd, r.Entry, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth, r.Limits.MaxNestingDepth)
 	for _, n := range hostNames(r.Modules) {
 		fs := append([]string(nil), r.Modules[n]...)
 		sort.Strings(fs)

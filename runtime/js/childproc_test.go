@@ -166,7 +166,7 @@ export default () => [Buffer.isBuffer(out), String(out), execSync("echo hi", { e
 		t.Errorf("value = %s\nwant    %s", v, want)
 	}
 	c := h.calls[0]
-	if c["op"] != "sh" || c["source"] != "echo hi" || c["cwd"] != "/workspace" || c["maxBuffer"] != float64(1<<20) ||
+	if c["op"] != "shell" || c["source"] != "echo hi" || c["cwd"] != "/workspace" || c["maxBuffer"] != float64(1<<20) ||
 		jsonOf(c["env"]) != `{"A":"1","PATH":"/usr/bin"}` {
 		t.Errorf("call = %v", c)
 	}
