@@ -222,13 +222,24 @@ function outcome(plan, res, err, killedWith) {
     return { error: err };
   }
   const stdout = host.bufferFrom(res.stdout || new Uint8Array(0));
-  const stderr = host.bufferFrom(res.stderr || new Uint8Array(0));
+  let stderr = host.bufferFrom(res.stderr || new Uint8Array(0));
+  let stderrBytes = res.stderrBytes;
+  if ((res.status === 'timed_out' || res.status === 'cancelled') && res.error) {
+    // The runtime says why the run stopped on its stderr; a killed
+    // process says nothing.
+    const why = Buffer.from(res.error + '\n');
+    const at = stderr.length - why.length;
+    if (at >= 0 && stderr.subarray(at).equals(why)) {
+      stderr = stderr.subarray(0, at);
+      stderrBytes -= why.length;
+    }
+  }
   const o = { status: res.code, signal: null, stdout, stderr };
   if (res.status === 'timed_out') { o.status = null; o.signal = plan.killSignal; o.timedOut = true; }
   else if (res.status === 'cancelled') { o.status = null; o.signal = killedWith || plan.killSignal; }
   if (plan.maxBuffer !== Infinity) {
     if (res.stdoutBytes > stdout.length || stdout.length > plan.maxBuffer) o.overflow = 'stdout';
-    else if (res.stderrBytes > stderr.length || stderr.length > plan.maxBuffer) o.overflow = 'stderr';
+    else if (stderrBytes > stderr.length || stderr.length > plan.maxBuffer) o.overflow = 'stderr';
   }
   if (plan.direct && o.status === 127 && notFound(plan.file, stderr.toString())) o.missing = true;
   return o;
