@@ -20,6 +20,13 @@ const ERRNO = { ENOENT: -2, EACCES: -13, EAGAIN: -11, EINVAL: -22, ETIMEDOUT: -1
 const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGKILL',
   'SIGUSR1', 'SIGSEGV', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTERM'];
 
+// At most MAX_RUNNING asynchronous children run at once; the others wait
+// their turn (in spawn order), as a busy machine would make them, instead
+// of failing on the runtime's MaxConcurrent or MaxConcurrentCalls.
+const MAX_RUNNING = 8;
+let inFlight = 0;
+const queued = [];
+
 // Each child gets a stable fake pid: the same program gets the same pids
 // on every run and every replay.
 let lastPid = 1000;
@@ -433,6 +440,13 @@ class ChildProcess extends EventEmitter {
     if (this._killedWith) return this._finish({ status: null, signal: this._killedWith, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) });
     const a = callArgs(plan, Buffer.concat(this._chunks));
     this._chunks = [];
+    if (inFlight >= MAX_RUNNING) {
+      this._queued = a;
+      queued.push(this);
+      return;
+    }
+    inFlight++;
+    this._slot = true;
     this._issue(opOf(plan), a);
   }
 
@@ -455,6 +469,17 @@ class ChildProcess extends EventEmitter {
   _finish(out) {
     this._state = 'done';
     this._cancel = null;
+    if (this._slot) {
+      this._slot = false;
+      inFlight--;
+      while (inFlight < MAX_RUNNING && queued.length) {
+        const next = queued.shift();
+        inFlight++;
+        next._slot = true;
+        next._issue(opOf(next._plan), next._queued);
+        next._queued = null;
+      }
+    }
     const plan = this._plan;
     if (out.error || out.missing) {
       const code = out.missing ? 'ENOENT' : (out.error.code || 'EINVAL');
@@ -507,6 +532,10 @@ class ChildProcess extends EventEmitter {
       process.nextTick(() => this._finish({ status: null, signal, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }));
     } else if (this._cancel) {
       this._cancel();
+    } else if (queued.includes(this)) {
+      queued.splice(queued.indexOf(this), 1);
+      this._queued = null;
+      process.nextTick(() => this._finish({ status: null, signal, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }));
     }
     return true;
   }

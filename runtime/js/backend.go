@@ -93,7 +93,7 @@ func describe(o Options) string {
 		"node:buffer, node:stream, node:stream/promises, node:string_decoder, node:readline, node:zlib (gzip, deflate), " +
 		"node:util, node:events, node:url, node:process, node:timers, node:timers/promises, node:module (createRequire), " +
 		"node:crypto (randomUUID, getRandomValues, createHash), node:os, node:assert, node:test, node:worker_threads " +
-		"(main thread only). node:child_process exists but cannot start processes (use the shell backend). " +
+		"(main thread only). node:child_process (exec, execSync, spawn, execFile: commands run on the workspace's shell backend, node on this one; output arrives when the child ends). " +
 		"Host modules the caller provides are imported from \"ws:<name>\"; their functions are async. " +
 		"Globals: console, process (env, argv, exit, stdin), timers, fetch (only when the workspace has an " +
 		"outbound network policy), URL, TextEncoder/TextDecoder, Buffer, structuredClone, atob/btoa, crypto. " +

@@ -183,3 +183,63 @@ try { execSync("ls") } catch (e) { console.log(e.code, e.syscall, e.message) }`,
 		t.Errorf("stdout %q", got)
 	}
 }
+
+// A program that starts itself forever stops at MaxExecDepth: the
+// deepest call fails with EAGAIN naming the limit, and every level above
+// reports its child's failure.
+func TestChildProcessDepthLimitE2E(t *testing.T) {
+	ws := shellWS(t)
+	ctx := context.Background()
+	if err := ws.FS().WriteFile(ctx, "/workspace/r.js", []byte(`const { execFileSync } = require("node:child_process");
+const d = Number(process.argv[2] || 0);
+try { execFileSync("node", ["r.js", String(d + 1)], { stdio: "inherit" }) }
+catch (e) { console.log(d, e.code || "status " + e.status, e.code ? e.message : ""); process.exitCode = 1 }`), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := runWS(t, ws, `import "./r.js";`, runtime.ExecOptions{})
+	want := "8 EAGAIN spawnSync node EAGAIN: exec: a run nested 9 deep exceeds the limit MaxExecDepth (8)\n" +
+		"7 status 1 \n6 status 1 \n5 status 1 \n4 status 1 \n3 status 1 \n2 status 1 \n1 status 1 \n0 status 1 \n"
+	if got := string(res.Stdout); got != want || res.ExitCode != 1 {
+		t.Errorf("code %d stdout:\n%s\nwant:\n%s\nstderr:\n%s", res.ExitCode, got, want, res.Stderr)
+	}
+}
+
+// stdio "inherit" writes the child's output to the parent's streams, in
+// order with the parent's own.
+func TestChildProcessInheritE2E(t *testing.T) {
+	ws := shellWS(t)
+	res := runWS(t, ws, `import { execSync, spawn, spawnSync } from "node:child_process";
+console.log("before");
+const r = execSync("echo child; echo oops >&2", { stdio: "inherit" });
+console.log("returned", r);
+spawnSync("echo", ["sync"], { stdio: ["pipe", "inherit", "pipe"] });
+const c = spawn("echo", ["async"], { stdio: "inherit" });
+c.on("close", (code) => console.log("closed", code, c.stdout));`, runtime.ExecOptions{})
+	if got, want := string(res.Stdout), "before\nchild\nreturned null\nsync\nasync\nclosed 0 null\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	if got := string(res.Stderr); got != "oops\n" {
+		t.Errorf("stderr %q", got)
+	}
+}
+
+// Many children at once run a few at a time (the others wait their turn)
+// instead of failing on the runtime's concurrency limits.
+func TestChildProcessManyAtOnceE2E(t *testing.T) {
+	ws := shellWS(t)
+	v := e2e(t, ws, `import { spawn, exec } from "node:child_process";
+let ok = 0;
+const all = [];
+for (let i = 0; i < 100; i++) {
+  all.push(new Promise((r) => spawn("echo", [String(i)]).on("close", (code) => { if (code === 0) ok++; r(); })));
+  all.push(new Promise((r) => exec("exit 1", (e) => { if (e.code === 1) ok++; r(); })));
+}
+const k = spawn("sleep", ["5"]);
+setTimeout(() => k.kill(), 0); // while it waits its turn
+all.push(new Promise((r) => k.on("close", (code, sig) => { if (sig === "SIGTERM") ok++; r(); })));
+await Promise.all(all);
+export default () => ok;`)
+	if v != "201" {
+		t.Errorf("value = %s", v)
+	}
+}
