@@ -427,6 +427,18 @@ class ChildProcess extends EventEmitter {
     } else {
       setImmediate(() => { if (!this._touched) this._start(); });
     }
+    const sig = plan.options.signal;
+    if (sig !== undefined) {
+      if (!sig || typeof sig !== 'object' || typeof sig.aborted !== 'boolean') {
+        throw typeError('ERR_INVALID_ARG_TYPE', `The "options.signal" property must be an instance of AbortSignal. ${received(sig)}`);
+      }
+      const onAbort = () => this._abort(sig);
+      if (sig.aborted) process.nextTick(onAbort);
+      else {
+        sig.addEventListener('abort', onAbort, { once: true });
+        this.once('exit', () => sig.removeEventListener('abort', onAbort));
+      }
+    }
     // The pid is known at once: Node has it when spawn returns.
     this.pid = ++lastPid;
     process.nextTick(() => { if (this._state !== 'failed') this.emit('spawn'); });
@@ -540,6 +552,17 @@ class ChildProcess extends EventEmitter {
     return true;
   }
 
+  // _abort is options.signal's abort: the child is killed and an
+  // AbortError emitted, as in Node.
+  _abort(sig) {
+    if (!this.kill(this._plan.killSignal)) return;
+    const e = new Error('The operation was aborted');
+    e.name = 'AbortError';
+    e.code = 'ABORT_ERR';
+    e.cause = sig.reason;
+    this.emit('error', e);
+  }
+
   ref() { return this; }
   unref() { return this; }
   disconnect() {}
@@ -555,9 +578,14 @@ function execFilePlan(plan, cb) {
   const o = plan.options;
   const enc = o.encoding === undefined ? 'utf8' : o.encoding;
   const cmd = plan.command;
-  const done = (err, so, se) => { if (typeof cb === 'function') cb(err, so, se); };
+  let called = false;
+  const done = (err, so, se) => {
+    if (called) return;
+    called = true;
+    if (typeof cb === 'function') cb(err, so, se);
+  };
   child.on('error', (e) => {
-    if (child._failed !== e) return;
+    if (child._failed !== e && e.name !== 'AbortError') return;
     e.cmd = cmd;
     done(e, encode(Buffer.alloc(0), enc), encode(Buffer.alloc(0), enc));
   });

@@ -243,3 +243,21 @@ export default () => ok;`)
 		t.Errorf("value = %s", v)
 	}
 }
+
+// options.signal kills the child when it aborts, with Node's AbortError.
+func TestChildProcessAbortSignalE2E(t *testing.T) {
+	ws := shellWS(t)
+	v := e2e(t, ws, `import { spawn, exec } from "node:child_process";
+const ac = new AbortController();
+const c = spawn("sleep", ["5"], { signal: ac.signal });
+const got = [];
+c.on("error", (e) => got.push([e.name, e.code, e.message]));
+setTimeout(() => ac.abort(), 30);
+await new Promise((r) => c.on("close", (code, sig) => { got.push([code, sig]); r(); }));
+const pre = AbortSignal.abort();
+const e = await new Promise((r) => exec("echo never", { signal: pre }, (err, so) => r([err.name, so])));
+export default () => [got, e];`)
+	if want := `[[["AbortError","ABORT_ERR","The operation was aborted"],[null,"SIGTERM"]],["AbortError",""]]`; v != want {
+		t.Errorf("value = %s\nwant    %s", v, want)
+	}
+}
