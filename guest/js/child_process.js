@@ -406,7 +406,9 @@ class ChildProcess extends EventEmitter {
         write(chunk, enc, cb) {
           self._touched = true;
           if (self._state !== 'waiting') {
-            const err = new Error('write EPIPE');
+            const err = new Error('write EPIPE: the child has already started, with the stdin it had then (a child starts once ' +
+              'its stdin ends, or with an empty stdin when nothing wrote to it in the task that spawned it: write to ' +
+              'child.stdin right after spawn(), or pass input to spawnSync/execSync)');
             Object.assign(err, { errno: -32, code: 'EPIPE', syscall: 'write' });
             return cb(err);
           }
@@ -517,7 +519,6 @@ class ChildProcess extends EventEmitter {
     pipeOut(this.stderr, out.stderr, plan.stdio[2], process.stderr);
     this.exitCode = out.status;
     this.signalCode = out.signal;
-    if (this.stdin && !this.stdin.destroyed) this.stdin.destroy();
     const streams = [this.stdout, this.stderr].filter(Boolean);
     let open = streams.length;
     const close = () => this.emit('close', this.exitCode, this.signalCode);

@@ -317,3 +317,18 @@ export default () => r;`)
 		t.Errorf("value = %s", v)
 	}
 }
+
+// A child whose stdin the spawning task did not touch starts with an
+// empty stdin; writing to it afterwards fails EPIPE, saying why.
+func TestSpawnLateStdinFake(t *testing.T) {
+	e := newEnv(t)
+	v, _ := e.execOK(`
+import { spawn } from "node:child_process";
+const c = spawn("cat");
+await new Promise((r) => setTimeout(r, 10));
+const err = await new Promise((r) => { c.stdin.on("error", r); c.stdin.write("late\n"); });
+export default () => [err.code, err.message.slice(0, 60)];`)
+	if want := `["EPIPE","write EPIPE: the child has already started, with the stdin i"]`; v != want {
+		t.Errorf("value = %s", v)
+	}
+}
