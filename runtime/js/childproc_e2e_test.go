@@ -261,3 +261,41 @@ export default () => [got, e];`)
 		t.Errorf("value = %s\nwant    %s", v, want)
 	}
 }
+
+// A fork bomb (each program starts 8 copies of itself at once) is bounded:
+// nesting stops at MaxExecDepth, running runs at the runtime's
+// MaxConcurrent (the excess children fail to spawn with EAGAIN), and the
+// whole tree at the top run's timeout. Afterwards nothing runs.
+func TestChildProcessForkBombE2E(t *testing.T) {
+	ws := shellWS(t)
+	ctx := context.Background()
+	if err := ws.FS().WriteFile(ctx, "/workspace/bomb.js", []byte(`const { spawn } = require("node:child_process");
+for (let i = 0; i < 8; i++) spawn("node", ["bomb.js"]).on("error", (e) => { if (e.code !== "EAGAIN") console.log(e.message) });`), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := runWS(t, ws, `import "./bomb.js";`, runtime.ExecOptions{ID: "bomb", Timeout: 3 * time.Second})
+	if res.Status != runtime.StatusCompleted && res.Status != runtime.StatusTimedOut || len(res.Stdout) != 0 {
+		t.Errorf("status %s code %d\nstdout:\n%s\nstderr:\n%.500s", res.Status, res.ExitCode, res.Stdout, res.Stderr)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runs, err := ws.Runtime().Runs(ctx, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		running := 0
+		for _, r := range runs {
+			if r.Status == runtime.StatusRunning {
+				running++
+			}
+		}
+		if running == 0 {
+			t.Logf("%d runs recorded, top run %s", len(runs), res.Status)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d runs still running after the top run ended", running)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
