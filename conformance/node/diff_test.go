@@ -15,6 +15,7 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
 )
 
 //go:embed testdata/diff/*.mjs
@@ -22,8 +23,9 @@ var diffPrograms embed.FS
 
 // TestDifferential runs each program of testdata/diff with the node on
 // PATH, in an empty host directory, and in nook's JavaScript backend, in
-// an empty workspace, and compares their stdout byte for byte and their
-// exit status. It is skipped where node is not installed.
+// an empty workspace whose runtime also has the shell backend (what
+// node:child_process runs commands on), and compares their stdout byte for
+// byte and their exit status. It is skipped where node is not installed.
 func TestDifferential(t *testing.T) {
 	nodeBin, err := exec.LookPath("node")
 	if err != nil {
@@ -32,7 +34,7 @@ func TestDifferential(t *testing.T) {
 	ver, _ := exec.Command(nodeBin, "--version").Output()
 	t.Logf("comparing with node %s", strings.TrimSpace(string(ver)))
 	names, _ := diffPrograms.ReadDir("testdata/diff")
-	backend := js.New(js.Options{})
+	backends := []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{})}
 	for _, n := range names {
 		t.Run(n.Name(), func(t *testing.T) {
 			src, _ := diffPrograms.ReadFile(path.Join("testdata/diff", n.Name()))
@@ -55,7 +57,7 @@ func TestDifferential(t *testing.T) {
 				}
 				nodeCode = ee.ExitCode()
 			}
-			out, code, stderr := runNook(t, backend, n.Name(), src)
+			out, code, stderr := runNook(t, backends, n.Name(), src)
 			if out != nodeOut.String() || code != nodeCode {
 				t.Errorf("nook and node differ (status %d vs %d)\n--- nook stdout\n%s--- node stdout\n%s--- nook stderr\n%s",
 					code, nodeCode, out, nodeOut.String(), stderr)
@@ -65,11 +67,11 @@ func TestDifferential(t *testing.T) {
 }
 
 // runNook runs the program name in a fresh workspace as node would run a
-// file in its working directory.
-func runNook(t *testing.T, b *js.Backend, name string, src []byte) (stdout string, code int, stderr string) {
+// file in its working directory, with the environment node gets.
+func runNook(t *testing.T, backends []runtime.Backend, name string, src []byte) (stdout string, code int, stderr string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ws, err := nook.OpenMemory(ctx)
+	ws, err := nook.OpenMemory(ctx, nook.WithBackends(backends...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +82,14 @@ func runNook(t *testing.T, b *js.Backend, name string, src []byte) (stdout strin
 	if err := ws.FS().WriteFile(ctx, "/workspace/"+name, src, nil); err != nil {
 		t.Fatal(err)
 	}
-	req := &runtime.Request{ID: "diff", Source: "import \"./" + name + "\";\n", Cwd: "/workspace",
-		Limits: runtime.Limits{}.WithDefaults()}
-	prg, err := b.Prepare(ctx, ws.FS(), req)
+	h, err := ws.Runtime().Exec(ctx, "import \"./"+name+"\";\n", runtime.ExecOptions{ID: "diff", Backend: "js",
+		Cwd: "/workspace", Env: map[string]string{"PATH": "/usr/bin:/bin", "HOME": "/workspace"}})
 	if err != nil {
-		t.Fatalf("prepare: %v", err)
+		t.Fatalf("exec: %v", err)
 	}
-	out, errs, ex := runProgram(ctx, ws.FS(), prg, "diff")
-	return out, ex.Code, errs
+	res, err := h.Result(ctx)
+	if err != nil {
+		t.Fatalf("result: %v", err)
+	}
+	return string(res.Stdout), res.ExitCode, string(res.Stderr)
 }

@@ -93,7 +93,7 @@ func describe(o Options) string {
 		"node:buffer, node:stream, node:stream/promises, node:string_decoder, node:readline, node:zlib (gzip, deflate), " +
 		"node:util, node:events, node:url, node:process, node:timers, node:timers/promises, node:module (createRequire), " +
 		"node:crypto (randomUUID, getRandomValues, createHash), node:os, node:assert, node:test, node:worker_threads " +
-		"(main thread only). node:child_process exists but cannot start processes (use the shell backend). " +
+		"(main thread only). node:child_process (exec, execSync, spawn, execFile: commands run on the workspace's shell backend, node on this one; output arrives when the child ends). " +
 		"Host modules the caller provides are imported from \"ws:<name>\"; their functions are async. " +
 		"Globals: console, process (env, argv, exit, stdin), timers, fetch (only when the workspace has an " +
 		"outbound network policy), URL, TextEncoder/TextDecoder, Buffer, structuredClone, atob/btoa, crypto. " +
@@ -300,7 +300,7 @@ var guardedMethods = []string{"reverse", "copyWithin", "indexOf", "lastIndexOf",
 // the host modules' names and functions, and the source limits.
 func (b *Backend) cacheKey(r *runtime.Request) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%q\n%d %d %d %d\n", b.optsKey, r.Cwd, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth, r.Limits.MaxNestingDepth)
+	fmt.Fprintf(h, "%s\n%q %q\n%d %d %d %d\n", b.optsKey, r.Cwd, r.Entry, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth, r.Limits.MaxNestingDepth)
 	for _, n := range hostNames(r.Modules) {
 		fs := append([]string(nil), r.Modules[n]...)
 		sort.Strings(fs)

@@ -231,6 +231,8 @@ func (r *run) shimHostFuncs(h *shimHost) {
 
 	set("callSync", func(kind, op, args goja.Value) goja.Value { return r.callSync(kindOf(kind), op.String(), args) })
 	set("call", func(kind, op, args goja.Value) goja.Value { return r.callAsync(kindOf(kind), op.String(), args) })
+	set("execSync", func(op string, args goja.Value) goja.Value { return r.execSync(op, args) })
+	set("execStart", func(op string, args goja.Value) goja.Value { return r.execStart(op, args) })
 	set("cwd", r.req.Cwd)
 	set("root", r.p.b.opts.Root)
 	set("access", r.p.b.opts.Access.String())

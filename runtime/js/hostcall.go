@@ -16,10 +16,16 @@ var errRunOver = errors.New("the run is over")
 
 // hostCall performs one call through the host, unless the run is over.
 func (r *run) hostCall(c *runtime.Call) (any, error) {
+	return r.hostCallCtx(r.ctx, c)
+}
+
+// hostCallCtx is hostCall under ctx, which is r.ctx or one derived from
+// it (a child process's call, which kill() cancels).
+func (r *run) hostCallCtx(ctx context.Context, c *runtime.Call) (any, error) {
 	if r.over.Load() {
 		return nil, errRunOver
 	}
-	return r.host.Call(r.ctx, c)
+	return r.host.Call(ctx, c)
 }
 
 // callSync performs a host call on the loop goroutine and returns its
@@ -51,8 +57,17 @@ func (r *run) callSync(kind runtime.CallKind, op string, args goja.Value) goja.V
 // callAsync starts a host call on a goroutine of its own and returns a
 // promise that settles, on the loop, in the order the calls were issued.
 func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.Value {
+	return r.callAsyncCtx(r.ctx, nil, kind, op, args)
+}
+
+// callAsyncCtx is callAsync under ctx (see hostCallCtx); release, when
+// set, is called once the call returned.
+func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.CallKind, op string, args goja.Value) goja.Value {
 	c, err := r.newCall(kind, op, args)
 	if err != nil {
+		if release != nil {
+			release()
+		}
 		panic(r.rt.NewTypeError(err.Error()))
 	}
 	p, resolve, reject := r.rt.NewPromise()
@@ -78,7 +93,10 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 			case <-r.stopped:
 			}
 		}
-		res, err := r.hostCall(c)
+		res, err := r.hostCallCtx(ctx, c)
+		if release != nil {
+			release()
+		}
 		if executed != nil {
 			close(executed)
 		}

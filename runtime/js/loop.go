@@ -180,12 +180,20 @@ func (r *run) deliver(c completion) error {
 	return r.deliverReady()
 }
 
-// deliverReady applies the completions whose turn it is.
+// deliverReady applies the completions whose turn it is. A replay stops
+// where the record has a timer fire: completions answered from the
+// journal arrive at once, and the ones after that point must wait for it.
 func (r *run) deliverReady() error {
+	tj, _ := r.host.(runtime.TimerJournal)
 	for {
 		f, ok := r.early[r.nextApply]
 		if !ok {
 			return nil
+		}
+		if tj != nil {
+			if _, after, ok := tj.NextTimer(); ok && after == r.nextApply {
+				return nil
+			}
 		}
 		delete(r.early, r.nextApply)
 		r.nextApply++
@@ -220,6 +228,15 @@ func (r *run) runLoop(settled func() bool) error {
 			heap.Remove(&r.timers, replayTimer.index)
 			if err := r.check(r.fire(replayTimer)); err != nil {
 				return err
+			}
+			if err := r.afterTask(); err != nil {
+				return err
+			}
+			// The completions held back for this timer (see deliverReady).
+			for err := r.deliverReady(); err != nil; err = r.deliverReady() {
+				if err := r.check(err); err != nil {
+					return err
+				}
 			}
 			if err := r.afterTask(); err != nil {
 				return err

@@ -91,13 +91,10 @@ func TestModuleAndStubs(t *testing.T) {
 	r := e.ok(spec{src: `
 import { createRequire, isBuiltin, builtinModules } from "node:module";
 import { isMainThread } from "node:worker_threads";
-import { execSync, spawnSync } from "node:child_process";
 const require2 = createRequire(import.meta.url);
-let ex;
-try { execSync("git --version") } catch (e) { ex = [e.code, e.syscall] }
 export default () => [typeof require2("node:path").join, isBuiltin("fs"), isBuiltin("nope"), builtinModules.includes("zlib"),
-  isMainThread, ex, spawnSync("ls").error.code];`})
-	if want := `["function",true,false,true,true,["ENOSYS","spawn /bin/sh"],"ENOSYS"]`; r.value() != want {
+  isMainThread];`})
+	if want := `["function",true,false,true,true]`; r.value() != want {
 		t.Errorf("value = %s, want %s", r.value(), want)
 	}
 }

@@ -23,6 +23,10 @@ func TestMain(m *testing.M) {
 		crashChild(name, os.Getenv("NOOK_JS_OUT"))
 		os.Exit(0)
 	}
+	if db := os.Getenv("NOOK_JS_CHILDPROC_DB"); db != "" {
+		childProcReplayChild(db)
+		os.Exit(0)
+	}
 	if os.Getenv("NOOK_JS_CHILD") != "" {
 		ctx := context.Background()
 		ws := openReplayWS(os.Getenv("NOOK_JS_DB"), os.Getenv("NOOK_JS_SIDE"))

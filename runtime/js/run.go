@@ -311,16 +311,11 @@ func (r *run) importMeta() goja.Value {
 	file := r.entryPath()
 	o.Set("url", "file://"+file)
 	o.Set("filename", file)
-	o.Set("dirname", r.req.Cwd)
+	o.Set("dirname", dirOf(file))
 	return o
 }
 
-func (r *run) entryPath() string {
-	if r.req.Cwd == "/" {
-		return "/" + entryName
-	}
-	return r.req.Cwd + "/" + entryName
-}
+func (r *run) entryPath() string { return entryFile(r.req) }
 
 // report writes a run-ending error to stderr and makes it the fatal
 // error.

@@ -36,6 +36,42 @@ const (
 // compile errors, stack traces and process.argv[1]), in the run's cwd.
 const entryName = "main.ts"
 
+// entryFile is the absolute path the entry module is shown under: the
+// workspace file the source was read from (a nested "node sub/x.js"), or
+// entryName in the run's cwd for inline source.
+func entryFile(req *runtime.Request) string {
+	switch {
+	case strings.HasPrefix(req.Entry, "/"):
+		return path.Clean(req.Entry)
+	case req.Entry != "":
+		return path.Join(req.Cwd, req.Entry)
+	}
+	return path.Join(req.Cwd, entryName)
+}
+
+// entryLoader is how the entry is parsed: by its file's extension, and as
+// TypeScript (a superset models mix freely) for inline source.
+func entryLoader(req *runtime.Request) api.Loader {
+	if req.Entry != "" {
+		if l, ok := loaderFor(req.Entry); ok && l != api.LoaderJSON {
+			return l
+		}
+	}
+	return api.LoaderTS
+}
+
+// withRequireMain makes require.main the entry's module in a CommonJS
+// entry that asks ("if (require.main === module) main()"), as in Node.
+func withRequireMain(src string) string {
+	if !strings.Contains(src, "require.main") || esmSyntax.MatchString(src) {
+		return src
+	}
+	at := prologueEnd(src)
+	return src[:at] + "require.main = module;" + src[at:]
+}
+
+var esmSyntax = regexp.MustCompile(`(?m)^\s*(?:import|export)\b`)
+
 // extensions are the module file extensions, in the order extensionless
 // imports probe them.
 var extensions = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"}
@@ -102,7 +138,7 @@ type graph struct {
 func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (string, []dep, string, error) {
 	g := &graph{
 		ctx: ctx, fsys: fsys, b: b, req: req,
-		entry:    path.Join(req.Cwd, entryName),
+		entry:    entryFile(req),
 		seenDeps: map[string]bool{},
 		depth:    map[string]int{},
 		noStrict: map[string]bool{},
@@ -415,15 +451,15 @@ func (g *graph) load(args api.OnLoadArgs) (api.OnLoadResult, error) {
 		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 	case nsEntry:
 		src := g.req.Source
-		if err := g.count(entryName, len(src)); err != nil {
+		if err := g.count(path.Base(g.entry), len(src)); err != nil {
 			return api.OnLoadResult{}, err
 		}
 		if err := g.nesting(g.entry, src, api.LoaderTS); err != nil {
 			return api.OnLoadResult{}, err
 		}
-		src = withFileVars(src, g.entry)
+		src = withRequireMain(withFileVars(src, g.entry))
 		g.markStrictness(nsEntry+":"+g.entry, src)
-		return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: g.req.Cwd}, nil
+		return api.OnLoadResult{Contents: &src, Loader: entryLoader(g.req), ResolveDir: path.Dir(g.entry)}, nil
 	case nsVFS:
 		loader, _ := loaderFor(args.Path)
 		if loader == api.LoaderNone {
