@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -541,12 +542,41 @@ func pruneTx(c *sqldb.Conn, ret Retain) ([]*Run, error) {
 	if err := sqldb.Done(s, nil); err != nil {
 		return nil, err
 	}
+	if len(gone) > 0 {
+		if gone, err = keepNested(c, gone); err != nil {
+			return nil, err
+		}
+	}
 	for _, r := range gone {
 		if err := deleteTx(c, r.ID); err != nil {
 			return nil, err
 		}
 	}
 	return gone, nil
+}
+
+// keepNested removes from gone the nested runs of runs still running: a
+// run whose id is a running run's id, a ".", and more (the runtime names a
+// nested run PARENT.xN) is kept until that run finishes, which may still
+// read it (a replay attaches to it).
+func keepNested(c *sqldb.Conn, gone []*Run) ([]*Run, error) {
+	s, err := c.Query(`SELECT id FROM journal_runs WHERE finished IS NULL`)
+	if err != nil {
+		return nil, err
+	}
+	var running []string
+	for s.Step() {
+		running = append(running, s.ColumnText(0)+".")
+	}
+	if err := sqldb.Done(s, nil); err != nil {
+		return nil, err
+	}
+	if len(running) == 0 {
+		return gone, nil
+	}
+	return slices.DeleteFunc(gone, func(r *Run) bool {
+		return slices.ContainsFunc(running, func(p string) bool { return strings.HasPrefix(r.ID, p) })
+	}), nil
 }
 
 // RequestKill marks a running run to be stopped by its owner and reports

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -80,6 +81,35 @@ func TestRunLifecycle(t *testing.T) {
 	}
 	if evs, _ := st.Events(ctx, "a", 0, 10); len(evs) != 0 {
 		t.Errorf("events of deleted run: %v", evs)
+	}
+}
+
+// A nested run (PARENT.xN) is kept while its parent runs, whatever its age
+// or count: the parent may still read it; runs with similar names are not.
+func TestPruneKeepsNestedRunsOfRunningRuns(t *testing.T) {
+	st, _ := openStore(t)
+	ctx := context.Background()
+	t0 := time.Unix(1000, 0)
+	st.Create(ctx, &Run{ID: "p_1", Backend: "js", Owner: "o", Created: t0})
+	for _, id := range []string{"p_1.x1", "p_1.x2.x1", "p_10.x1", "p_1x1", "q.x1"} {
+		st.Create(ctx, &Run{ID: id, Backend: "js", Owner: "o", Created: t0})
+		st.Finish(ctx, id, nil, Progress{}, Final{Status: Completed, Finished: t0}, Retain{})
+	}
+	gone, err := st.Prune(ctx, t0.Add(time.Minute), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, g := range gone {
+		ids = append(ids, g.ID)
+	}
+	slices.Sort(ids)
+	if want := []string{"p_10.x1", "p_1x1", "q.x1"}; !slices.Equal(ids, want) {
+		t.Fatalf("pruned %q, want %q", ids, want)
+	}
+	st.Finish(ctx, "p_1", nil, Progress{}, Final{Status: Completed, Finished: t0}, Retain{})
+	if gone, _ = st.Prune(ctx, t0.Add(time.Minute), 0); len(gone) != 3 {
+		t.Fatalf("once the parent finished, pruned %d runs, want 3", len(gone))
 	}
 }
 

@@ -80,7 +80,7 @@ const (
 	// "fetch" and Args a map {url, method, headers, body}.
 	KindFetch CallKind = "fetch"
 	// KindExec starts a nested run on another backend (or the same one)
-	// of the workspace and waits for its end: Op is the backend id ("sh",
+	// of the workspace and waits for its end: Op is the backend id ("shell",
 	// "js", "wasm") and Args a map {source | file, args, env, cwd, stdin,
 	// timeoutMs, maxBuffer}; the result is a map {code, status, stdout,
 	// stderr, stdoutBytes, stderrBytes, id, error}. This is how
