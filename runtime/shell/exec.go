@@ -44,6 +44,10 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		base := name[strings.LastIndex(name, "/")+1:]
 		if _, ok := coreutils.Lookup(base); ok && strings.HasPrefix(name, "/") && inPath(name[:len(name)-len(base)-1]) {
 			name = base
+		} else if strings.HasSuffix(base, ".wasm") {
+			// ./prog.wasm runs the module on the wasm backend.
+			args = append([]string{"wasm", name}, args[1:]...)
+			name = "wasm"
 		} else {
 			return p.runScriptFile(ctx, hc, name, args[1:], stdin, stdout, stderr)
 		}
@@ -99,6 +103,8 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		Tick:     p.tick,
 		Stop:     p.cancel,
 		MaxDepth: p.depth,
+		Limits:   p.limits,
+		ReadOnly: p.b.opts.ReadOnly,
 	}
 	env.ExecContext = func(c context.Context, a []string, in io.Reader, out, errw io.Writer) int {
 		if err := p.checkCall(ctx, a); err != nil {
