@@ -17,6 +17,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/serdes"
+
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/vfs"
 )
@@ -197,6 +200,9 @@ func compare(want, got outcome) string {
 // of a gzip file, the members of a tar archive (name, type, size,
 // content).
 func normalizeArchive(name, data string) string {
+	if strings.HasPrefix(data, "SQLite format 3\x00") {
+		return dumpSQLite(data)
+	}
 	if strings.HasSuffix(name, ".zip") {
 		zr, err := zip.NewReader(strings.NewReader(data), int64(len(data)))
 		if err != nil {
@@ -358,4 +364,46 @@ func runNook(t *testing.T, ws *nook.Workspace, name, src string) outcome {
 	}
 	walk(root, "")
 	return outcome{stdout: strings.ReplaceAll(string(r.Stdout), root, "/workspace"), stderr: string(r.Stderr), code: r.ExitCode, files: files}
+}
+
+// dumpSQLite describes a database file by its schema and rows (SQLite
+// versions write different header fields, so files are compared by what
+// they hold).
+func dumpSQLite(data string) string {
+	c, err := sqlite3.Open(":memory:")
+	if err != nil {
+		return "<sqlite: " + err.Error() + ">"
+	}
+	defer c.Close()
+	if err := serdes.Deserialize(c, "main", []byte(data)); err != nil {
+		return "<bad sqlite: " + err.Error() + ">"
+	}
+	var b strings.Builder
+	var tables []string
+	st, _, err := c.Prepare("SELECT type, name, sql FROM sqlite_schema ORDER BY name")
+	if err != nil {
+		return "<bad sqlite: " + err.Error() + ">"
+	}
+	for st.Step() {
+		fmt.Fprintf(&b, "%s %s: %s\n", st.ColumnText(0), st.ColumnText(1), st.ColumnText(2))
+		if st.ColumnText(0) == "table" {
+			tables = append(tables, st.ColumnText(1))
+		}
+	}
+	st.Close()
+	for _, t := range tables {
+		rows, _, err := c.Prepare(`SELECT * FROM "` + t + `"`)
+		if err != nil {
+			return "<bad sqlite: " + err.Error() + ">"
+		}
+		for rows.Step() {
+			fmt.Fprintf(&b, "%s:", t)
+			for i := range rows.ColumnCount() {
+				fmt.Fprintf(&b, " %q", rows.ColumnText(i))
+			}
+			b.WriteByte('\n')
+		}
+		rows.Close()
+	}
+	return b.String()
 }
