@@ -35,6 +35,10 @@ type ExecOptions struct {
 	Cwd string
 	// Args are extra program arguments.
 	Args []string
+	// Entry, when the source was read from a workspace file, is that
+	// file's path: a backend names its entry after it (JavaScript resolves
+	// relative imports from its directory; see Request.Entry).
+	Entry string
 	// Stdin is the run's standard input.
 	Stdin []byte
 	// Timeout bounds the run (default: the backend's DefaultTimeout); it
@@ -68,6 +72,12 @@ type request struct {
 	Encoding string            `json:"encoding,omitempty"`
 	Policy   Policy            `json:"onInterrupt,omitempty"`
 	Seed     []byte            `json:"seed,omitempty"`
+	// A nested run's place (see spawn.go).
+	Parent   string `json:"parent,omitempty"`
+	Depth    int    `json:"depth,omitempty"`
+	Root     string `json:"root,omitempty"`
+	ReadOnly bool   `json:"readOnly,omitempty"`
+	Entry    string `json:"entry,omitempty"`
 }
 
 func invalid(op, id, format string, args ...any) *Error {
@@ -79,6 +89,12 @@ func invalid(op, id, format string, args ...any) *Error {
 // closes. Bad options, and source the backend refuses (syntax errors,
 // unknown imports, limits), fail here without creating a record.
 func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Handle, error) {
+	return r.exec(ctx, source, o, nil)
+}
+
+// exec starts a run; nest, when not nil, makes it a nested run of a run
+// (see spawn.go).
+func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *nesting) (*Handle, error) {
 	const op = "exec"
 	if len(r.infos) == 0 && o.Backend != CallBackend {
 		return nil, invalid(op, o.ID, "the workspace has no execution backend configured")
@@ -95,6 +111,7 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		info = b.Info()
 	}
 	backend := r.backends[info.ID]
+	nest.confine(&info)
 	if o.ID == "" {
 		o.ID = ulid.Make().String()
 	} else if err := checkID(o.ID); err != nil {
@@ -102,7 +119,10 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 	}
 	lim := r.opts.Limits
 	req := &Request{ID: o.ID, Source: source, Env: o.Env, Args: o.Args, Stdin: o.Stdin,
-		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim}
+		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim, Entry: o.Entry}
+	if e := nest.entryPath(); e != "" {
+		req.Entry = e
+	}
 	if o.Input != nil {
 		if !info.Callable {
 			return nil, invalid(op, o.ID, "backend %q is not callable; it does not accept structured input", info.ID)
@@ -116,6 +136,11 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 				What: fmt.Sprintf("input of %d bytes", len(in))})
 		}
 		req.Input = in
+	}
+	if o.Entry != "" {
+		if p, err := vfs.Clean(o.Entry); err != nil || p != o.Entry {
+			return nil, invalid(op, o.ID, "entry %q must be an absolute, clean workspace path", o.Entry)
+		}
 	}
 	maxSource := lim.MaxSourceBytes
 	if info.MaxSourceBytes > 0 {
@@ -200,11 +225,16 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		if errors.As(err, &le) {
 			return nil, limitErr(op, o.ID, le)
 		}
+		if nest != nil {
+			err = &prepareError{err}
+		}
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EINVAL, Text: err.Error(), Err: err}
 	}
 	q := request{Cwd: cwd, Input: req.Input, Env: o.Env, Args: o.Args,
 		Stdin: o.Stdin, Timeout: timeout.Milliseconds(), Encoding: o.Encoding, Policy: policy}
 	q.setSource(source)
+	nest.store(&q)
+	q.Entry = req.Entry
 	var snapshot []byte
 	if len(o.Seed) > 0 {
 		q.Seed = append([]byte(nil), o.Seed...)
@@ -229,6 +259,7 @@ func (r *Runtime) Exec(ctx context.Context, source string, o ExecOptions) (*Hand
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EIO, Text: "cannot record the run: " + err.Error(), Err: err}
 	}
 	x.created, x.policy, x.seed = now, policy, q.Seed
+	x.depth = nest.level()
 	if !x.start(prog, req, timeout) {
 		// Closed while preparing: the record stays running and the
 		// next runtime reaps it as interrupted.

@@ -408,6 +408,9 @@ type RunInfo struct {
 	Finished time.Time // zero while running
 	// StdoutBytes and StderrBytes count its output so far.
 	StdoutBytes, StderrBytes int64
+	// Parent is the run that started this one, for a nested run (a
+	// KindExec call: child_process, the shell's node); empty otherwise.
+	Parent string
 }
 
 // Runs lists retained and running runs, newest first, at most limit
@@ -421,6 +424,12 @@ func (r *Runtime) Runs(ctx context.Context, limit int) ([]RunInfo, error) {
 	for i, rec := range recs {
 		out[i] = RunInfo{ID: rec.ID, Backend: rec.Backend, Status: Status(rec.Status), ExitCode: rec.ExitCode,
 			Created: rec.Created, Finished: rec.Finished, StdoutBytes: rec.StdoutBytes, StderrBytes: rec.StderrBytes}
+		var q struct {
+			Parent string `json:"parent"`
+		}
+		if json.Unmarshal(rec.Request, &q) == nil {
+			out[i].Parent = q.Parent
+		}
 	}
 	return out, nil
 }

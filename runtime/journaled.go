@@ -249,6 +249,17 @@ func (h *journaledHost) Call(ctx context.Context, c *Call) (any, error) {
 			return nil, err
 		}
 	} else {
+		if c.Kind == KindExec && h.rec.Calls[seq] == nil {
+			// Journal the call as begun before the nested run starts, so
+			// that a replay interrupted meanwhile numbers it the same and
+			// finds that run again (see spawn.go).
+			begun := &journal.CallRecord{Seq: seq, Kind: string(c.Kind), Op: c.Op, Request: req}
+			ticks := h.takeTicks()
+			if err := h.x.rt.store.PutCall(ctx, h.x.id, ticks, begun); err != nil {
+				h.putBack(ticks)
+				return nil, err
+			}
+		}
 		res, cerr := h.live.Call(ctx, c)
 		if h.waiting.Load() || isFatal(cerr) {
 			return nil, cerr

@@ -36,6 +36,10 @@ type HostConfig struct {
 	// Decorate, when set, prepares the CallContext of each host-module
 	// call (the journal hooks Interrupt and UnsafeToRepeat in).
 	Decorate func(cc *CallContext, seq int64)
+	// Exec serves KindExec calls (call number seq): the runtime starts a
+	// nested run and returns its outcome. Without it they fail with
+	// ENOSYS.
+	Exec func(ctx context.Context, seq int64, backend string, args map[string]any) (any, error)
 }
 
 // NewHost returns a live host: every call is performed as it is made.
@@ -103,6 +107,16 @@ func (h *liveHost) Call(ctx context.Context, c *Call) (any, error) {
 	case KindFetch:
 		args, _ := c.Args.(map[string]any)
 		return fetch(ctx, h.cfg.Outbound, h.cfg.Limits, args)
+	case KindExec:
+		if h.cfg.Exec == nil {
+			return nil, &CallError{Code: "ENOSYS", Message: "this host cannot start nested runs"}
+		}
+		seq := c.Seq
+		if seq == 0 {
+			seq = n
+		}
+		args, _ := c.Args.(map[string]any)
+		return h.cfg.Exec(ctx, seq, c.Op, args)
 	}
 	return nil, &CallError{Code: "EINVAL", Message: fmt.Sprintf("unknown host call kind %q", c.Kind)}
 }

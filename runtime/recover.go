@@ -107,6 +107,8 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 			fmt.Sprintf("Execution could not resume: the backend %q is not configured any more.", rec.Backend))
 	}
 	info := backend.Info()
+	nest := q.nesting()
+	nest.confine(&info)
 	timeout := time.Duration(q.Timeout) * time.Millisecond
 	remaining := timeout - (r.opts.Now().Sub(rec.Created) - rec.Waited)
 	if remaining <= 0 {
@@ -114,7 +116,8 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 			fmt.Sprintf("Execution timed out after %s (limit Timeout).", timeout))
 	}
 	req := &Request{ID: rec.ID, Source: q.source(), Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
-		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits}
+		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits,
+		Entry: q.Entry}
 	var prog Program
 	if rs, ok := backend.(Restorer); ok && policy == PolicyReplay {
 		if snap, err := r.store.Program(ctx, rec.ID); err == nil && len(snap) > 0 {
@@ -144,6 +147,7 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 	}
 	x.backend, x.info, x.encoding, x.limits = info.ID, info, q.Encoding, r.opts.Limits
 	x.created, x.policy, x.seed, x.resumed, x.release, x.fullTimeout = rec.Created, policy, q.Seed, rs, release, timeout
+	x.depth, x.attempt = q.Depth, attempts
 	if policy == PolicyReplay {
 		if x.replay, err = r.store.Recording(ctx, rec.ID); err != nil {
 			return false, err

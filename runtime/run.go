@@ -53,6 +53,8 @@ type run struct {
 	replay      *journal.Recording // what earlier attempts journaled (replay policy)
 	resumed     *resumeState       // where this attempt resumes (nil on the first)
 	release     func()             // called once the attempt ends (Recover's slot)
+	depth       int                // how deeply the run is nested (0: started by Exec)
+	attempt     int                // the attempt number once resumed (0 on the first)
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -94,7 +96,7 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 	cfg := HostConfig{
 		FS: r.fs, Root: x.info.Root, Access: x.info.Access, RunID: x.id,
 		Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
-		Output: x.out.write, Now: r.opts.GuestClock,
+		Output: x.out.write, Now: r.opts.GuestClock, Exec: x.spawn,
 	}
 	isolated := false
 	if iso := r.opts.Isolation; iso != nil {

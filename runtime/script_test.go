@@ -24,7 +24,9 @@ import (
 //	value JSON      the run's value
 //	input           print the input
 //	env K           print the value of K
+//	entry           print the request's Entry and Args
 //	call KIND OP JSON  make a host call and print its JSON result or error
+//	callwithin DUR KIND OP JSON  the same, giving up on the call after DUR
 //	clock           print the host clock (Unix ns)
 //	rand            print 8 random bytes (hex)
 //	exit N          end with exit code N
@@ -32,6 +34,7 @@ type scriptBackend struct {
 	id       string
 	callable bool
 	maxT     time.Duration
+	access   runtime.Access
 }
 
 func (b *scriptBackend) Info() runtime.BackendInfo {
@@ -40,7 +43,7 @@ func (b *scriptBackend) Info() runtime.BackendInfo {
 		id = "script"
 	}
 	return runtime.BackendInfo{ID: id, Description: "test scripts", Callable: b.callable,
-		Root: "/workspace", DefaultTimeout: 10 * time.Second, MaxTimeout: b.maxT}
+		Root: "/workspace", DefaultTimeout: 10 * time.Second, MaxTimeout: b.maxT, Access: b.access}
 }
 
 func (b *scriptBackend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
@@ -94,13 +97,23 @@ func (p *scriptProgram) Run(ctx context.Context, h runtime.Host) runtime.Exit {
 			err = h.Write(runtime.Stdout, append(append([]byte{}, p.req.Input...), '\n'))
 		case "env":
 			err = h.Write(runtime.Stdout, []byte(p.req.Env[arg]+"\n"))
-		case "call":
+		case "entry":
+			err = h.Write(runtime.Stdout, []byte(fmt.Sprintf("%s %q\n", p.req.Entry, p.req.Args)))
+		case "call", "callwithin":
+			cctx, cancel := ctx, context.CancelFunc(func() {})
+			if cmd == "callwithin" {
+				d, rest, _ := strings.Cut(arg, " ")
+				dur, _ := time.ParseDuration(d)
+				cctx, cancel = context.WithTimeout(ctx, dur)
+				arg = rest
+			}
 			kind, rest, _ := strings.Cut(arg, " ")
 			op, js, _ := strings.Cut(rest, " ")
 			var args any
 			json.Unmarshal([]byte(js), &args)
 			p.calls++
-			res, cerr := h.Call(ctx, &runtime.Call{Kind: runtime.CallKind(kind), Op: op, Args: args, Seq: p.calls})
+			res, cerr := h.Call(cctx, &runtime.Call{Kind: runtime.CallKind(kind), Op: op, Args: args, Seq: p.calls})
+			cancel()
 			if cerr != nil {
 				err = h.Write(runtime.Stdout, []byte("error: "+cerr.Error()+"\n"))
 			} else {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"strings"
 	"time"
 
@@ -202,7 +203,8 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 		if name := fl.Arg(0); name == "-" {
 			b, err = io.ReadAll(io.LimitReader(a.stdin, runtime.DefaultMaxSourceBytes+1))
 		} else if p, ok := strings.CutPrefix(name, "ws:"); ok {
-			b, err = a.readWorkspaceSource(wsPath(p))
+			o.Entry = path.Clean(wsPath(p))
+			b, err = a.readWorkspaceSource(o.Entry)
 		} else {
 			b, err = os.ReadFile(name)
 			// A WebAssembly module may also be a workspace file: the

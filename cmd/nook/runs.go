@@ -101,6 +101,8 @@ type runInfoJSON struct {
 	// Interrupted marks a run whose status is running but whose process
 	// is gone: "nook runs recover" resumes it.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Parent is the run that started a nested run.
+	Parent string `json:"parent,omitempty"`
 }
 
 // interruptedText describes an interrupted run in place of "running".
@@ -121,7 +123,8 @@ func (a *app) interrupted(rt *runtime.Runtime) (map[string]bool, error) {
 
 func runInfoJSONOf(r runtime.RunInfo, now time.Time) runInfoJSON {
 	out := runInfoJSON{ID: r.ID, Backend: r.Backend, Status: r.Status, Created: r.Created.Format(time.RFC3339Nano),
-		DurationMs: runDuration(r, now).Milliseconds(), StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes}
+		DurationMs: runDuration(r, now).Milliseconds(), StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes,
+		Parent: r.Parent}
 	if !r.Finished.IsZero() {
 		code := r.ExitCode
 		out.ExitCode = &code
