@@ -136,8 +136,8 @@ func TestNestedErrors(t *testing.T) {
 		wantErr           string
 		status            int
 	}{
-		{"node -e 1", "ENOENT", `no backend "js" to run "node"`, "node: the JavaScript backend is not configured in this workspace\n", 127},
-		{"wasm a.wasm", "ENOENT", `no backend "wasm" to run "a.wasm"`, "wasm: the WebAssembly backend is not configured in this workspace\n", 127},
+		{"node -e 1", "ENOENT", `exec: no backend "js" is configured in this workspace (configured: shell)`, "node: the JavaScript backend is not configured in this workspace\n", 127},
+		{"wasm a.wasm", "ENOENT", `exec: no backend "wasm" is configured in this workspace (configured: shell)`, "wasm: the WebAssembly backend is not configured in this workspace\n", 127},
 		{"node x.js", "ENOENT", "ENOENT: no such file or directory, open '/workspace/sub/x.js'", "node: Error: Cannot find module '/workspace/sub/x.js'\n", 1},
 		{"./p.wasm", "ENOENT", "ENOENT: no such file or directory", "wasm: ./p.wasm: No such file or directory\n", 127},
 		{"node -e 1", "EAGAIN", "EAGAIN: nested runs exceed the limit MaxExecDepth (8)", "node: EAGAIN: nested runs exceed the limit MaxExecDepth (8)\n", 1},

@@ -217,7 +217,7 @@ func (e *Env) runNested(name string, n *nested) int {
 			return 1
 		}
 		switch {
-		case ce.Code == "ENOENT" && strings.HasPrefix(ce.Message, "no backend"):
+		case ce.Code == "ENOENT" && strings.Contains(ce.Message, "no backend"):
 			fmt.Fprintf(e.Stderr, "%s: the %s backend is not configured in this workspace\n", name, n.what)
 			return 127
 		case ce.Code == "ENOENT" && n.backend == "js":
