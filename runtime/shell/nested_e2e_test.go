@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nookdev/nook"
-	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/vfs"
@@ -65,9 +64,6 @@ x=$(node -p '"captured"'); echo "[$x]"`
 			t.Errorf("stderr lacks %q:\n%s", w, r.Stderr)
 		}
 	}
-	if r.Changes == nil || !strings.Contains(strings.Join(r.Changes.Created, ","), "/workspace/sub/made.txt") {
-		t.Logf("changes %+v (a nested run's files are its own run's changes)", r.Changes)
-	}
 }
 
 // Without the js backend, node says it is not configured.
@@ -94,5 +90,5 @@ func TestNodeReadOnly(t *testing.T) {
 	if string(r.Stdout) != "rc=1\n" || !strings.Contains(string(r.Stderr), "EROFS") {
 		t.Errorf("stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
-	_ = runtime.ReadOnly
+
 }
