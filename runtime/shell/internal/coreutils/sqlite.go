@@ -53,6 +53,7 @@ type sqlShell struct {
 	status     int    // the exit status .quit/.exit asked for
 	where      string // "" (arguments) or the input being read, for error messages
 	stopped    error  // the output failed (the run is over)
+	stepCode   int    // the SQLite code of the last failed step
 }
 
 func sqliteCmd(e *Env, args []string) int {
@@ -129,15 +130,28 @@ func sqliteCmd(e *Env, args []string) int {
 		return st
 	}
 	defer s.conn.Close()
+	// An argument that fails ends the command: with the failing step's
+	// SQLite code as its status (as the CLI), 1 for other errors.
+	argStatus := func(err error) int {
+		switch {
+		case s.stopped != nil:
+			return 1
+		case s.quit:
+			return s.status
+		case errors.Is(err, errStep):
+			return s.stepCode
+		}
+		return 1
+	}
 	for _, c := range cmds {
-		if s.runChunk(c, 0) != nil && s.bail || s.quit || s.stopped != nil {
-			return s.finish(db, 1)
+		if err := s.runChunk(c, 0); err != nil && s.bail || s.quit || s.stopped != nil {
+			return s.finish(db, argStatus(err))
 		}
 	}
 	if len(sqls) > 0 {
 		for _, q := range sqls {
 			if err := s.runChunk(q, 0); err != nil || s.quit || s.stopped != nil {
-				return s.finish(db, 1)
+				return s.finish(db, argStatus(err))
 			}
 		}
 	} else {
@@ -314,12 +328,17 @@ func (s *sqlShell) errorf(format string, args ...any) {
 // sqlMsg is SQLite's message without the Go wrapper's prefix.
 func sqlMsg(err error) string {
 	var se *sqlite3.Error
+	var ec sqlite3.ErrorCode
+	var xc sqlite3.ExtendedErrorCode
 	msg := err.Error()
-	if errors.As(err, &se) {
+	switch {
+	case errors.As(err, &se):
 		msg = strings.TrimPrefix(msg, "sqlite3: ")
 		if i := strings.Index(msg, ": "); i >= 0 {
 			msg = msg[i+2:]
 		}
+	case errors.As(err, &xc) || errors.As(err, &ec):
+		msg = strings.TrimPrefix(msg, "sqlite3: ")
 	}
 	return msg
 }
@@ -328,6 +347,14 @@ func sqlCode(err error) int {
 	var se *sqlite3.Error
 	if errors.As(err, &se) {
 		return int(se.Code())
+	}
+	var xc sqlite3.ExtendedErrorCode
+	if errors.As(err, &xc) {
+		return int(xc.Code())
+	}
+	var ec sqlite3.ErrorCode
+	if errors.As(err, &ec) {
+		return int(ec)
 	}
 	return 1
 }
@@ -405,6 +432,8 @@ func (s *sqlShell) runChunk(sql string, line int) error {
 				s.errorf("Runtime error near line %d: %s (%d)\n", line, sqlMsg(err), sqlCode(err))
 			} else {
 				s.errorf("Error: stepping, %s (%d)\n", sqlMsg(err), sqlCode(err))
+				s.stepCode = sqlCode(err)
+				return errStep
 			}
 			return err
 		}
@@ -916,7 +945,10 @@ func (s *sqlShell) columnar(st *sqlite3.Stmt, names []string) error {
 	return s.stopped
 }
 
-var errStopped = errors.New("stopped")
+var (
+	errStopped = errors.New("stopped")
+	errStep    = errors.New("a statement failed")
+)
 
 func abs(n int) int {
 	if n < 0 {
