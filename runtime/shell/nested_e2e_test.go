@@ -9,6 +9,7 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/wasm"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -91,4 +92,53 @@ func TestNodeReadOnly(t *testing.T) {
 		t.Errorf("stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
 
+}
+
+// helloWasm is a WASI module that writes "hi from wasm\n" and exits 7.
+func helloWasm() []byte {
+	name := func(s string) []byte { return append([]byte{byte(len(s))}, s...) }
+	section := func(id byte, body ...[]byte) []byte {
+		var b []byte
+		for _, p := range body {
+			b = append(b, p...)
+		}
+		return append([]byte{id, byte(len(b))}, b...)
+	}
+	cat := func(parts ...[]byte) []byte {
+		var b []byte
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
+	}
+	const wasi = "wasi_snapshot_preview1"
+	msg := "hi from wasm\n"
+	code := []byte{0x00, 0x41, 0x01, 0x41, 0x00, 0x41, 0x01, 0x41, 0x20, 0x10, 0x00, 0x1a, 0x41, 0x07, 0x10, 0x01, 0x0b}
+	return cat([]byte("\x00asm\x01\x00\x00\x00"),
+		section(1, []byte{0x03, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f, 0x60, 0x01, 0x7f, 0x00, 0x60, 0x00, 0x00}),
+		section(2, []byte{0x02}, name(wasi), name("fd_write"), []byte{0x00, 0x00}, name(wasi), name("proc_exit"), []byte{0x00, 0x01}),
+		section(3, []byte{0x01, 0x02}),
+		section(5, []byte{0x01, 0x00, 0x01}),
+		section(7, []byte{0x02}, name("memory"), []byte{0x02, 0x00}, name("_start"), []byte{0x00, 0x02}),
+		section(10, []byte{0x01, byte(len(code))}, code),
+		section(11, []byte{0x02, 0x00, 0x41, 0x00, 0x0b, 0x08, 0x08, 0x00, 0x00, 0x00, byte(len(msg)), 0x00, 0x00, 0x00},
+			[]byte{0x00, 0x41, 0x08, 0x0b}, name(msg)))
+}
+
+// wasm FILE and ./FILE.wasm run the module on the wasm backend.
+func TestWasmEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	ws, err := nook.Open(ctx, filepath.Join(t.TempDir(), "w.db"), nook.WithBackends(shell.New(shell.Options{}), wasm.New(wasm.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ws.FS().WriteFile(ctx, "/workspace/bin/hello.wasm", helloWasm(), &vfs.WriteOptions{MkdirAll: true})
+	r := run(t, ws, `wasm bin/hello.wasm a b; echo "rc=$?"; cd bin && ./hello.wasm; echo "rc=$?"; ./nope.wasm; echo "rc=$?"; x=$(./hello.wasm); echo "[$x]"`)
+	if string(r.Stdout) != "hi from wasm\nrc=7\nhi from wasm\nrc=7\nrc=127\n[hi from wasm]\n" {
+		t.Errorf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	if string(r.Stderr) != "wasm: ./nope.wasm: No such file or directory\n" {
+		t.Errorf("stderr %q", r.Stderr)
+	}
 }
