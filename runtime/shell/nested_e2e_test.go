@@ -142,3 +142,18 @@ func TestWasmEndToEnd(t *testing.T) {
 		t.Errorf("stderr %q", r.Stderr)
 	}
 }
+
+// node leaves stdin to the shell unless the program reads it, as Node
+// does: a while-read loop that runs node sees every line.
+func TestNodeLeavesStdinAlone(t *testing.T) {
+	ws := openWSJS(t, map[string]string{
+		"list.txt": "a\nb\nc\n",
+		"show.js":  "console.log('got', process.argv[2]);\n",
+		"cat.js":   "process.stdin.on('data', d => process.stdout.write(d));\n",
+	})
+	r := run(t, ws, `while read -r l; do node show.js "$l"; node -e 'console.log(1)'; done < list.txt
+printf 'x\ny\n' | while read -r l; do echo "[$l]"; node cat.js; done`)
+	if want := "got a\n1\ngot b\n1\ngot c\n1\n[x]\ny\n"; string(r.Stdout) != want {
+		t.Errorf("stdout %q, want %q (stderr %q)", r.Stdout, want, r.Stderr)
+	}
+}

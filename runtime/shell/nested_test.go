@@ -68,7 +68,7 @@ func TestNestedCalls(t *testing.T) {
 			"id": "r.x1", "stdinSeen": a["stdin"]}, nil
 	}}
 	script := `export FOO=bar; BAZ=local
-echo in | node -e 'console.log(1)' a b; echo "rc=$?"
+echo in | node -e 'console.log(fs.readFileSync(0, "utf8"))' a b; echo "rc=$?"
 node -p '1+2' </dev/null
 node x.js q
 tsx ../t.ts
@@ -91,7 +91,7 @@ nodejs --input-type=module -e 'x' `
 		stdin        string
 	}
 	wants := []want{
-		{"js", "source", "console.log(1)", "a,b", "in\n"},
+		{"js", "source", `console.log(fs.readFileSync(0, "utf8"))`, "a,b", "in\n"},
 		{"js", "source", "console.log((\n1+2\n));\n", "", ""},
 		{"js", "file", "/workspace/sub/x.js", "q", ""},
 		{"js", "file", "/workspace/t.ts", "", ""},
@@ -160,7 +160,7 @@ func TestNestedLocal(t *testing.T) {
 		return map[string]any{"code": float64(0), "stdout": []byte("abc"), "stdoutBytes": float64(10), "stderrBytes": float64(0)}, nil
 	}}
 	runFake(t, host, `node --version; node -v; python3 x.py; echo rc=$?; pip install x; echo rc=$?; npx prettier x; echo rc=$?
-head -c 2000 /dev/zero | node -e 1; echo rc=$?
+head -c 2000 /dev/zero | node -e process.stdin; echo rc=$?
 node big.js; echo; echo rc=$?`, "", runtime.Limits{MaxStdinBytes: 1000})
 	wantOut := shell.NodeVersion + "\n" + shell.NodeVersion + "\nrc=127\nrc=127\nrc=127\nrc=1\nabc\nrc=0\n"
 	if host.stdout.String() != wantOut {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/nookdev/nook/runtime"
@@ -166,7 +167,7 @@ func wasmCmd(e *Env, args []string) int {
 func (e *Env) runNested(name string, n *nested) int {
 	lim := e.Limits.WithDefaults()
 	var stdin []byte
-	if e.Stdin != nil {
+	if e.Stdin != nil && (n.stdinIsSource || n.backend != "js" || e.readsStdin(n)) {
 		b, err := io.ReadAll(io.LimitReader(e.Stdin, lim.MaxStdinBytes+1))
 		if err != nil && e.Ctx.Err() != nil {
 			return 1
@@ -259,4 +260,26 @@ func resultBytes(v any) []byte {
 		return []byte(b)
 	}
 	return nil
+}
+
+// stdinUse matches JavaScript that reads its standard input: process.stdin
+// (readline over it included), /dev/stdin, or file descriptor 0.
+var stdinUse = regexp.MustCompile(`stdin|(readFileSync|readSync|createReadStream|openSync|fstatSync)\(\s*0\s*[,)]`)
+
+// readsStdin reports whether a JavaScript program may read its stdin.
+// Node leaves stdin alone unless the program reads it, so
+// `while read f; do node x.js "$f"; done < list` sees every line; the
+// nested run needs its whole stdin up front, so the shell hands it over
+// only to a program whose source mentions it (the entry file's: a module
+// it imports that reads stdin is not seen).
+func (e *Env) readsStdin(n *nested) bool {
+	src := n.source
+	if n.file != "" {
+		b, err := e.FS.ReadAll(e.Ctx, e.Abs(n.file))
+		if err != nil {
+			return true // the nested run reports the error
+		}
+		src = string(b)
+	}
+	return stdinUse.MatchString(src)
 }
