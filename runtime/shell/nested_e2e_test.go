@@ -3,10 +3,14 @@ package shell_test
 import (
 	"context"
 	"path/filepath"
+	goruntime "runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/runtime/wasm"
@@ -155,5 +159,36 @@ func TestNodeLeavesStdinAlone(t *testing.T) {
 printf 'x\ny\n' | while read -r l; do echo "[$l]"; node cat.js; done`)
 	if want := "got a\n1\ngot b\n1\ngot c\n1\n[x]\ny\n"; string(r.Stdout) != want {
 		t.Errorf("stdout %q, want %q (stderr %q)", r.Stdout, want, r.Stderr)
+	}
+}
+
+// The worst inputs of node from the shell: an endless program stops at
+// `timeout` (124) and at the run's timeout; endless output stops at
+// MaxOutputBytes; the host settles after each.
+func TestNodeWorstInputs(t *testing.T) {
+	ws := openWSJS(t, nil, nook.WithRuntime(runtime.Options{Limits: runtime.Limits{MaxOutputBytes: 1 << 20}}))
+	g0 := goruntime.NumGoroutine()
+	var ms goruntime.MemStats
+	debug.FreeOSMemory()
+	goruntime.ReadMemStats(&ms)
+	heap0 := ms.HeapInuse
+	r := run(t, ws, `timeout 1 node -e 'for (;;) {}'; echo "rc=$?"`, runtime.ExecOptions{Timeout: 30 * time.Second})
+	if string(r.Stdout) != "rc=124\n" || r.Status != runtime.StatusCompleted {
+		t.Errorf("timeout: %s stdout %q stderr %q", r.Status, r.Stdout, r.Stderr)
+	}
+	hostSettles(t, g0, heap0)
+	r = run(t, ws, `node -e 'for (;;) {}'; echo "rc=$?"`, runtime.ExecOptions{Timeout: time.Second})
+	if r.Status != runtime.StatusTimedOut {
+		t.Errorf("run timeout: %s stdout %q stderr %q", r.Status, r.Stdout, r.Stderr)
+	}
+	hostSettles(t, g0, heap0)
+	r = run(t, ws, `node -e 'for (;;) process.stdout.write("x".repeat(65536))'; echo "rc=$?"`, runtime.ExecOptions{Timeout: 30 * time.Second})
+	t.Logf("endless output: %s: %s; stderr %q", r.Status, r.Error, r.Stderr)
+	if r.Status != runtime.StatusFailed || !strings.Contains(r.Error+string(r.Stderr), "exceeds the limit MaxOutputBytes (1048576)") {
+		t.Errorf("endless output: %s error %q stderr %q", r.Status, r.Error, r.Stderr)
+	}
+	hostSettles(t, g0, heap0)
+	if r := run(t, ws, `node -p '"ok"'`); string(r.Stdout) != "ok\n" {
+		t.Errorf("healthy run after: %q %q", r.Stdout, r.Stderr)
 	}
 }
