@@ -100,7 +100,7 @@ func description(root string) string {
 		"and wasm FILE.wasm or ./FILE.wasm runs WebAssembly (WASI) on the wasm backend, each as a nested run: its stdin is read to the end first, " +
 		"its output arrives when it ends; node reads its stdin only when the program uses it. " +
 		"sqlite3 DB.sqlite 'SQL' (or SQL and dot commands on stdin) runs SQLite on a workspace database file, as the sqlite3 CLI: " +
-		"-header -csv -json -line -column -box -markdown -separator -cmd, .tables .schema .dump .mode .headers .read; " +
+		"-header -csv -json -line -column -box -markdown -separator -cmd, .tables .schema .dump .import .mode .headers .read; " +
 		"the file is read whole (at most MaxAllocBytes) and written back once when changed. There is no python, npm registry or compiler. " +
 		"no process substitution <(...). " +
 		"The exit code is the script's status; stdout and stderr are returned, with the list of files the script changed."

@@ -1075,6 +1075,8 @@ func (s *sqlShell) dot(line string) error {
 		return s.schema(a)
 	case "dump":
 		return s.dump(a)
+	case "import":
+		return s.importCmd(a)
 	case "read":
 		if len(a) != 2 {
 			return bad()
@@ -1178,7 +1180,7 @@ func (s *sqlShell) schema(a []string) error {
 		return s.dotErr(err)
 	}
 	for _, o := range objs {
-		line := o.sql
+		line := schemaLine(o.sql)
 		if o.typ == "view" {
 			var cols []string
 			s.query("SELECT name FROM pragma_table_info(?1)", func(st *sqlite3.Stmt) { cols = append(cols, quoteIdent(st.ColumnText(0))) }, o.name)
@@ -1216,7 +1218,7 @@ func (s *sqlShell) dump(a []string) error {
 		case strings.HasPrefix(strings.ToUpper(t.sql), "CREATE VIRTUAL TABLE"):
 			continue
 		default:
-			s.write(t.sql + ";\n")
+			s.write(schemaLine(t.sql) + ";\n")
 		}
 		q := "INSERT INTO " + quoteIdent(t.name) + " VALUES("
 		st, _, err := s.conn.Prepare("SELECT * FROM " + `"` + strings.ReplaceAll(t.name, `"`, `""`) + `"`)
@@ -1295,4 +1297,235 @@ func (s *sqlShell) empty() bool {
 		s.query(q, func(st *sqlite3.Stmt) { n += st.ColumnInt64(0) })
 	}
 	return n == 0
+}
+
+// importReader reads the fields of a delimited file as the CLI's .import
+// does: a field may be double-quoted ("" is a quote), an unquoted field
+// ends at the column or row separator (a CR before the row separator is
+// dropped).
+type importReader struct {
+	data     string
+	pos      int
+	col, row byte
+	line     int
+	file     string
+	warn     func(format string, args ...any)
+	term     int // what ended the last field: the separator, or -1 at the end
+}
+
+// field returns the next field, or ok=false at the end of the data.
+func (r *importReader) field() (string, bool) {
+	if r.pos >= len(r.data) {
+		r.term = -1
+		return "", false
+	}
+	next := func() int {
+		if r.pos >= len(r.data) {
+			return -1
+		}
+		c := r.data[r.pos]
+		r.pos++
+		return int(c)
+	}
+	col, row := int(r.col), int(r.row)
+	c := next()
+	var b []byte
+	if c == '"' {
+		start := r.line
+		pc, ppc := 0, 0
+		b = append(b, '"')
+		for {
+			c = next()
+			if c == row {
+				r.line++
+			}
+			if c == '"' && pc == '"' {
+				pc = 0
+				continue
+			}
+			if c == col && pc == '"' || c == row && pc == '"' || c == row && pc == '\r' && ppc == '"' || c == -1 && pc == '"' {
+				i := len(b) - 1
+				for i >= 0 && b[i] != '"' {
+					i--
+				}
+				b = b[:max(i, 0)]
+				r.term = c
+				break
+			}
+			if pc == '"' && c != '\r' {
+				r.warn("%s:%d: unescaped \" character\n", r.file, r.line)
+			}
+			if c == -1 {
+				r.warn("%s:%d: unterminated \"-quoted field\n", r.file, start)
+				r.term = c
+				break
+			}
+			b = append(b, byte(c))
+			ppc, pc = pc, c
+		}
+		return string(b[min(1, len(b)):]), true
+	}
+	for c != -1 && c != col && c != row {
+		b = append(b, byte(c))
+		c = next()
+	}
+	if c == row {
+		r.line++
+		if len(b) > 0 && b[len(b)-1] == '\r' {
+			b = b[:len(b)-1]
+		}
+	}
+	r.term = c
+	return string(b), true
+}
+
+// importCmd is .import [--csv] [--skip N] FILE TABLE.
+func (s *sqlShell) importCmd(a []string) error {
+	var ops []string
+	csvFlag := false
+	skip := 0
+	for i := 1; i < len(a); i++ {
+		switch a[i] {
+		case "--csv", "-csv":
+			csvFlag = true
+		case "--ascii", "-ascii":
+			s.errs++
+			s.errorf("Error: .import --ascii is not supported here\n")
+			return errStopped
+		case "--skip", "-skip":
+			if i+1 < len(a) {
+				i++
+				skip, _ = strconv.Atoi(a[i])
+			}
+		case "--schema", "-schema":
+			i++
+		case "-v":
+		default:
+			ops = append(ops, a[i])
+		}
+	}
+	if len(ops) != 2 {
+		s.errs++
+		s.errorf("Usage: .import [--csv] [--skip N] FILE TABLE\n")
+		return errStopped
+	}
+	file, table := ops[0], ops[1]
+	data, err := s.e.ReadAll(file)
+	if err != nil {
+		s.errs++
+		s.errorf("Error: cannot open \"%s\"\n", file)
+		return errStopped
+	}
+	if !csvFlag && s.rowSep == "\r\n" {
+		// As the CLI: importing with the output mode's separators turns
+		// csv mode's CRLF row separator into LF, for output too.
+		s.rowSep = "\n"
+	}
+	col, row := s.colSep, s.rowSep
+	if csvFlag {
+		col, row = ",", "\n"
+	}
+	if len(col) != 1 || len(row) != 1 {
+		s.errs++
+		s.errorf("Error: multi-character column or row separators are not allowed for import\n")
+		return errStopped
+	}
+	r := &importReader{data: string(data), col: col[0], row: row[0], line: 1, file: file, warn: func(f string, args ...any) { s.errorf(f, args...) }}
+	readRow := func() ([]string, bool) {
+		var fields []string
+		for {
+			f, ok := r.field()
+			if !ok && len(fields) == 0 {
+				return nil, false
+			}
+			fields = append(fields, f)
+			if r.term != int(r.col) {
+				return fields, true
+			}
+		}
+	}
+	for range skip {
+		if _, ok := readRow(); !ok {
+			return nil
+		}
+	}
+	qt := `"` + strings.ReplaceAll(table, `"`, `""`) + `"`
+	nCol := 0
+	if st, _, err := s.conn.Prepare("SELECT * FROM " + qt); err == nil {
+		nCol = st.ColumnCount()
+		st.Close()
+	} else {
+		head, ok := readRow()
+		if !ok {
+			return nil
+		}
+		var b strings.Builder
+		b.WriteString("CREATE TABLE IF NOT EXISTS " + qt + "(")
+		for i, h := range head {
+			if i == 0 {
+				b.WriteString("\n")
+			} else {
+				b.WriteString(", ")
+			}
+			b.WriteString(`"` + strings.ReplaceAll(h, `"`, `""`) + `" TEXT`)
+		}
+		b.WriteString(")")
+		if err := s.conn.Exec(b.String()); err != nil {
+			return s.dotErr(err)
+		}
+		nCol = len(head)
+	}
+	if nCol == 0 {
+		return nil
+	}
+	ins, _, err := s.conn.Prepare("INSERT INTO " + qt + " VALUES(?" + strings.Repeat(",?", nCol-1) + ")")
+	if err != nil {
+		return s.dotErr(err)
+	}
+	defer ins.Close()
+	inTx := s.conn.GetAutocommit()
+	if inTx {
+		s.conn.Exec("BEGIN")
+	}
+	for {
+		if err := s.e.Ctx.Err(); err != nil {
+			return err
+		}
+		line := r.line
+		fields, ok := readRow()
+		if !ok {
+			break
+		}
+		for i := range nCol {
+			if i < len(fields) {
+				ins.BindText(i+1, fields[i])
+			} else {
+				ins.BindNull(i + 1)
+			}
+		}
+		if len(fields) < nCol {
+			s.errorf("%s:%d: expected %d columns but found %d - filling the rest with NULL\n", file, line, nCol, len(fields))
+		} else if len(fields) > nCol {
+			s.errorf("%s:%d: expected %d columns but found %d - extras ignored\n", file, line, nCol, len(fields))
+		}
+		if err := ins.Exec(); err != nil {
+			s.errs++
+			s.errorf("%s:%d: INSERT failed: %s\n", file, line, sqlMsg(err))
+		}
+	}
+	if inTx {
+		if err := s.conn.Exec("COMMIT"); err != nil {
+			return s.dotErr(err)
+		}
+	}
+	return nil
+}
+
+// schemaLine is a table's CREATE statement as .schema and .dump print it:
+// a quoted table name gets IF NOT EXISTS, as the CLI writes.
+func schemaLine(sql string) string {
+	if strings.HasPrefix(sql, "CREATE TABLE ") && len(sql) > 13 && (sql[13] == '"' || sql[13] == '\'') {
+		return "CREATE TABLE IF NOT EXISTS " + sql[13:]
+	}
+	return sql
 }
