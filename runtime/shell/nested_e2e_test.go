@@ -192,3 +192,16 @@ func TestNodeWorstInputs(t *testing.T) {
 		t.Errorf("healthy run after: %q %q", r.Stdout, r.Stderr)
 	}
 }
+
+// A script whose #! line names node (or python) runs under it.
+func TestShebang(t *testing.T) {
+	ws := openWSJS(t, map[string]string{
+		"tool.js": "#!/usr/bin/env node\nconsole.log('tool', process.argv.slice(2).join(' '));\n",
+		"x.py":    "#!/usr/bin/python3\nprint(1)\n",
+		"s.sh":    "#!/bin/bash\necho shell $1\n",
+	})
+	r := run(t, ws, `chmod +x tool.js x.py s.sh; ./tool.js a b; ./s.sh q; ./x.py; echo "rc=$?"`)
+	if string(r.Stdout) != "tool a b\nshell q\nrc=127\n" || !strings.HasPrefix(string(r.Stderr), "python3: command not found: there is no Python") {
+		t.Errorf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+}

@@ -257,7 +257,8 @@ func (s *sqlShell) open(name string) (*dbFile, int) {
 		conn.Exec("PRAGMA page_size=" + strconv.Itoa(ps))
 	}
 	if len(db.orig) > 0 {
-		if err := serdes.Deserialize(conn, "main", bytes.Clone(db.orig)); err != nil {
+		// Opened immutable: db.orig is never written.
+		if err := serdes.Deserialize(conn, "main", db.orig); err != nil {
 			fmt.Fprintf(e.Stderr, "Error: unable to open database \"%s\": %s\n", name, sqlMsg(err))
 			conn.Close()
 			return nil, 1
