@@ -105,7 +105,7 @@ func TestDifferential(t *testing.T) {
 			for _, prog := range needs(string(src)) {
 				if _, err := exec.LookPath(prog); err != nil {
 					result = "skipped"
-					t.Skipf("%s is not installed: the script compares with it", prog)
+					t.Skipf("%s is not installed: the script compares with it (Debian: apt-get install %s)", prog, debianPackage(prog))
 				}
 			}
 			want := runBash(t, bash, string(src))
@@ -407,4 +407,12 @@ func dumpSQLite(data string) string {
 		rows.Close()
 	}
 	return b.String()
+}
+
+// debianPackage is the Debian package that installs prog.
+func debianPackage(prog string) string {
+	if prog == "node" {
+		return "nodejs"
+	}
+	return prog
 }
