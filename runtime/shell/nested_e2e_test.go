@@ -2,6 +2,7 @@ package shell_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -216,5 +217,25 @@ func TestShebang(t *testing.T) {
 	r := run(t, ws, `chmod +x tool.js x.py s.sh; ./tool.js a b; ./s.sh q; ./x.py; echo "rc=$?"`)
 	if string(r.Stdout) != "tool a b\nshell q\nrc=127\n" || !strings.HasPrefix(string(r.Stderr), "python3: command not found: there is no Python") {
 		t.Errorf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+}
+
+// The files a nested run changes are in the shell run's change report.
+func TestNodeChangesReported(t *testing.T) {
+	ws := openWSJS(t, map[string]string{"old.txt": "x\n", "keep.txt": "k\n", "gone.txt": "g\n"})
+	r := run(t, ws, `node -e '
+const fs = require("fs");
+fs.writeFileSync("new.txt", "1");
+fs.appendFileSync("old.txt", "y\n");
+fs.mkdirSync("d/e", { recursive: true });
+fs.renameSync("keep.txt", "d/kept.txt");
+fs.unlinkSync("gone.txt");
+fs.writeFileSync("tmp.txt", "t"); fs.unlinkSync("tmp.txt");'
+echo shell > s.txt`)
+	c := changesOf(t, r).Changes
+	got := fmt.Sprintf("%v %v %v %v %v", c.Created, c.Updated, c.Deleted, c.DirsCreated, c.DirsDeleted)
+	want := "[/workspace/d/kept.txt /workspace/new.txt /workspace/s.txt] [/workspace/old.txt] [/workspace/gone.txt /workspace/keep.txt] [/workspace/d /workspace/d/e] []"
+	if got != want {
+		t.Errorf("changes %s\nwant    %s\n(stderr %q)", got, want, r.Stderr)
 	}
 }

@@ -202,7 +202,16 @@ func (e *Env) runNested(name string, n *nested) int {
 	} else {
 		req["source"] = n.source
 	}
+	// The files the nested run changes belong to this run's change report
+	// too: they are read from the workspace's change feed after it.
+	rev, revErr := int64(0), error(nil)
+	if !e.ReadOnly {
+		rev, revErr = e.FS.Rev(e.Ctx)
+	}
 	v, err := e.FS.Host().Call(e.Ctx, &runtime.Call{Kind: runtime.KindExec, Op: n.backend, Args: req})
+	if !e.ReadOnly && revErr == nil && e.Ctx.Err() == nil {
+		defer e.FS.Changes().Since(e.Ctx, rev)
+	}
 	if err != nil {
 		var le *runtime.LimitError
 		if errors.As(err, &le) && e.Stop != nil {
