@@ -181,7 +181,7 @@ func TestNodeWorstInputs(t *testing.T) {
 		t.Log("skipping timeout N node in the process tier: a worker cannot cancel a KindExec call it gave up on")
 	} else {
 		r := run(t, ws, `timeout 1 node -e 'for (;;) {}'; echo "rc=$?"`, runtime.ExecOptions{Timeout: 30 * time.Second})
-		if string(r.Stdout) != "rc=124\n" || r.Status != runtime.StatusCompleted {
+		if string(r.Stdout) != "rc=124\n" || string(r.Stderr) != "" || r.Status != runtime.StatusCompleted {
 			t.Errorf("timeout: %s stdout %q stderr %q", r.Status, r.Stdout, r.Stderr)
 		}
 		hostSettles(t, g0, heap0)

@@ -1,6 +1,7 @@
 package coreutils
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -245,6 +246,15 @@ func (e *Env) runNested(name string, n *nested) int {
 	}
 	m, _ := v.(map[string]any)
 	out, errb := resultBytes(m["stdout"]), resultBytes(m["stderr"])
+	if st, _ := m["status"].(string); st == "cancelled" && e.Ctx.Err() != nil {
+		// This command gave up on the program (timeout N node ...): the
+		// runtime's note that the run was cancelled is not the program's.
+		n := len(errb)
+		errb = bytes.TrimSuffix(errb, []byte("Execution cancelled.\n"))
+		if total, ok := m["stderrBytes"].(float64); ok {
+			m["stderrBytes"] = total - float64(n-len(errb))
+		}
+	}
 	if _, err := e.Stdout.Write(out); err != nil {
 		return 1
 	}
