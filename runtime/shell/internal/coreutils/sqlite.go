@@ -2,17 +2,19 @@ package coreutils
 
 import (
 	"bufio"
-	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/ext/serdes"
+	"github.com/ncruces/go-sqlite3/vfs/memdb"
 
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
 )
@@ -129,7 +131,10 @@ func sqliteCmd(e *Env, args []string) int {
 	if st != 0 {
 		return st
 	}
-	defer s.conn.Close()
+	defer func() {
+		s.conn.Close()
+		memdb.Delete(db.mem)
+	}()
 	// An argument that fails ends the command: with the failing step's
 	// SQLite code as its status (as the CLI), 1 for other errors.
 	argStatus := func(err error) int {
@@ -192,9 +197,15 @@ func sqliteVersion() string {
 // dbFile is the database's workspace file, when there is one.
 type dbFile struct {
 	path    string // "" for an in-memory database
-	orig    []byte
+	orig    []byte // the file as read, until memdb owns it
+	sum     [32]byte
+	size    int
 	existed bool
+	mem     string // the memdb name
 }
+
+// memdbSeq names each invocation's memdb database.
+var memdbSeq atomic.Int64
 
 // open reads the file and opens it in memory.
 func (s *sqlShell) open(name string) (*dbFile, int) {
@@ -243,32 +254,43 @@ func (s *sqlShell) open(name string) (*dbFile, int) {
 		}
 	}
 	mem := min(max(lim.MaxMemoryBytes, 16<<20), 4<<30)
-	conn, err := sqlite3.OpenContext(sqlite3.WithMaxMemory(context.Background(), mem), ":memory:")
+	// The file's bytes become a memdb database of their own (SQLite reads
+	// them lazily, as it reads a file: a file that is not a database fails
+	// only when a statement needs the schema, as with sqlite3).
+	db.mem = fmt.Sprintf("nook-sqlite3-%d", memdbSeq.Add(1)) // opened as "/NAME": shared by name
+	if len(db.orig) >= 20 && (db.orig[18] == 2 && db.orig[19] == 2 || db.orig[18] == 3 && db.orig[19] == 3) {
+		// memdb opens a WAL database in rollback mode (it rewrites these
+		// bytes itself): a query that changes nothing must not look like
+		// a change.
+		db.orig[18], db.orig[19] = 1, 1
+	}
+	db.sum, db.size = sha256.Sum256(db.orig), len(db.orig)
+	if n := len(db.orig); n%65536 != 0 && !strings.HasPrefix(string(db.orig[:min(n, 16)]), "SQLite format 3\x00") {
+		// Not a database: memdb fails short reads, where a file reads as
+		// zeros past its end; padded, SQLite says "file is not a database"
+		// when a statement needs the schema, as sqlite3 does. Such a file
+		// is never written back.
+		db.orig = append(db.orig, make([]byte, 65536-n%65536)...)
+	}
+	memdb.Create(db.mem, db.orig) // memdb owns the bytes from here
+	db.orig = nil
+	conn, err := sqlite3.OpenContext(sqlite3.WithMaxMemory(context.Background(), mem), "file:/"+db.mem+"?vfs=memdb")
 	if err != nil {
+		memdb.Delete(db.mem)
 		fmt.Fprintf(e.Stderr, "Error: unable to open database \"%s\": %s\n", name, sqlMsg(err))
 		return nil, 1
 	}
 	s.conn = conn
-	if len(db.orig) >= 100 && bytes.HasPrefix(db.orig, []byte("SQLite format 3\x00")) {
-		ps := int(db.orig[16])<<8 | int(db.orig[17])
-		if ps == 1 {
-			ps = 65536
-		}
-		conn.Exec("PRAGMA page_size=" + strconv.Itoa(ps))
-	}
-	if len(db.orig) > 0 {
-		// Opened immutable: db.orig is never written.
-		if err := serdes.Deserialize(conn, "main", db.orig); err != nil {
-			fmt.Fprintf(e.Stderr, "Error: unable to open database \"%s\": %s\n", name, sqlMsg(err))
-			conn.Close()
-			return nil, 1
-		}
+	if !db.existed || db.size == 0 {
+		// sqlite3's default page size for a new file (memdb's large
+		// sectors would make SQLite pick 8192).
+		conn.Exec("PRAGMA page_size=4096")
 	}
 	// The database may not outgrow what can be read again.
 	var pageSize int64 = 4096
 	if st, _, err := conn.Prepare("PRAGMA page_size"); err == nil {
 		if st.Step() {
-			pageSize = st.ColumnInt64(0)
+			pageSize = max(st.ColumnInt64(0), 512)
 		}
 		st.Close()
 	}
@@ -292,6 +314,9 @@ func (s *sqlShell) finish(db *dbFile, st int) int {
 		s.conn.Exec("ROLLBACK")
 	}
 	data, err := serdes.Serialize(s.conn, "main")
+	if err != nil && errors.Is(err, sqlite3.NOTADB) {
+		return st // not a database: nothing can have changed
+	}
 	if err != nil {
 		fmt.Fprintf(s.e.Stderr, "Error: cannot save the database: %s\n", sqlMsg(err))
 		return 1
@@ -300,7 +325,7 @@ func (s *sqlShell) finish(db *dbFile, st int) int {
 		// As the CLI, a new file that holds nothing is created empty.
 		data = nil
 	}
-	if db.existed && bytes.Equal(data, db.orig) {
+	if db.existed && sha256.Sum256(data) == db.sum {
 		return st
 	}
 	if lim := s.e.Limits.WithDefaults().MaxCallBytes; int64(len(data)) > lim-4096 {

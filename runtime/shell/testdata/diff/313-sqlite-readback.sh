@@ -10,3 +10,7 @@ sqlite3 n.db "select x from t where x > 1"
 sqlite3 empty.db "select 1"; ls -l empty.db | awk '{print $5}'
 sqlite3 n.db "begin; insert into t values (9);"; sqlite3 n.db "select count(*) from t"
 sqlite3 n.db "with recursive c(i) as (select 1 union all select i+1 from c where i < 5) select group_concat(i) from c"
+ls -l n.db | awk '{print $5}'
+echo hello > notdb.txt
+sqlite3 notdb.txt .tables; echo "rc=$?"
+cat notdb.txt
