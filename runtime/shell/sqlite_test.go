@@ -80,6 +80,7 @@ func TestSQLiteWorstInputs(t *testing.T) {
 		{"endless column result", `sqlite3 -column :memory: "` + endless + `select x from c"`, 30 * time.Second, runtime.StatusFailed,
 			"Error: the rows of a column-mode result exceed the limit MaxAllocBytes (4194304); use list or csv mode for large results"},
 		{"huge blob", `sqlite3 :memory: "select length(zeroblob(100000000) || zeroblob(100000000))"`, 30 * time.Second, runtime.StatusFailed, "out of memory"},
+		{"endless sort", `sqlite3 :memory: "` + endless + `select x from c order by x desc"`, 30 * time.Second, runtime.StatusFailed, "out of memory"},
 		{"growing database", `sqlite3 g.db "create table t(b); ` + endless + `insert into t select randomblob(100000) from c"`, 30 * time.Second, runtime.StatusFailed, "database or disk is full"},
 		{"big file", `sqlite3 big.db "select 1"`, 30 * time.Second, runtime.StatusFailed,
 			`Error: unable to open database "big.db": the file's 5242880 bytes exceed the limit MaxAllocBytes (4194304)`},

@@ -295,6 +295,10 @@ func (s *sqlShell) open(name string) (*dbFile, int) {
 		st.Close()
 	}
 	conn.Exec("PRAGMA max_page_count=" + strconv.FormatInt(max(maxDB/pageSize, 1), 10))
+	// Temporary tables and the sorter stay in SQLite's heap, which
+	// MaxMemoryBytes bounds (memdb would keep them in Go slices without
+	// a bound; the default VFS in host files).
+	conn.Exec("PRAGMA temp_store=MEMORY")
 	if s.readOnly {
 		conn.Exec("PRAGMA query_only=1")
 	}
