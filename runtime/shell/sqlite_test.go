@@ -2,6 +2,8 @@ package shell_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	goruntime "runtime"
 	"runtime/debug"
 	"strings"
@@ -101,5 +103,27 @@ func TestSQLiteWorstInputs(t *testing.T) {
 	}
 	if r := run(t, ws, `sqlite3 :memory: "select 'ok'"`); string(r.Stdout) != "ok\n" {
 		t.Errorf("healthy run after: %q %q", r.Stdout, r.Stderr)
+	}
+}
+
+// SQL cannot reach a host file: ATTACH and VACUUM INTO are refused (they
+// would open the path through SQLite's default VFS).
+func TestSQLiteNoHostFiles(t *testing.T) {
+	host := t.TempDir()
+	ws := openWS(t, nil)
+	r := run(t, ws, `sqlite3 :memory: "attach '`+host+`/a.db' as a; create table a.t(x)"; echo "rc=$?"
+sqlite3 :memory: "create table t(x); vacuum into '`+host+`/v.db'"; echo "rc=$?"
+sqlite3 :memory: "attach 'file:/nook-sqlite3-1?vfs=memdb' as m"; echo "rc=$?"`)
+	if string(r.Stdout) != "rc=1\nrc=23\nrc=1\n" {
+		t.Errorf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	want := "Error: in prepare, not authorized\nError: stepping, authorization denied (23)\nError: in prepare, not authorized\n"
+	if string(r.Stderr) != want {
+		t.Errorf("stderr %q, want %q", r.Stderr, want)
+	}
+	for _, f := range []string{"a.db", "v.db"} {
+		if _, err := os.Stat(filepath.Join(host, f)); err == nil {
+			t.Errorf("SQL created the host file %s", f)
+		}
 	}
 }

@@ -299,6 +299,15 @@ func (s *sqlShell) open(name string) (*dbFile, int) {
 	// MaxMemoryBytes bounds (memdb would keep them in Go slices without
 	// a bound; the default VFS in host files).
 	conn.Exec("PRAGMA temp_store=MEMORY")
+	// No other database: ATTACH and VACUUM INTO would open host files
+	// through the default VFS.
+	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
+	conn.SetAuthorizer(func(action sqlite3.AuthorizerActionCode, _, _, _, _ string) sqlite3.AuthorizerReturnCode {
+		if action == sqlite3.AUTH_ATTACH || action == sqlite3.AUTH_DETACH {
+			return sqlite3.AUTH_DENY
+		}
+		return sqlite3.AUTH_OK
+	})
 	if s.readOnly {
 		conn.Exec("PRAGMA query_only=1")
 	}
