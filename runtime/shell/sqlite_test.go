@@ -127,3 +127,22 @@ sqlite3 :memory: "attach 'file:/nook-sqlite3-1?vfs=memdb' as m"; echo "rc=$?"`)
 		}
 	}
 }
+
+// SQL cannot lift the bounds sqlite3 sets: read-only access, the
+// database's size, where the sorter keeps its data.
+func TestSQLiteLockedPragmas(t *testing.T) {
+	ws := openWS(t, nil, shell.Options{ReadOnly: true})
+	ctx := context.Background()
+	rw := openWS(t, nil)
+	run(t, rw, `sqlite3 db.sqlite "create table t(x)"`)
+	b, _ := rw.FS().ReadFile(ctx, "/workspace/db.sqlite")
+	ws.FS().WriteFile(ctx, "/workspace/db.sqlite", b, &vfs.WriteOptions{})
+	r := run(t, ws, `sqlite3 db.sqlite "pragma query_only" "pragma query_only=0" "insert into t values (1)"; echo "rc=$?"
+sqlite3 :memory: "pragma max_page_count=999999999"; echo "rc=$?"; sqlite3 :memory: "pragma temp_store=file"; echo "rc=$?"`)
+	if string(r.Stdout) != "1\nrc=1\nrc=1\nrc=1\n" {
+		t.Errorf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	if want := "Error: in prepare, not authorized\n"; string(r.Stderr) != want+want+want {
+		t.Errorf("stderr %q", r.Stderr)
+	}
+}

@@ -299,18 +299,24 @@ func (s *sqlShell) open(name string) (*dbFile, int) {
 	// MaxMemoryBytes bounds (memdb would keep them in Go slices without
 	// a bound; the default VFS in host files).
 	conn.Exec("PRAGMA temp_store=MEMORY")
+	if s.readOnly {
+		conn.Exec("PRAGMA query_only=1")
+	}
 	// No other database: ATTACH and VACUUM INTO would open host files
 	// through the default VFS.
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
-	conn.SetAuthorizer(func(action sqlite3.AuthorizerActionCode, _, _, _, _ string) sqlite3.AuthorizerReturnCode {
-		if action == sqlite3.AUTH_ATTACH || action == sqlite3.AUTH_DETACH {
+	// Nor may SQL lift the bounds set here: query_only (read-only access),
+	// max_page_count (the database's size), temp_store (where the sorter
+	// keeps its data) are read-only pragmas.
+	conn.SetAuthorizer(func(action sqlite3.AuthorizerActionCode, name, arg, _, _ string) sqlite3.AuthorizerReturnCode {
+		switch {
+		case action == sqlite3.AUTH_ATTACH || action == sqlite3.AUTH_DETACH:
+			return sqlite3.AUTH_DENY
+		case action == sqlite3.AUTH_PRAGMA && arg != "" && lockedPragmas[strings.ToLower(name)]:
 			return sqlite3.AUTH_DENY
 		}
 		return sqlite3.AUTH_OK
 	})
-	if s.readOnly {
-		conn.Exec("PRAGMA query_only=1")
-	}
 	conn.SetInterrupt(e.Ctx)
 	return db, 0
 }
@@ -1568,3 +1574,7 @@ func schemaLine(sql string) string {
 	}
 	return sql
 }
+
+// lockedPragmas may be read but not set by the SQL sqlite3 runs.
+var lockedPragmas = map[string]bool{"query_only": true, "max_page_count": true, "temp_store": true,
+	"temp_store_directory": true, "data_store_directory": true, "mmap_size": true}
