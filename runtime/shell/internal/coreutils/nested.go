@@ -2,6 +2,7 @@ package coreutils
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -210,8 +211,10 @@ func (e *Env) runNested(name string, n *nested) int {
 		rev, revErr = e.FS.Rev(e.Ctx)
 	}
 	v, err := e.FS.Host().Call(e.Ctx, &runtime.Call{Kind: runtime.KindExec, Op: n.backend, Args: req})
-	if !e.ReadOnly && revErr == nil && e.Ctx.Err() == nil {
-		defer e.FS.Changes().Since(e.Ctx, rev)
+	if !e.ReadOnly && revErr == nil {
+		// Also when this command gave up on it (timeout): what it changed
+		// until it stopped is changed.
+		defer e.FS.Changes().Since(context.WithoutCancel(e.Ctx), rev)
 	}
 	if err != nil {
 		var le *runtime.LimitError
