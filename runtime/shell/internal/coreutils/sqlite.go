@@ -430,7 +430,7 @@ func (s *sqlShell) runInput(src string) {
 		}
 		buf.WriteString(line)
 		if sqlComplete(buf.String()) {
-			err := s.runChunk(buf.String(), start)
+			err := s.runChunk(strings.TrimSuffix(buf.String(), "\n"), start) // lines joined, as the CLI does
 			buf.Reset()
 			if err != nil && s.bail {
 				return
@@ -438,7 +438,7 @@ func (s *sqlShell) runInput(src string) {
 		}
 	}
 	if strings.TrimSpace(buf.String()) != "" {
-		s.runChunk(buf.String(), start)
+		s.runChunk(strings.TrimSuffix(buf.String(), "\n"), start)
 	}
 }
 
@@ -456,9 +456,9 @@ func (s *sqlShell) runChunk(sql string, line int) error {
 		if err != nil {
 			s.errs++
 			if line > 0 {
-				s.errorf("Parse error near line %d: %s\n", line, sqlMsg(err))
+				s.errorf("Parse error near line %d: %s%s\n", line, sqlMsg(err), errorContext(sql, err))
 			} else {
-				s.errorf("Error: in prepare, %s\n", sqlMsg(err))
+				s.errorf("Error: in prepare, %s%s\n", sqlMsg(err), errorContext(sql, err))
 			}
 			return err
 		}
@@ -1578,3 +1578,45 @@ func schemaLine(sql string) string {
 // lockedPragmas may be read but not set by the SQL sqlite3 runs.
 var lockedPragmas = map[string]bool{"query_only": true, "max_page_count": true, "temp_store": true,
 	"temp_store_directory": true, "data_store_directory": true, "mmap_size": true}
+
+// errorContext shows where a syntax error is, as the CLI does: the SQL
+// around it (at most 78 bytes, starting at most 50 before it) and a
+// marker under it. Only for syntax errors: sqlite3 3.40's library sets
+// no offset for the others.
+func errorContext(sql string, err error) string {
+	var se *sqlite3.Error
+	msg := sqlMsg(err)
+	if !errors.As(err, &se) || se.SQL() == "" || !strings.Contains(msg, "syntax error") && !strings.Contains(msg, "unrecognized token") {
+		return ""
+	}
+	off := len(sql) - len(se.SQL())
+	if off < 0 || off > len(sql) {
+		return ""
+	}
+	z := sql
+	for off > 50 {
+		off--
+		z = z[1:]
+		for len(z) > 0 && z[0]&0xc0 == 0x80 {
+			z = z[1:]
+			off--
+		}
+	}
+	n := len(z)
+	if n > 78 {
+		n = 78
+		for n > 0 && z[n]&0xc0 == 0x80 {
+			n--
+		}
+	}
+	code := []byte(z[:n])
+	for i, c := range code {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+			code[i] = ' '
+		}
+	}
+	if off < 25 {
+		return fmt.Sprintf("\n  %s\n  %*s^--- error here", code, off, "")
+	}
+	return fmt.Sprintf("\n  %s\n  %*serror here ---^", code, off-14, "")
+}
