@@ -11,7 +11,7 @@ import (
 // and the commands it has.
 func TestDescriptionNamesGit(t *testing.T) {
 	d := shell.New(shell.Options{}).Info().Description
-	for _, want := range []string{"git runs git's command lines", "ws:git", " chmod ", " timeout ", "curl"} {
+	for _, want := range []string{"git runs git's command lines", "ws:git", " chmod ", " timeout ", "curl", "node FILE", "tsx FILE.ts", "wasm FILE.wasm", "no python", "sqlite3 DB.sqlite"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("the shell's description lacks %q:\n%s", want, d)
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,10 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		base := name[strings.LastIndex(name, "/")+1:]
 		if _, ok := coreutils.Lookup(base); ok && strings.HasPrefix(name, "/") && inPath(name[:len(name)-len(base)-1]) {
 			name = base
+		} else if strings.HasSuffix(base, ".wasm") {
+			// ./prog.wasm runs the module on the wasm backend.
+			args = append([]string{"wasm", name}, args[1:]...)
+			name = "wasm"
 		} else {
 			return p.runScriptFile(ctx, hc, name, args[1:], stdin, stdout, stderr)
 		}
@@ -99,6 +104,8 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		Tick:     p.tick,
 		Stop:     p.cancel,
 		MaxDepth: p.depth,
+		Limits:   p.limits,
+		ReadOnly: p.b.opts.ReadOnly,
 	}
 	env.ExecContext = func(c context.Context, a []string, in io.Reader, out, errw io.Writer) int {
 		if err := p.checkCall(ctx, a); err != nil {
@@ -184,7 +191,42 @@ func (p *runProgram) runScriptFile(ctx context.Context, hc interp.HandlerContext
 		}
 		return 126
 	}
+	if prog := shebang(b); prog != "" {
+		// "#!/usr/bin/env node" (or tsx, python3, ...): the script runs
+		// under that command, as the kernel would start it.
+		return p.runCommand(ctx, hc, append([]string{prog, file}, params...), stdin, stdout, stderr)
+	}
 	return p.runSource(ctx, hc, file, string(b), params, stdin, stdout, stderr)
+}
+
+// shebang returns the command a script's "#!" line names when it is not a
+// shell ("#!/usr/bin/env node" → "node", "#!/usr/bin/env -S tsx" → "tsx");
+// "" for shell scripts and files without one.
+func shebang(b []byte) string {
+	if !bytes.HasPrefix(b, []byte("#!")) {
+		return ""
+	}
+	line, _, _ := bytes.Cut(b[2:], []byte("\n"))
+	f := strings.Fields(string(line))
+	if len(f) == 0 {
+		return ""
+	}
+	prog := f[0][strings.LastIndex(f[0], "/")+1:]
+	if prog == "env" {
+		f = f[1:]
+		for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			return ""
+		}
+		prog = f[0][strings.LastIndex(f[0], "/")+1:]
+	}
+	switch prog {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash":
+		return ""
+	}
+	return prog
 }
 
 // runSource parses, checks and runs src in a fresh interpreter that shares

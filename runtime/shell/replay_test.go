@@ -20,6 +20,9 @@ import (
 // TestMain lets the test binary act as a process running a replayable
 // script (see TestShellReplayAfterCrash).
 func TestMain(m *testing.M) {
+	if os.Getenv("NOOK_SHELL_CHILD") == "exec" {
+		replayExecChild()
+	}
 	if os.Getenv("NOOK_SHELL_CHILD") != "" {
 		ctx := context.Background()
 		ws, err := nook.Open(ctx, os.Getenv("NOOK_SHELL_DB"), nook.WithBackends(shell.New(shell.Options{})))

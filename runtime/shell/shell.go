@@ -95,7 +95,13 @@ func description(root string) string {
 		"plain or gzip (-z) archives; gzip/gunzip/zcat compress files; zip/unzip, patch (unified diffs), bc (arbitrary precision). " +
 		"curl and wget reach the network only under the workspace's outbound policy (without one the network is off). " +
 		"git runs git's command lines (commit, merge, rebase, stash, log, diff, ...) over the workspace when the embedder registers the ws:git host module. " +
-		"timeout N CMD stops CMD and all it started. There are no other programs (no python, node or compilers: use the js or wasm backend), " +
+		"timeout N CMD stops CMD and all it started. " +
+		"node FILE, node -e CODE, node -p EXPR, tsx FILE.ts and npx tsx FILE run JavaScript/TypeScript on the js backend (Node " + coreutils.NodeVersion + " surface), " +
+		"and wasm FILE.wasm or ./FILE.wasm runs WebAssembly (WASI) on the wasm backend, each as a nested run: its stdin is read to the end first, " +
+		"its output arrives when it ends; node reads its stdin only when the program uses it. " +
+		"sqlite3 DB.sqlite 'SQL' (or SQL and dot commands on stdin) runs SQLite on a workspace database file, as the sqlite3 CLI: " +
+		"-header -csv -json -line -column -box -markdown -separator -cmd, .tables .schema .dump .import .mode .headers .read; " +
+		"the file is read whole (at most MaxAllocBytes) and written back once when changed. There is no python, npm registry or compiler. " +
 		"no process substitution <(...). " +
 		"The exit code is the script's status; stdout and stderr are returned, with the list of files the script changed."
 }
@@ -119,3 +125,7 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	funcs := rewrite(file)
 	return &program{b: b, req: req, file: file, funcs: funcs}, nil
 }
+
+// NodeVersion is what the shell's `node --version` prints: the Node
+// version whose surface the JavaScript backend follows.
+const NodeVersion = coreutils.NodeVersion

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
 )
 
@@ -44,6 +45,11 @@ type Env struct {
 	Stop func(err error)
 	// MaxDepth bounds nested function calls of a command's language.
 	MaxDepth int
+	// Limits are the run's limits (defaults applied): what a nested run
+	// (node, wasm) or sqlite3 may read and keep.
+	Limits runtime.Limits
+	// ReadOnly reports that the workspace is read-only for this run.
+	ReadOnly bool
 
 	name string
 }
@@ -120,15 +126,16 @@ func EnvironFrom(ctx context.Context) ([]string, bool) {
 // missingHints say what to use instead of the programs models reach for
 // that the sandbox does not have (they stay "not found" for command -v).
 var missingHints = func() map[string]string {
-	py := "there is no Python in this sandbox; write the program in JavaScript or TypeScript and run it with the js backend, " +
-		"or compile it to WebAssembly (WASI) and run it with the wasm backend"
-	js := "the shell does not run JavaScript; run the file or code with the js backend (exec with backend \"js\"), " +
-		"which has node:fs over the same files"
+	py := "there is no Python in this sandbox; write the program in JavaScript or TypeScript and run it with node " +
+		"(node x.js, node -e CODE, tsx x.ts: the js backend, with node:fs over the same files), " +
+		"or compile it to WebAssembly (WASI) and run it with wasm x.wasm"
+	js := "there is no npm registry in this sandbox, so packages cannot be installed; node, tsx and npx tsx run " +
+		"JavaScript and TypeScript on the js backend, whose built-in modules are node:fs, node:path and the rest of its description"
 	m := map[string]string{}
 	for _, n := range []string{"python", "python3", "pip", "pip3", "pipx", "uv", "poetry"} {
 		m[n] = py
 	}
-	for _, n := range []string{"node", "nodejs", "npm", "npx", "yarn", "pnpm", "deno", "bun", "tsc", "ts-node"} {
+	for _, n := range []string{"npm", "yarn", "pnpm", "deno", "bun", "tsc"} {
 		m[n] = js
 	}
 	for _, n := range []string{"apt", "apt-get", "brew", "yum", "dnf", "apk", "sudo", "su"} {

@@ -171,3 +171,61 @@ func (c *Changes) Report(ctx context.Context) Report {
 	}
 	return r
 }
+
+// maxFeedPages bounds the pages of the change feed Since reads (each at
+// most 1000 changes): a nested run that changed more is reported in part.
+const maxFeedPages = 16
+
+// Rev returns the workspace's current change revision (the "changes" op
+// with since -1), for Since.
+func (f *FS) Rev(ctx context.Context) (int64, error) {
+	v, err := f.call(ctx, "changes", map[string]any{"since": float64(-1)})
+	if err != nil {
+		return 0, err
+	}
+	m, _ := v.(map[string]any)
+	return int64(num(m, "rev")), nil
+}
+
+// Since records in the change report the paths changed under the root
+// after revision rev, by anyone (a nested run started by a command): each
+// with what it was before, as the change feed tells it.
+func (c *Changes) Since(ctx context.Context, rev int64) {
+	for range maxFeedPages {
+		v, err := c.fs.call(ctx, "changes", map[string]any{"since": float64(rev)})
+		if err != nil {
+			return
+		}
+		m, _ := v.(map[string]any)
+		list, _ := m["changes"].([]any)
+		for _, e := range list {
+			ch, _ := e.(map[string]any)
+			op, _ := ch["op"].(string)
+			p, _ := ch["path"].(string)
+			old, _ := ch["oldPath"].(string)
+			kind, _ := ch["kind"].(string)
+			switch op {
+			case "create", "link":
+				if p != "" {
+					c.Touched(p, "")
+				}
+			case "write", "remove":
+				if p != "" {
+					c.Touched(p, kind)
+				}
+			case "rename":
+				if old != "" {
+					c.Touched(old, kind)
+				}
+				if p != "" {
+					c.Touched(p, "")
+				}
+			}
+		}
+		next := int64(num(m, "rev"))
+		if len(list) == 0 || next <= rev {
+			return
+		}
+		rev = next
+	}
+}
