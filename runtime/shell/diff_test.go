@@ -55,8 +55,7 @@ var seedFiles = map[string]string{
 // its difference drifts from the recorded one (-update-known rewrites the
 // records after a deliberate change).
 var knownDiff = map[string]string{
-	"107-type-command":   "type of a function prints only \"f is a function\", not bash's reformatted body",
-	"317-node-entry-dir": "the js backend does not use Request.Entry yet: a nested run's __dirname and relative require resolve from the cwd, not from the entry file's directory (runtime/js, not the shell)",
+	"107-type-command": "type of a function prints only \"f is a function\", not bash's reformatted body",
 }
 
 var updateKnown = flag.Bool("update-known", false, "rewrite testdata/diff/*.known from the current differences")
