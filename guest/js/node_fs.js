@@ -1320,7 +1320,22 @@ impl.opendir = function* opendir(path, opts) {
 // FileHandle is an EventEmitter ('close'), disposable with await using.
 const EventEmitter = require('node:events');
 class FileHandle extends EventEmitter {
-  constructor(fd) { super(); this.fd = fd; }
+  constructor(fd) { super(); this.fd = fd; this._refs = 1; }
+  // A stream over the handle holds a reference (as in Node): close()
+  // emits 'close' at once, but the descriptor stays open until the stream
+  // let go of it too.
+  _ref() { this._refs++; }
+  _unref() {
+    this._refs--;
+    if (this._refs === 0 && this.fd !== -1) {
+      const fd = this.fd;
+      this.fd = -1;
+      const done = this._closeWait;
+      this._closeWait = null;
+      const p = runAsync(impl.close(fd));
+      if (done) p.then(done.resolve, done.reject);
+    }
+  }
   getAsyncId() { return this.fd; }
   _run(syscall, make) {
     if (this.fd === -1) {
@@ -1346,9 +1361,17 @@ class FileHandle extends EventEmitter {
   datasync() { return this._run('fdatasync', (fd) => impl.fsync(fd)); }
   close() {
     if (this.fd === -1) return this._closing || Promise.resolve();
-    const fd = this.fd;
-    this.fd = -1;
-    this._closing = runAsync(impl.close(fd)).then(() => { this.emit('close'); });
+    if (this._closing) return this._closing;
+    this._refs--;
+    if (this._refs === 0) {
+      const fd = this.fd;
+      this.fd = -1;
+      this._closing = runAsync(impl.close(fd));
+    } else {
+      this._closing = new Promise((resolve, reject) => { this._closeWait = { resolve, reject }; });
+    }
+    this._closing = this._closing.finally(() => { this._closing = undefined; });
+    this.emit('close');
     return this._closing;
   }
   readLines() {
@@ -1555,7 +1578,7 @@ promises.watch = function watch(filename, options) { return W().promiseWatch(fil
 // ---- streams: built on first use (fs_streams.js) ----
 
 let streams = null;
-const S = () => streams || (streams = require('nook:fs_streams.js')(fs, { argType, outOfRange, pathArg }));
+const S = () => streams || (streams = require('nook:fs_streams.js')(fs, { argType, outOfRange, pathArg, nodeError, FileHandle }));
 for (const name of ['ReadStream', 'WriteStream', 'FileReadStream', 'FileWriteStream']) {
   let own;
   Object.defineProperty(fs, name, {

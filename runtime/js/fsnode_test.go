@@ -107,3 +107,108 @@ fsync calls [ 'number' ] yz
 TypeError ERR_INVALID_ARG_TYPE The "options.flush" property must be of type boolean. Received type string ('true')
 `)
 }
+
+// fs.ReadStream/WriteStream as Node's lib/internal/fs/streams.js: the fd while
+// close is issued, errorOrDestroy, EAGAIN retries, ERR_STREAM_DESTROYED, a
+// FileHandle's references; and timers' this.
+func TestFSNodeStreams(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	r := e.runFS(`import fs from 'node:fs';
+import { finished } from 'node:stream/promises';
+const show = (f) => { try { f(); console.log('no error'); } catch (e) { console.log(e.name, e.code, e.message); } };
+fs.writeFileSync('f', 'hello world');
+
+// An interval's callback gets its Timeout as this.
+await new Promise((resolve) => {
+  let n = 0;
+  const iv = setInterval(function () { n++; if (this === iv) { clearInterval(this); console.log('interval this', n); resolve(); } }, 1);
+});
+await new Promise((resolve) => setTimeout(function (a) { console.log('timeout this', typeof this.ref, a); resolve(); }, 1, 'arg'));
+
+// fs.close sees the descriptor, which is null once close was issued.
+{
+  const s = fs.createReadStream('f');
+  const err = new Error('BAM');
+  const { read, close } = fs;
+  fs.close = (fd, cb) => { console.log('close sees fd', fd === s.fd, typeof fd); fs.close = close; close(fd, cb); };
+  fs.read = function (...args) { fs.read = read; const cb = args[args.length - 1]; process.nextTick(() => cb(err)); };
+  s.resume();
+  await new Promise((resolve) => s.on('error', (e) => { console.log('error', e === err, s.fd); s.on('close', resolve); }));
+}
+
+// autoClose: false keeps the stream (and its descriptor) after an error.
+{
+  const s = fs.createReadStream(null, { fd: 9999, autoClose: false });
+  s.resume();
+  await new Promise((resolve) => s.on('error', (e) => { console.log('autoClose false', e.code, s.destroyed, s.fd); resolve(); }));
+}
+show(() => fs.WriteStream.prototype.autoClose);
+show(() => fs.ReadStream.prototype.autoClose);
+show(() => fs.createReadStream('f', { signal: null }));
+show(() => fs.createWriteStream('g', { flush: null }).destroy());
+show(() => fs.createWriteStream('g', { flush: 1 }));
+
+// EAGAIN counts as nothing written, and the write is tried again.
+{
+  let calls = 0;
+  const s = fs.createWriteStream('g', { fs: {
+    open: fs.open, close: fs.close,
+    write(fd, buf, off, len, pos, cb) {
+      if (++calls === 1) { cb(Object.assign(new Error('again'), { code: 'EAGAIN' }), 0, buf); return; }
+      fs.write(fd, buf, off, len, pos, cb);
+    },
+  } });
+  s.end('foo');
+  await finished(s);
+  console.log('EAGAIN', calls, fs.readFileSync('g', 'utf8'));
+}
+// A write that completes after the stream was destroyed fails.
+{
+  const s = fs.createWriteStream('g');
+  Object.defineProperty(s, 'destroyed', { get: () => true });
+  s.end('foo');
+  await finished(s).catch((e) => console.log('destroyed', e.code, e.message));
+}
+
+// A FileHandle closed under its stream: 'close' at once, the stream
+// closes, nothing fails.
+{
+  const fh = await fs.promises.open('f', 'r');
+  const s = fs.createReadStream(null, { fd: fh });
+  const events = [];
+  fh.on('close', () => events.push('handle close'));
+  s.on('close', () => events.push('stream close'));
+  s.on('error', (e) => events.push('error ' + e.message));
+  s.on('data', () => events.push('data'));
+  await fh.close();
+  await new Promise((r) => setTimeout(r, 5));
+  console.log(events.join(', '), fh.fd);
+  show(() => fs.createReadStream(null, { fd: fh, fs }));
+}
+{
+  const fh = await fs.promises.open('f', 'r');
+  const s = fh.createReadStream();
+  let text = '';
+  s.on('data', (d) => { text += d; });
+  await finished(s);
+  await new Promise((r) => setTimeout(r, 1));
+  console.log('read through handle', text, fh.fd);
+}
+`, runtime.ReadWrite)
+	wantLines(t, r.stdout, `interval this 1
+timeout this function arg
+close sees fd true number
+error true null
+autoClose false EBADF false 9999
+TypeError ERR_INVALID_THIS Value of "this" must be of type WriteStream
+TypeError ERR_INVALID_THIS Value of "this" must be of type ReadStream
+TypeError ERR_INVALID_ARG_TYPE The "options.signal" property must be an instance of AbortSignal. Received null
+no error
+TypeError ERR_INVALID_ARG_TYPE The "options.flush" property must be of type boolean. Received type number (1)
+EAGAIN 2 foo
+destroyed ERR_STREAM_DESTROYED Cannot call write after a stream was destroyed
+handle close, stream close -1
+Error ERR_METHOD_NOT_IMPLEMENTED The FileHandle with fs method is not implemented
+read through handle hello world -1
+`)
+}

@@ -305,7 +305,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		}
 		return decodeUTF8(b)
 	})
-	set("timerStart", func(fn goja.Value, ms float64, repeat bool) int64 {
+	set("timerStart", func(fn goja.Value, ms float64, repeat bool, self goja.Value) int64 {
 		f, ok := goja.AssertFunction(fn)
 		if !ok {
 			panic(r.newError("TypeError", "The \"callback\" argument must be of type function"))
@@ -316,7 +316,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		if ms > math.MaxInt32 {
 			ms = 1
 		}
-		return r.addTimer(f, time.Duration(ms*float64(time.Millisecond)), repeat)
+		return r.addTimer(f, self, time.Duration(ms*float64(time.Millisecond)), repeat)
 	})
 	set("timerClear", func(id int64) { r.clearTimer(id) })
 	set("timerRef", func(id int64, ref bool) { r.refTimer(id, ref) })
