@@ -317,6 +317,16 @@ function encode(str, enc) {
   return Buffer.from(str, 'utf8');
 }
 
+// encodeName returns a file name (a path, a link's target) in the
+// encoding the code asked for: its UTF-8 bytes as a Buffer, or those bytes
+// decoded with the encoding, as Node does.
+function encodeName(name, enc) {
+  enc = normEncoding(enc);
+  if (enc === null || enc === 'utf8') return name;
+  const bytes = Buffer.from(name, 'utf8');
+  return enc === 'buffer' ? bytes : decode(bytes, enc);
+}
+
 // bytesOf returns the bytes of any binary view (no copy).
 function bytesOf(v) {
   if (v instanceof Uint8Array) return v;
@@ -481,6 +491,11 @@ const kAwait = Symbol('await');
 // the call.
 const kFsync = Symbol('fsync');
 
+// fsEpoch counts the host calls that may change files: a stat poller
+// (watchFile) that saw no change needs to look again soon only after one.
+let fsEpoch = 0;
+const READS = new Set(['stat', 'lstat', 'readFile', 'pread', 'readdir', 'readdirPage', 'readlink', 'realpath', 'access', 'changes']);
+
 function callSync(req) {
   if (req[0] === kAwait) {
     const v = req[1];
@@ -492,6 +507,7 @@ function callSync(req) {
   if (req[0] === kFsync) return fs.fsyncSync(req[1]);
   const bad = pathError(req[2]);
   if (bad) throw bad;
+  if (!READS.has(req[0])) fsEpoch++;
   try {
     return host.callSync('fs', req[0], req[1]);
   } catch (e) {
@@ -507,6 +523,7 @@ function callAsync(req) {
   if (req[0] === kFsync) return new Promise((resolve, reject) => fs.fsync(req[1], (e) => (e ? reject(e) : resolve())));
   const bad = pathError(req[2]);
   if (bad) return Promise.reject(bad);
+  if (!READS.has(req[0])) fsEpoch++;
   let p;
   try {
     p = host.call('fs', req[0], req[1]);
@@ -862,7 +879,7 @@ impl.readdir = function* readdir(path, opts) {
   const withTypes = !!o.withFileTypes;
   const res = yield ['readdir', { path: p.abs, withFileTypes: withTypes, recursive: !!o.recursive }, [p]];
   const enc = normEncoding(o.encoding);
-  const name = (n) => (enc === 'buffer' ? Buffer.from(n, 'utf8') : n);
+  const name = (n) => encodeName(n, enc);
   if (!withTypes) return res.map(name);
   return res.map((e) => {
     const i = e.name.lastIndexOf('/');
@@ -903,7 +920,7 @@ impl.mkdtemp = function* mkdtemp(prefix, opts) {
     const p = { given: given + suffix, abs: normalize(abs + suffix) };
     try {
       yield ['mkdtemp', { path: p.abs }, [p]];
-      return normEncoding(o.encoding) === 'buffer' ? Buffer.from(p.given) : p.given;
+      return encodeName(p.given, o.encoding);
     } catch (e) {
       if (!(e && e.code === 'EEXIST') || attempt >= 100) throw e;
     }
@@ -981,14 +998,14 @@ impl.readlink = function* readlink(path, opts) {
   const o = options(opts, { encoding: 'utf8' });
   const p = P(path, 'readlink');
   const t = yield ['readlink', { path: p.abs }, [p]];
-  return normEncoding(o.encoding) === 'buffer' ? Buffer.from(t) : t;
+  return encodeName(t, o.encoding);
 };
 
 impl.realpath = function* realpath(path, opts) {
   const o = options(opts, { encoding: 'utf8' });
   const p = P(path, 'realpath');
   const r = yield ['realpath', { path: p.abs }, [p]];
-  return normEncoding(o.encoding) === 'buffer' ? Buffer.from(r) : r;
+  return encodeName(r, o.encoding);
 };
 
 impl.chmod = function* chmod(path, mode) {
@@ -1569,6 +1586,7 @@ promises.glob = function glob(pattern, options) { return G().promisesGlob(patter
 let watchers = null;
 const W = () => watchers || (watchers = require('nook:fs_watch.js')(fs, {
   argType, argValue, pathArg, uvError, Stats: newStats, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)),
+  epoch: () => fsEpoch,
 }));
 fs.watch = function watch(filename, options, listener) { return W().watch(filename, options, listener); };
 fs.watchFile = function watchFile(filename, options, listener) { return W().watchFile(filename, options, listener); };

@@ -212,3 +212,45 @@ Error ERR_METHOD_NOT_IMPLEMENTED The FileHandle with fs method is not implemente
 read through handle hello world -1
 `)
 }
+
+// Names in the encoding asked for, cp's errorOnExist on a directory, and
+// watchFile's reports as libuv's fs_poll makes them.
+func TestFSNodeEncodingsCpWatchFile(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	r := e.runFS(`import fs from 'node:fs';
+// Names in the encoding asked for.
+fs.mkdirSync('d');
+fs.writeFileSync('d/ab', '');
+console.log(fs.readdirSync('d', 'hex'), fs.readdirSync('d', { encoding: 'base64' }), fs.realpathSync('d', 'hex'));
+console.log(fs.readdirSync('d', 'buffer'), fs.realpathSync('d', 'latin1'));
+fs.symlinkSync('ab', 'd/l');
+console.log(fs.readlinkSync('d/l', 'hex'), fs.readlinkSync('d/l', { encoding: 'buffer' }));
+
+// cp refuses an existing directory with errorOnExist and no force.
+fs.mkdirSync('src');
+fs.writeFileSync('src/f', 'x');
+fs.mkdirSync('dst');
+try { fs.cpSync('src', 'dst', { recursive: true, errorOnExist: true, force: false }); } catch (e) { console.log(e.code, e.message); }
+await new Promise((r) => fs.cp('src', 'dst', { recursive: true, errorOnExist: true, force: false }, (e) => { console.log('cp', e.code); r(); }));
+
+// watchFile of a missing file reports it once (zero stats), then its
+// creation; stopping twice emits 'stop' once.
+const events = [];
+await new Promise((resolve) => {
+  const w = fs.watchFile('missing', { interval: 0 }, (cur, prev) => {
+    events.push(cur.ino > 0 ? 'created' : 'missing ' + cur.nlink + ' ' + prev.nlink + ' ' + cur.mtimeMs);
+    if (cur.ino === 0) fs.writeFileSync('missing', 'now');
+    else { fs.unwatchFile('missing'); w.stop(); }
+  });
+  w.on('stop', () => { events.push('stop'); setTimeout(resolve, 5); });
+});
+console.log(events);
+`, runtime.ReadWrite)
+	wantLines(t, r.stdout, `[ '6162' ] [ 'YWI=' ] 2f776f726b73706163652f64
+[ <Buffer 61 62> ] /workspace/d
+6162 <Buffer 61 62>
+ERR_FS_CP_EEXIST Target already exists: cp returned EEXIST (/workspace/dst already exists) /workspace/dst
+cp ERR_FS_CP_EEXIST
+[ 'missing 0 0 0', 'created', 'stop' ]
+`)
+}
