@@ -1577,7 +1577,7 @@ promises.mkdtempDisposable = async function mkdtempDisposable(prefix, opts) {
 
 // glob is built on first use (fs_glob.js).
 let globs = null;
-const G = () => globs || (globs = require('nook:fs_glob.js')(fs, { argType, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)) }));
+const G = () => globs || (globs = require('nook:fs_glob.js')(fs, { argType, pathArg, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)) }));
 fs.glob = function glob(pattern, options, cb) { return G().glob(pattern, options, cb); };
 fs.globSync = function globSync(pattern, options) { return G().globSync(pattern, options); };
 promises.glob = function glob(pattern, options) { return G().promisesGlob(pattern, options); };

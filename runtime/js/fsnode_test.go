@@ -254,3 +254,44 @@ cp ERR_FS_CP_EEXIST
 [ 'missing 0 0 0', 'created', 'stop' ]
 `)
 }
+
+// fs.globSync follows the pattern: './', '//', '.', '..', a trailing '/',
+// braces across '/', extglobs, exclude patterns resolved lexically, a file:
+// URL as cwd, and '**' alone matching '.' as in Node.
+func TestFSNodeGlob(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	r := e.runFS(`import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+for (const f of ['g/src/a.ts', 'g/src/lib/b.ts', 'g/src/lib/c.js', 'g/src/.hidden/d.ts', 'g/docs/x.md', 'g/docs/y.md', 'g/abc/z']) {
+  fs.mkdirSync(f.slice(0, f.lastIndexOf('/')), { recursive: true });
+  fs.writeFileSync(f, '');
+}
+const cwd = process.cwd() + '/g';
+const show = (p, o = {}) => console.log(JSON.stringify(p), JSON.stringify(fs.globSync(p, { cwd, ...o }).sort()));
+show('./src/**/*.ts');
+show('src//lib/./*');
+show('{src/lib,docs}/*');
+show('src/**/');
+show('src/lib/../*.ts');
+show('+(src|docs)/*');
+show('src/!(lib)');
+show('*/@(x|y).md');
+show('a{b,x}c/*');
+show('**', { exclude: ['src/**', './docs/x.md'] });
+show('src/**/*', { exclude: ['src/lib/../a.ts'] });
+console.log(JSON.stringify(fs.globSync('*/*.md', { cwd: pathToFileURL(cwd) }).sort()));
+`, runtime.ReadWrite)
+	wantLines(t, r.stdout, `"./src/**/*.ts" ["src/a.ts","src/lib/b.ts"]
+"src//lib/./*" ["src/lib/b.ts","src/lib/c.js"]
+"{src/lib,docs}/*" ["docs/x.md","docs/y.md","src/lib/b.ts","src/lib/c.js"]
+"src/**/" ["src","src/lib"]
+"src/lib/../*.ts" ["src/a.ts"]
+"+(src|docs)/*" ["docs/x.md","docs/y.md","src/a.ts","src/lib"]
+"src/!(lib)" ["src/a.ts"]
+"*/@(x|y).md" ["docs/x.md","docs/y.md"]
+"a{b,x}c/*" ["abc/z"]
+"**" [".","abc","abc/z","docs","docs/y.md"]
+"src/**/*" ["src/lib","src/lib/b.ts","src/lib/c.js"]
+["docs/x.md","docs/y.md"]
+`)
+}
