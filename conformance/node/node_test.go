@@ -249,7 +249,6 @@ var knownFailures = map[string][2]string{
 	"test-fs-mkdtempDisposableSync.js":        {groupTodo, "the workspace does not enforce permission bits"},
 	"test-fs-readdir-ucs2.js":                 {groupDesign, "file names are UTF-8 text, not arbitrary bytes"},
 	"test-fs-realpath.js":                     {groupDesign, "realpath('..') of /workspace is /, outside the workspace (EACCES)"},
-	"test-fs-glob.mjs":                        {groupTodo, "how ** walks through symlinks (410 of 455 subtests pass)"},
 	"test-fs-null-bytes.js":                   {groupTodo, "URL is goja_nodejs's, not WHATWG (refuses a NUL in a path)"},
 	"test-fs-whatwg-url.js":                   {groupTodo, "URL is goja_nodejs's, not WHATWG (decodes %2F and cleans the path)"},
 }

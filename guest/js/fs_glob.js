@@ -3,9 +3,11 @@
 // {a,b} (also across '/': braces are expanded first) and ** (any number of
 // directories). The walk follows the pattern from options.cwd, segment by
 // segment: a literal segment is looked up, a wildcard one lists its
-// directory, ** descends (not into symlinks or dot directories), '.' and
-// '//' are dropped, '..' goes up, and a trailing '/' keeps directories
-// only; results are normalized paths (a/b/../c is a/c). exclude is a
+// directory, ** descends (not into dot directories; symlinks: see expand),
+// '.' and '//' are dropped, <e>/.. is dropped as minimatch drops it, '..'
+// goes up, and a trailing '/' keeps directories only; results are
+// normalized paths. These are the rules of Node's lib/internal/fs/glob.js
+// (test-fs-glob's 455 cases pass). exclude is a
 // function or a list of patterns; withFileTypes yields Dirents. A '*' does
 // not match a name starting with '.' unless the pattern segment does.
 // node_fs.js loads this file on first use.
@@ -145,15 +147,19 @@ module.exports = function makeGlob(fs, h) {
     for (const seg of pt.split('/')) {
       if (seg === '' || seg === '.') continue;
       if (seg === '**' && parts.length && parts[parts.length - 1].globstar) continue;
+      // <e>/.. is dropped, as minimatch optimizes it (unless e is ** or ..).
+      const last = parts[parts.length - 1];
+      if (seg === '..' && last && !last.globstar && last.literal !== '..') { parts.pop(); continue; }
       if (seg === '**') parts.push({ globstar: true });
       else if (!/[*?[]/.test(seg) && !/[@!+*?]\(/.test(seg)) parts.push({ literal: seg });
       else parts.push({ re: segRE(seg), dot: seg[0] === '.' });
     }
-    return { abs, parts, dirOnly };
+    return { abs, parts, dirOnly, dotStart: pt === '.' || pt.startsWith('./') };
   }
 
-  // exists: the path names something (a dangling symlink too).
-  const exists = (p) => fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  // exists returns the lstat of a path, or undefined (a dangling symlink
+  // exists too).
+  const exists = (p) => fs.lstatSync(p, { throwIfNoEntry: false });
   const join = (a, b) => (a === '' ? b : a === '/' ? '/' + b : a + '/' + b);
   // norm resolves '..' lexically in a result path.
   const norm = (p) => {
@@ -170,7 +176,16 @@ module.exports = function makeGlob(fs, h) {
 
   // expand yields [path, Dirent or null] for the paths under dir (abs) and
   // rel (what the result is called) that match parts from i on.
-  function* expand(dir, rel, parts, i, c) {
+  //
+  // Symlinks, as Node's glob treats them: a literal segment goes through
+  // one, a wildcard segment matches one but does not enter it, and ** does
+  // not enter one either; but the part after a ** is looked for inside a
+  // symlink the ** meets when that part matches the link's own name, or
+  // when the pattern starts with './' (so './**/a' finds l/a through a
+  // link l, and '**/a' does not). afterStar: this part follows a ** at
+  // the same directory (the ** matched nothing), whose symlinks it does not
+  // enter.
+  function* expand(dir, rel, parts, i, c, afterStar = false) {
     if (i === parts.length) {
       yield [rel, null];
       return;
@@ -178,7 +193,10 @@ module.exports = function makeGlob(fs, h) {
     const p = parts[i];
     if (p.literal !== undefined) {
       const d = p.literal === '..' ? (dir === '/' ? '/' : dir.slice(0, dir.lastIndexOf('/')) || '/') : join(dir, p.literal);
-      if (p.literal !== '..' && !c.exists(d)) return;
+      if (p.literal !== '..') {
+        const st = c.exists(d);
+        if (!st || (afterStar && st.isSymbolicLink() && i + 1 < parts.length)) return;
+      }
       const r = join(rel, p.literal);
       if (c.exclude && c.exclude(c.withTypes ? direntOf(d) : null, norm(r))) return;
       yield* expand(d, r, parts, i + 1, c);
@@ -191,13 +209,17 @@ module.exports = function makeGlob(fs, h) {
       return;
     }
     if (p.globstar) {
-      yield* expand(dir, rel, parts, i + 1, c);
+      yield* expand(dir, rel, parts, i + 1, c, true);
+      const next = parts[i + 1];
       for (const d of entries) {
         if (d.name[0] === '.') continue;
         const r = join(rel, d.name);
         if (c.exclude && c.exclude(d, norm(r))) continue;
         if (i + 1 === parts.length) yield [r, d]; // a trailing ** matches files too
         if (d.isDirectory()) yield* expand(join(dir, d.name), r, parts, i, c);
+        else if (d.isSymbolicLink() && next && (c.dotStart || matchSeg(next, d.name))) {
+          yield* expand(join(dir, d.name), r, parts, i + 1, c);
+        }
       }
       return;
     }
@@ -206,9 +228,12 @@ module.exports = function makeGlob(fs, h) {
       const r = join(rel, d.name);
       if (c.exclude && c.exclude(d, norm(r))) continue;
       if (i + 1 === parts.length) yield [r, d];
-      else if (d.isDirectory() || d.isSymbolicLink()) yield* expand(join(dir, d.name), r, parts, i + 1, c);
+      else if (d.isDirectory()) yield* expand(join(dir, d.name), r, parts, i + 1, c);
     }
   }
+
+  const matchSeg = (p, name) => (p.literal !== undefined ? p.literal === name
+    : p.globstar ? name[0] !== '.' : p.re.test(name) && (name[0] !== '.' || p.dot));
 
   function globSync(pattern, options = {}) {
     const list = patternsOf(pattern);
@@ -218,10 +243,13 @@ module.exports = function makeGlob(fs, h) {
     const exclude = excluder(options.exclude, cwd, withTypes);
     const c = { exclude, withTypes, exists };
     const out = new Map();
-    const isDir = (abs, d) => (d ? d.isDirectory() : (() => { try { return fs.statSync(abs).isDirectory(); } catch (e) { return false; } })());
+    const statDir = (abs) => { try { return fs.statSync(abs).isDirectory(); } catch (e) { return false; } };
+    // A symlink to a directory counts as one (a trailing '/').
+    const isDir = (abs, d) => (d && !d.isSymbolicLink() ? d.isDirectory() : statDir(abs));
     for (const pt of list) {
       for (const x of braces(pt)) {
-        const { abs, parts, dirOnly } = segments(x);
+        const { abs, parts, dirOnly, dotStart } = segments(x);
+        c.dotStart = dotStart;
         const root = abs ? '/' : cwd;
         // As in Node, '**' alone matches the directory itself too.
         if (!abs && parts.length === 1 && parts[0].globstar && !out.has('.') && !(exclude && exclude(withTypes ? direntOf(cwd) : null, '.'))) out.set('.', null);

@@ -257,7 +257,8 @@ cp ERR_FS_CP_EEXIST
 
 // fs.globSync follows the pattern: './', '//', '.', '..', a trailing '/',
 // braces across '/', extglobs, exclude patterns resolved lexically, a file:
-// URL as cwd, and '**' alone matching '.' as in Node.
+// URL as cwd, '**' alone matching '.', and symlinks as Node's glob treats
+// them.
 func TestFSNodeGlob(t *testing.T) {
 	e := newFSEnv(t, runtime.ReadWrite)
 	r := e.runFS(`import fs from 'node:fs';
@@ -280,6 +281,19 @@ show('a{b,x}c/*');
 show('**', { exclude: ['src/**', './docs/x.md'] });
 show('src/**/*', { exclude: ['src/lib/../a.ts'] });
 console.log(JSON.stringify(fs.globSync('*/*.md', { cwd: pathToFileURL(cwd) }).sort()));
+// Symlinks as Node's glob treats them: a literal segment goes through one,
+// a wildcard does not enter one, ** neither, but the part after a ** is
+// looked for inside a link the ** meets when it matches the link's name or
+// the pattern starts with './'.
+fs.mkdirSync('g/real/sub', { recursive: true });
+fs.writeFileSync('g/real/sub/f.txt', '');
+fs.symlinkSync('real', 'g/link');
+show('link/sub/*');
+show('*/sub/*');
+show('**/f.txt');
+show('./**/sub');
+show('**/link/*');
+show('real/sub/..');
 `, runtime.ReadWrite)
 	wantLines(t, r.stdout, `"./src/**/*.ts" ["src/a.ts","src/lib/b.ts"]
 "src//lib/./*" ["src/lib/b.ts","src/lib/c.js"]
@@ -293,5 +307,11 @@ console.log(JSON.stringify(fs.globSync('*/*.md', { cwd: pathToFileURL(cwd) }).so
 "**" [".","abc","abc/z","docs","docs/y.md"]
 "src/**/*" ["src/lib","src/lib/b.ts","src/lib/c.js"]
 ["docs/x.md","docs/y.md"]
+"link/sub/*" ["link/sub/f.txt"]
+"*/sub/*" ["real/sub/f.txt"]
+"**/f.txt" ["real/sub/f.txt"]
+"./**/sub" ["link/sub","real/sub"]
+"**/link/*" []
+"real/sub/.." ["real"]
 `)
 }
