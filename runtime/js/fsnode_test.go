@@ -315,3 +315,43 @@ show('real/sub/..');
 "real/sub/.." ["real"]
 `)
 }
+
+// The callback forms run without promises (host.callCb): writes in flight at
+// once land one after another, callbacks and promises complete in issue order,
+// and a callback is never called synchronously.
+func TestFSNodeCallbacksInFlight(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	r := e.runFS(`import fs from 'node:fs';
+// Writes in flight at once land one after the other at the descriptor's
+// position, as on a kernel file offset.
+const fd = fs.openSync('out.txt', 'w');
+let n = 0;
+await new Promise((resolve) => {
+  for (let i = 0; i < 100; i++) {
+    fs.write(fd, Buffer.from(String(i % 10)), (err, written) => { if (err) throw err; if (++n === 100) resolve(); });
+  }
+});
+fs.closeSync(fd);
+const text = fs.readFileSync('out.txt', 'utf8');
+console.log(text.length, text.slice(0, 25));
+// Callback and promise forms complete in the order they were issued.
+const order = [];
+await new Promise((resolve) => {
+  fs.promises.stat('out.txt').then(() => order.push('promise 1'));
+  fs.stat('out.txt', () => order.push('callback 2'));
+  fs.promises.readFile('out.txt').then(() => order.push('promise 3'));
+  fs.readFile('out.txt', () => { order.push('callback 4'); setTimeout(resolve, 1); });
+});
+console.log(order.join(', '));
+// A callback is never called synchronously, errors included.
+let sync = true;
+fs.stat('missing', (err) => console.log('stat callback', err.code, sync ? 'sync' : 'async'));
+fs.close(1, (err) => console.log('close callback', err, sync ? 'sync' : 'async'));
+sync = false;
+`, runtime.ReadWrite)
+	wantLines(t, r.stdout, `100 0123456789012345678901234
+promise 1, callback 2, promise 3, callback 4
+close callback null async
+stat callback ENOENT async
+`)
+}

@@ -231,6 +231,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 
 	set("callSync", func(kind, op, args goja.Value) goja.Value { return r.callSync(kindOf(kind), op.String(), args) })
 	set("call", func(kind, op, args goja.Value) goja.Value { return r.callAsync(kindOf(kind), op.String(), args) })
+	set("callCb", func(kind, op, args, cb goja.Value) { r.callAsyncCb(kindOf(kind), op.String(), args, cb) })
 	set("cwd", r.req.Cwd)
 	set("root", r.p.b.opts.Root)
 	set("access", r.p.b.opts.Access.String())

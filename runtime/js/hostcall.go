@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/dop251/goja"
 
@@ -51,11 +52,45 @@ func (r *run) callSync(kind runtime.CallKind, op string, args goja.Value) goja.V
 // callAsync starts a host call on a goroutine of its own and returns a
 // promise that settles, on the loop, in the order the calls were issued.
 func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.Value {
+	p, resolve, reject := r.rt.NewPromise()
+	r.startCall(kind, op, args, func(v goja.Value, jerr goja.Value) error {
+		if jerr != nil {
+			return reject(jerr)
+		}
+		return resolve(v)
+	})
+	return r.rt.ToValue(p)
+}
+
+// callAsyncCb is callAsync without a promise: cb(err, value) is called on
+// the loop when the call completes (in issue order, as the promises
+// settle). A pending call then holds no promise and no resolving
+// functions, a few KB of goja objects less: node:fs's callback forms use
+// it, so that 10,000 writes in flight at once fit in MaxMemoryBytes. An
+// exception thrown by cb is an uncaught exception, as a throwing callback
+// is in Node.
+func (r *run) callAsyncCb(kind runtime.CallKind, op string, args goja.Value, cb goja.Value) {
+	f, ok := goja.AssertFunction(cb)
+	if !ok {
+		panic(r.rt.NewTypeError("the callback of a host call must be a function"))
+	}
+	r.startCall(kind, op, args, func(v goja.Value, jerr goja.Value) error {
+		if jerr != nil {
+			_, err := f(goja.Undefined(), jerr)
+			return err
+		}
+		_, err := f(goja.Undefined(), goja.Null(), v)
+		return err
+	})
+}
+
+// startCall issues a host call and, when it completes, calls settle on
+// the loop with its converted result or the error the code sees.
+func (r *run) startCall(kind runtime.CallKind, op string, args goja.Value, settle func(v, jerr goja.Value) error) {
 	c, err := r.newCall(kind, op, args)
 	if err != nil {
 		panic(r.rt.NewTypeError(err.Error()))
 	}
-	p, resolve, reject := r.rt.NewPromise()
 	seq := r.nextSeq
 	r.nextSeq++
 	r.pending++
@@ -78,7 +113,7 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 			case <-r.stopped:
 			}
 		}
-		res, err := r.hostCall(c)
+		res, err, panicked := r.hostCallRecover(c)
 		if executed != nil {
 			close(executed)
 		}
@@ -86,18 +121,21 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 			if isFS {
 				r.fsApplied++
 			}
+			if panicked != nil {
+				return r.fail(panicked)
+			}
 			return r.enter(func() error {
 				if err != nil {
 					if le, ok := errors.AsType[*runtime.LimitError](err); ok {
 						return r.fail(le)
 					}
-					return reject(r.jsError(err))
+					return settle(nil, r.jsError(err))
 				}
 				v, jerr := r.hostResult(res)
 				if jerr != nil {
-					return reject(jerr)
+					return settle(nil, jerr)
 				}
-				return resolve(v)
+				return settle(v, nil)
 			})
 		}
 		select {
@@ -105,7 +143,20 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 		case <-r.stopped:
 		}
 	}()
-	return r.rt.ToValue(p)
+}
+
+// hostCallRecover is hostCall on a goroutine of the run's own: a panic in
+// the host (the storage running out of memory, say) must not take the
+// process down with it, so it ends the run as an internal error, as one in
+// the loop goroutine does.
+func (r *run) hostCallRecover(c *runtime.Call) (res any, err error, panicked error) {
+	defer func() {
+		if v := recover(); v != nil {
+			panicked = fmt.Errorf("js: internal error: %v", v)
+		}
+	}()
+	res, err = r.hostCall(c)
+	return res, err, nil
 }
 
 // newCall converts JavaScript arguments into a host call, numbered in the
