@@ -138,6 +138,9 @@ module.exports = function makeCp(impl, h) {
   }
 
   function* copyDir(srcStat, destStat, src, dest, o) {
+    if (destStat && o.errorOnExist && !o.force) {
+      throw systemError('ERR_FS_CP_EEXIST', 'Target already exists', 'EEXIST', `${dest} already exists`, dest);
+    }
     if (!destStat) yield* impl.mkdir(dest, { mode: srcStat.mode & 0o7777 });
     const names = yield* impl.readdir(src);
     for (const name of names) {

@@ -9,8 +9,11 @@
 module.exports = function makeStreams(fs, h) {
   const { Readable, Writable, finished } = require('node:stream');
   const { Buffer } = require('node:buffer');
-  const { argType, outOfRange, pathArg } = h;
+  const { argType, outOfRange, pathArg, nodeError, FileHandle } = h;
   const kIoDone = Symbol('kIoDone');
+  const kOwn = Symbol('kOwn'); // set by the constructors: what autoClose checks
+  const destroyedError = (op) => nodeError(Error, 'ERR_STREAM_DESTROYED', 'Cannot call ' + op + ' after a stream was destroyed');
+  const systemError = (what) => nodeError(Error, 'ERR_SYSTEM_ERROR', 'A system error occurred: ' + what);
 
   const isInt = (v) => typeof v === 'number' && Number.isInteger(v);
   const checkInt = (v, name, min) => {
@@ -30,28 +33,36 @@ module.exports = function makeStreams(fs, h) {
       return { encoding: options };
     }
     if (typeof options !== 'object') throw argType('options', 'one of type string or object', options);
+    if (options.signal !== undefined && (options.signal === null || typeof options.signal !== 'object' || !('aborted' in options.signal))) {
+      throw argType('options.signal', 'an instance of AbortSignal', options.signal);
+    }
     const o = {};
     for (const k in options) o[k] = options[k]; // inherited options count, as in Node
     return o;
   }
 
-  // fileOps are the operations a stream over a FileHandle uses.
+  // handleOps are the operations a stream over a FileHandle uses.
   const handleOps = (fh) => ({
     open: (p, f, m, cb) => cb(null, fh.fd),
-    read: (fd, buf, off, len, pos, cb) => fh.read(buf, off, len, pos).then((r) => cb(null, r.bytesRead, r.buffer), cb),
-    write: (fd, buf, off, len, pos, cb) => fh.write(buf, off, len, pos).then((r) => cb(null, r.bytesWritten, r.buffer), cb),
-    writev: (fd, bufs, pos, cb) => fh.writev(bufs, pos).then((r) => cb(null, r.bytesWritten, r.buffers), cb),
-    close: (fd, cb) => fh.close().then(() => cb(), cb),
+    read: (fd, buf, off, len, pos, cb) => fh.read(buf, off, len, pos).then((r) => cb(null, r.bytesRead, r.buffer), (e) => cb(e, 0, buf)),
+    write: (fd, buf, off, len, pos, cb) => fh.write(buf, off, len, pos).then((r) => cb(null, r.bytesWritten, r.buffer), (e) => cb(e, 0, buf)),
+    writev: (fd, bufs, pos, cb) => fh.writev(bufs, pos).then((r) => cb(null, r.bytesWritten, r.buffers), (e) => cb(e, 0, bufs)),
+    close: (fd, cb) => { if (fh._unref) fh._unref(); fh.close().then(() => cb(), cb); },
     fsync: (fd, cb) => fh.sync().then(() => cb(), cb),
   });
 
   // setup is the part of both constructors that reads the options.
   function setup(stream, path, options, flags, needed) {
-    if (options.fd !== undefined && options.fd !== null && typeof options.fd === 'object' && typeof options.fd.fd === 'number') {
+    stream[kOwn] = true;
+    if (options.fd !== undefined && options.fd !== null && typeof options.fd === 'object' &&
+      (options.fd instanceof FileHandle || typeof options.fd.fd === 'number')) {
+      if (options.fs) throw nodeError(Error, 'ERR_METHOD_NOT_IMPLEMENTED', 'The FileHandle with fs method is not implemented');
       stream._handle = options.fd;
       stream._ops = handleOps(options.fd);
       stream.fd = options.fd.fd;
-      options.fd.on && options.fd.on('close', () => { if (!stream.destroyed) stream.destroy(); });
+      if (options.fd._ref) options.fd._ref();
+      // The handle closed elsewhere: the stream closes too.
+      if (options.fd.on) options.fd.on('close', () => stream.close());
     } else {
       const ops = options.fs || fs;
       if (options.fs) {
@@ -111,15 +122,36 @@ module.exports = function makeStreams(fs, h) {
     });
   }
 
+  // destroyStream closes the descriptor once no read or write is in
+  // flight, after flushing it if asked to; fd becomes null as close is
+  // issued (a replaced fs.close still sees it).
   function destroyStream(stream, err, cb) {
-    const close = () => {
-      if (typeof stream.fd !== 'number') { cb(err); return; }
-      const fd = stream.fd;
+    const closeFd = (e) => {
+      stream._ops.close(stream.fd, (er) => cb(er || e));
       stream.fd = null;
-      stream._ops.close(fd, (er) => cb(er || err));
     };
-    if (stream._io) stream.once(kIoDone, (er) => { err = err || er; close(); });
-    else close();
+    const close = (e) => {
+      if (!stream.fd && stream.fd !== 0) cb(e);
+      else if (stream.flush) stream._ops.fsync(stream.fd, (fe) => closeFd(e || fe));
+      else closeFd(e);
+    };
+    if (stream._io) stream.once(kIoDone, (er) => close(err || er));
+    else close(err);
+  }
+
+  // errorOrDestroy is the streams' own: a stream that does not close
+  // itself (autoClose: false) reports the error and stays open.
+  function errorOrDestroy(stream, err) {
+    const r = stream._readableState;
+    const w = stream._writableState;
+    if ((r && r.destroyed) || (w && w.destroyed)) return;
+    if ((r && r.autoDestroy) || (w && w.autoDestroy)) { stream.destroy(err); return; }
+    if (r && !r.errored) r.errored = err;
+    if (w && !w.errored) w.errored = err;
+    if ((r && r.errorEmitted) || (w && w.errorEmitted)) return;
+    if (r) r.errorEmitted = true;
+    if (w) w.errorEmitted = true;
+    stream.emit('error', err);
   }
 
   function ReadStream(path, options) {
@@ -159,7 +191,7 @@ module.exports = function makeStreams(fs, h) {
     this._ops.read(this.fd, buf, 0, n, this.pos === undefined ? null : this.pos, (err, bytesRead) => {
       this._io = false;
       if (this.destroyed) { this.emit(kIoDone, err); return; }
-      if (err) { this.destroy(err); return; }
+      if (err) { errorOrDestroy(this, err); return; }
       if (bytesRead > 0) {
         if (this.pos !== undefined) this.pos += bytesRead;
         this.bytesRead += bytesRead;
@@ -182,8 +214,12 @@ module.exports = function makeStreams(fs, h) {
     setup(this, path, options, 'w', ['open', 'write', 'close']);
     const ops = this._ops;
     this._writev = typeof ops.writev === 'function' ? writevImpl : null;
-    this.flush = options.flush === undefined ? false : options.flush;
-    if (typeof this.flush !== 'boolean') throw argType('options.flush', 'of type boolean', this.flush);
+    this.flush = options.flush;
+    if (this.flush === undefined || this.flush === null) this.flush = false;
+    else {
+      if (typeof this.flush !== 'boolean') throw argType('options.flush', 'of type boolean', this.flush);
+      if (typeof ops.fsync !== 'function') throw argType('options.fs.fsync', 'of type function', ops.fsync);
+    }
     this.bytesWritten = 0;
     this._io = false;
     Writable.call(this, options);
@@ -203,42 +239,45 @@ module.exports = function makeStreams(fs, h) {
   const writeOpen = WriteStream.prototype.open;
   WriteStream.prototype._construct = function (cb) { construct(this, this.open !== writeOpen, cb); };
   // _write writes all of data, again after a short write or EAGAIN (a
-  // non-blocking descriptor that was not ready), as Node does.
+  // non-blocking descriptor that was not ready, counted as nothing
+  // written), as Node does; six writes in a row that write nothing fail.
   WriteStream.prototype._write = function (data, enc, cb) {
-    const pos = this.pos;
+    this._io = true;
+    writeAll(this, 'write', data, data.length, this.pos, (er) => {
+      this._io = false;
+      cb(er);
+      if (this.destroyed) this.emit(kIoDone, er);
+    });
     if (this.pos !== undefined) this.pos += data.length;
-    const writeAll = (off, at, retries) => {
-      this._io = true;
-      this._ops.write(this.fd, data, off, data.length - off, at === undefined ? null : at, (err, bytes) => {
-        this._io = false;
-        if (this.destroyed) { cb(err); this.emit(kIoDone, err); return; }
-        if (err && err.code === 'EAGAIN' && retries < 1000) { writeAll(off, at, retries + 1); return; }
-        if (err) { cb(err); return; }
-        this.bytesWritten += bytes;
-        if (off + bytes < data.length && bytes > 0) { writeAll(off + bytes, at === undefined ? undefined : at + bytes, retries); return; }
-        cb();
-      });
-    };
-    writeAll(0, pos, 0);
   };
+  function writeAll(stream, op, data, size, pos, cb, retries = 0) {
+    const done = (er, bytes, buffer) => {
+      if (er && er.code === 'EAGAIN') { er = null; bytes = 0; }
+      if (stream.destroyed || er) { cb(er || destroyedError(op)); return; }
+      stream.bytesWritten += bytes;
+      retries = bytes ? 0 : retries + 1;
+      size -= bytes;
+      if (pos !== undefined) pos += bytes;
+      if (retries > 5) cb(systemError(op + ' failed'));
+      else if (!size) cb();
+      else if (op === 'write') writeAll(stream, op, (buffer || data).subarray(bytes), size, pos, cb, retries);
+      else writeAll(stream, op, [Buffer.concat(buffer || data).subarray(bytes)], size, pos, cb, retries);
+    };
+    if (op === 'write') stream._ops.write(stream.fd, data, 0, size, pos === undefined ? null : pos, done);
+    else stream._ops.writev(stream.fd, data, pos === undefined ? null : pos, done);
+  }
   function writevImpl(chunks, cb) {
     const bufs = chunks.map((c) => c.chunk);
     let size = 0;
     for (const b of bufs) size += b.length;
     this._io = true;
-    this._ops.writev(this.fd, bufs, this.pos === undefined ? null : this.pos, (err, bytes) => {
+    writeAll(this, 'writev', bufs, size, this.pos, (er) => {
       this._io = false;
-      if (this.destroyed) { cb(err); this.emit(kIoDone, err); return; }
-      if (err) { cb(err); return; }
-      this.bytesWritten += bytes;
-      cb();
+      cb(er);
+      if (this.destroyed) this.emit(kIoDone, er);
     });
     if (this.pos !== undefined) this.pos += size;
   }
-  WriteStream.prototype._final = function (cb) {
-    if (!this.flush || typeof this._ops.fsync !== 'function') { cb(); return; }
-    this._ops.fsync(this.fd, (err) => cb(err));
-  };
   WriteStream.prototype._destroy = function (err, cb) { destroyStream(this, err, cb); };
   WriteStream.prototype.close = function close(cb) {
     if (cb) {
@@ -249,14 +288,17 @@ module.exports = function makeStreams(fs, h) {
     this.end();
   };
   WriteStream.prototype.destroySoon = WriteStream.prototype.end;
+  const own = (stream, type) => {
+    if (!stream || !stream[kOwn]) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type ' + type);
+  };
   Object.defineProperty(WriteStream.prototype, 'autoClose', {
-    get() { return this._writableState ? this._writableState.autoDestroy : undefined; },
-    set(v) { if (this._writableState) this._writableState.autoDestroy = v; },
+    get() { own(this, 'WriteStream'); return this._writableState.autoDestroy; },
+    set(v) { own(this, 'WriteStream'); this._writableState.autoDestroy = v; },
     configurable: true,
   });
   Object.defineProperty(ReadStream.prototype, 'autoClose', {
-    get() { return this._readableState ? this._readableState.autoDestroy : undefined; },
-    set(v) { if (this._readableState) this._readableState.autoDestroy = v; },
+    get() { own(this, 'ReadStream'); return this._readableState.autoDestroy; },
+    set(v) { own(this, 'ReadStream'); this._readableState.autoDestroy = v; },
     configurable: true,
   });
 

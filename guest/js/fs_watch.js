@@ -11,7 +11,7 @@
 
 module.exports = function makeWatch(fs, h) {
   const EventEmitter = require('node:events');
-  const { argType, argValue, pathArg, resolve, uvError, Stats } = h;
+  const { argType, argValue, pathArg, resolve, uvError, Stats, epoch } = h;
   const MIN = 10;
   const MAX = 250;
 
@@ -223,6 +223,7 @@ module.exports = function makeWatch(fs, h) {
   StatWatcher.prototype.ref = function ref() { this._ref = true; if (this._timer) this._timer.ref(); return this; };
   StatWatcher.prototype.unref = function unref() { this._ref = false; if (this._timer) this._timer.unref(); return this; };
   StatWatcher.prototype.stop = function stop() {
+    if (this._stopped) return; // stopping a stopped watcher is a no-op
     if (this._timer) clearTimeout(this._timer);
     this._timer = null;
     this._stopped = true;
@@ -252,33 +253,58 @@ module.exports = function makeWatch(fs, h) {
     if (!sw) {
       sw = new StatWatcher(o.bigint);
       statWatchers.set(abs, sw);
-      const stat = () => {
-        try { return fs.statSync(abs, { bigint: o.bigint }); } catch (e) { return null; }
-      };
-      let prev = stat() || zeroStats(o.bigint);
-      let prevMissing = prev.nlink === 0 || prev.nlink === 0n;
+      // As libuv's fs_poll: the first stat only records the state (or, if
+      // it fails, reports it); later ones report a change of the stats or
+      // of the error. Node drops a report of "still missing".
+      let prev = zeroStats(o.bigint);
+      let status = null; // null before the first stat, then 0 or the error code
+      let lastWasError = false;
+      // A stat poll costs a host call (journaled). The program's own
+      // changes are known (epoch), so while it changed nothing and the
+      // last poll saw nothing, the timer still wakes at the interval but
+      // stats only every `wait` ms, which doubles up to 250 ms (never
+      // below the interval asked for); other writers are seen within that.
+      const interval = Math.max(1, Number(o.interval) || 0);
+      let wait = interval;
+      let since = 0;
+      let seen = epoch();
       const tick = () => {
-        sw._timer = null;
-        if (sw._stopped) return;
+        seen = epoch();
         fs.stat(abs, { bigint: o.bigint }, (err, cur) => {
           if (sw._stopped) return;
-          const missing = !!err;
-          if (missing) cur = zeroStats(o.bigint);
-          if (!(missing && prevMissing) && !same(cur, prev)) {
-            const old = prev;
-            prev = cur;
+          let report = false;
+          if (err) {
+            cur = zeroStats(o.bigint);
+            report = status !== err.code && !(lastWasError && (cur.nlink === prev.nlink));
+            status = err.code;
+          } else {
+            report = status !== null && (status !== 0 || !same(cur, prev));
+            status = 0;
+          }
+          const old = prev;
+          prev = cur;
+          if (report) {
+            lastWasError = !!err;
             sw.emit('change', cur, old);
           }
-          prev = cur;
-          prevMissing = missing;
-          if (!sw._stopped) schedule();
+          wait = report || epoch() !== seen ? interval : Math.min(Math.max(interval, MAX), wait * 2);
+          since = 0;
+          if (!sw._stopped) schedule(interval);
         });
       };
-      const schedule = () => {
-        sw._timer = setTimeout(tick, o.interval);
+      const wake = () => {
+        sw._timer = null;
+        if (sw._stopped) return;
+        since += interval;
+        if (since >= wait || epoch() !== seen) tick();
+        else schedule(interval);
+      };
+      const schedule = (ms) => {
+        sw._timer = setTimeout(wake, ms);
         if (!o.persistent || sw._ref === false) sw._timer.unref();
       };
-      schedule();
+      since = wait;
+      schedule(0);
     }
     sw.on('change', listener);
     return sw;

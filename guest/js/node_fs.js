@@ -64,9 +64,14 @@ function uvError(code, syscall, path, dest) {
   return e;
 }
 
+// nodeErrorString is Node's toString of its internal errors:
+// "TypeError [ERR_X]: message", which assert.throws(fn, /regexp/) matches.
+function nodeErrorString() { return this.name + ' [' + this.code + ']: ' + this.message; }
+
 function nodeError(Ctor, code, msg) {
   const e = new Ctor(msg);
   e.code = code;
+  Object.defineProperty(e, 'toString', { value: nodeErrorString, writable: true, configurable: true });
   return e;
 }
 
@@ -79,16 +84,26 @@ function inspectShort(v) {
   return String(v);
 }
 
-// describe words a received value as Node's argument errors do.
+const inspect = (v, o) => require('node:util').inspect(v, o);
+
+// describe words a received value as Node's argument errors do
+// (determineSpecificType in Node's lib/internal/errors.js).
 function describe(v) {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
-  if (typeof v === 'function') return 'function ' + (v.name || '<anonymous>');
-  if (typeof v === 'object') {
-    const name = v.constructor && v.constructor.name;
-    return name ? 'an instance of ' + name : 'an instance of Object';
+  switch (typeof v) {
+    case 'function': return 'function ' + v.name;
+    case 'object':
+      if (v.constructor && 'name' in v.constructor) return 'an instance of ' + v.constructor.name;
+      return inspect(v, { depth: -1 });
+    case 'string': {
+      const s = v.length > 28 ? v.slice(0, 25) + '...' : v;
+      return 'type string (' + (s.includes("'") ? JSON.stringify(s) : "'" + s + "'") + ')';
+    }
+    case 'number': return 'type number (' + (Object.is(v, -0) ? '-0' : String(v)) + ')';
+    case 'bigint': return 'type bigint (' + v + 'n)';
+    default: return 'type ' + typeof v + ' (' + String(v) + ')';
   }
-  return 'type ' + typeof v + ' (' + inspectShort(v) + ')';
 }
 
 function argType(name, expected, v) {
@@ -97,8 +112,20 @@ function argType(name, expected, v) {
   return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "' + name + '" ' + what + ' must be ' + expected + '. Received ' + describe(v));
 }
 
+// argValue is Node's ERR_INVALID_ARG_VALUE ("The property 'a.b' ..." for a
+// dotted name).
 function argValue(name, v, reason) {
-  return nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', "The argument '" + name + "' " + (reason || 'is invalid') + '. Received ' + inspectShort(v));
+  let shown = inspect(v);
+  if (shown.length > 128) shown = shown.slice(0, 128) + '...';
+  const what = name.includes('.') ? 'property' : 'argument';
+  return nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', 'The ' + what + " '" + name + "' " + (reason || 'is invalid') + '. Received ' + shown);
+}
+
+// oneOf is Node's validateOneOf.
+function oneOf(v, name, allowed) {
+  if (allowed.includes(v)) return v;
+  const list = allowed.map((a) => (typeof a === 'string' ? "'" + a + "'" : String(a))).join(', ');
+  throw argValue(name, v, 'must be one of: ' + list);
 }
 
 function outOfRange(name, range, v) {
@@ -169,11 +196,35 @@ function pathArg(v, name) {
 }
 
 // P checks a path argument and resolves it: {given, abs}. An empty path
-// names nothing (ENOENT), as in Node.
+// names nothing: the host call that uses it fails with ENOENT, as in Node,
+// after every argument was checked (err, thrown by callSync/callAsync).
 function P(v, syscall, name) {
   const given = pathArg(v, name);
-  if (given === '') throw uvError('ENOENT', syscall, '');
-  return { given, abs: given[0] === '/' ? normalize(given) : joinPath(cwd(), given) };
+  if (given === '') return { given, abs: cwd(), err: uvError('ENOENT', syscall, '') };
+  if (given[0] === '/') return { given, abs: normalize(given) };
+  const c = cwd();
+  const p = { given, abs: joinPath(c, given) };
+  if (goneCwd === c) p.err = uvError('ENOENT', syscall, given);
+  return p;
+}
+
+// goneCwd is the working directory once the program removed it: as on
+// Linux, relative paths then resolve nowhere (ENOENT) until a chdir, even
+// if a directory of that name is made again.
+let goneCwd = null;
+function removed(abs) {
+  const c = cwd();
+  if (c === abs || c.startsWith(abs === '/' ? '/' : abs + '/')) goneCwd = c;
+}
+
+// pathError is the deferred error of an empty path among a request's paths.
+function pathError(paths) {
+  if (!paths) return undefined;
+  const [a, b] = paths;
+  if (a && a.err && b) return uvError(a.err.code, a.err.syscall, a.given, b.given);
+  if (a && a.err) return a.err;
+  if (b && b.err) return uvError(b.err.code, b.err.syscall, a ? a.given : b.given, a ? b.given : undefined);
+  return undefined;
 }
 
 // fixError makes a host error name the paths as the code gave them.
@@ -266,6 +317,16 @@ function encode(str, enc) {
   return Buffer.from(str, 'utf8');
 }
 
+// encodeName returns a file name (a path, a link's target) in the
+// encoding the code asked for: its UTF-8 bytes as a Buffer, or those bytes
+// decoded with the encoding, as Node does.
+function encodeName(name, enc) {
+  enc = normEncoding(enc);
+  if (enc === null || enc === 'utf8') return name;
+  const bytes = Buffer.from(name, 'utf8');
+  return enc === 'buffer' ? bytes : decode(bytes, enc);
+}
+
 // bytesOf returns the bytes of any binary view (no copy).
 function bytesOf(v) {
   if (v instanceof Uint8Array) return v;
@@ -326,7 +387,8 @@ function modeArg(m, def, name) {
     return parseInt(m, 8);
   }
   if (typeof m !== 'number') throw argType(name || 'mode', 'of type number', m);
-  if (!Number.isInteger(m) || m < 0 || m > 0xffffffff) throw outOfRange(name || 'mode', '>= 0 && <= 4294967295', m);
+  if (!Number.isInteger(m)) throw outOfRange(name || 'mode', 'an integer', m);
+  if (m < 0 || m > 0xffffffff) throw outOfRange(name || 'mode', '>= 0 && <= 4294967295', m);
   return m;
 }
 
@@ -423,6 +485,17 @@ class Dirent {
 // must not receive as a promise.
 const kAwait = Symbol('await');
 
+// kFsync marks a request to flush a descriptor through the module's own
+// fsync (fsyncSync for the sync form), as Node's writeFile with
+// {flush: true} does: a program (or a test's spy) replacing fs.fsync sees
+// the call.
+const kFsync = Symbol('fsync');
+
+// fsEpoch counts the host calls that may change files: a stat poller
+// (watchFile) that saw no change needs to look again soon only after one.
+let fsEpoch = 0;
+const READS = new Set(['stat', 'lstat', 'readFile', 'pread', 'readdir', 'readdirPage', 'readlink', 'realpath', 'access', 'changes']);
+
 function callSync(req) {
   if (req[0] === kAwait) {
     const v = req[1];
@@ -431,6 +504,10 @@ function callSync(req) {
     }
     return v;
   }
+  if (req[0] === kFsync) return fs.fsyncSync(req[1]);
+  const bad = pathError(req[2]);
+  if (bad) throw bad;
+  if (!READS.has(req[0])) fsEpoch++;
   try {
     return host.callSync('fs', req[0], req[1]);
   } catch (e) {
@@ -441,15 +518,64 @@ function callSync(req) {
 // The engine performs filesystem calls one at a time in the order the code
 // issued them (a synchronous call waits for the asynchronous ones before it),
 // so two appends raced with Promise.all land in program order every time.
+// A failed call's error names the paths as the host saw them: runAsync
+// fixes them (a .then here would cost every call a promise more).
 function callAsync(req) {
   if (req[0] === kAwait) return Promise.resolve(req[1]);
-  let p;
+  if (req[0] === kFsync) return new Promise((resolve, reject) => fs.fsync(req[1], (e) => (e ? reject(e) : resolve())));
+  const bad = pathError(req[2]);
+  if (bad) return Promise.reject(bad);
+  if (!READS.has(req[0])) fsEpoch++;
   try {
-    p = host.call('fs', req[0], req[1]);
+    return host.call('fs', req[0], req[1]);
   } catch (e) {
-    return Promise.reject(fixError(e, req[2]));
+    return Promise.reject(e);
   }
-  return p.then(undefined, (e) => { throw fixError(e, req[2]); });
+}
+
+// callCb is callAsync for the callback forms: cb(err, value), with no
+// promise in between (host.callCb).
+function callCb(req, cb) {
+  if (req[0] === kAwait) { Promise.resolve(req[1]).then((v) => cb(null, v), cb); return; }
+  if (req[0] === kFsync) { fs.fsync(req[1], (e) => cb(e || null)); return; }
+  const bad = pathError(req[2]);
+  if (bad) { Promise.resolve().then(() => cb(bad)); return; }
+  if (!READS.has(req[0])) fsEpoch++;
+  try {
+    host.callCb('fs', req[0], req[1], cb);
+  } catch (e) {
+    Promise.resolve().then(() => cb(e));
+  }
+}
+
+// runCallback drives gen as runAsync does, reporting to done(err, value)
+// with no promise at all (a pending callback call holds only its host
+// call): Node's test-fs-sir-writes-alot has 10,240 fs.write calls in
+// flight at once. done is always called asynchronously.
+function runCallback(gen, first, done) {
+  let sync = true;
+  let req;
+  const finish = (e, v) => {
+    if (sync) Promise.resolve().then(() => done(e, v));
+    else done(e, v);
+  };
+  const next = (e, v) => {
+    let n;
+    try {
+      n = e ? gen.throw(fixError(e, req[2])) : gen.next(v);
+    } catch (e2) {
+      finish(e2);
+      return;
+    }
+    step(n);
+  };
+  const step = (r) => {
+    if (r.done) { finish(null, r.value); return; }
+    req = r.value;
+    callCb(req, next);
+  };
+  step(first);
+  sync = false;
 }
 
 function runSync(gen) {
@@ -471,9 +597,10 @@ function runAsync(gen, first) {
   return new Promise((resolve, reject) => {
     const step = (r) => {
       if (r.done) { resolve(r.value); return; }
-      callAsync(r.value).then(
+      const req = r.value;
+      callAsync(req).then(
         (v) => { let n; try { n = gen.next(v); } catch (e) { reject(e); return; } step(n); },
-        (e) => { let n; try { n = gen.throw(e); } catch (e2) { reject(e2); return; } step(n); });
+        (e) => { let n; try { n = gen.throw(fixError(e, req[2])); } catch (e2) { reject(e2); return; } step(n); });
     };
     if (first) { step(first); return; }
     let r;
@@ -489,6 +616,8 @@ function runAsync(gen, first) {
 // their other arguments.
 const CALLBACK_FIRST = new Set(['stat', 'lstat', 'fstat', 'statfs', 'readFile', 'writeFile', 'appendFile', 'readdir',
   'readlink', 'realpath', 'mkdtemp', 'mkdir', 'cp', 'opendir']);
+// CALLBACK_NAME: the name Node's check gives the callback ('cb' by default).
+const CALLBACK_NAME = { opendir: 'callback' };
 
 function callbackify(name, impl, spread) {
   const f = function (...args) {
@@ -503,7 +632,7 @@ function callbackify(name, impl, spread) {
       } catch (e) {
         if (isArgError(e)) throw e;
       }
-      throw argType('cb', 'of type function', cb);
+      throw argType(CALLBACK_NAME[name] || 'cb', 'of type function', cb);
     }
     let gen;
     let first;
@@ -515,8 +644,9 @@ function callbackify(name, impl, spread) {
       if (isArgError(e)) throw e;
       early = e;
     }
-    const p = early !== undefined ? Promise.reject(early) : runAsync(gen, first);
-    p.then((v) => (spread ? cb(null, ...spread(v)) : v === undefined ? cb(null) : cb(null, v)), (e) => cb(e));
+    const done = (e, v) => (e ? cb(e) : spread ? cb(null, ...spread(v)) : v === undefined ? cb(null) : cb(null, v));
+    if (early !== undefined) Promise.resolve().then(() => done(early));
+    else runCallback(gen, first, done);
   };
   Object.defineProperty(f, 'name', { value: name });
   return f;
@@ -623,9 +753,16 @@ function* writeFd(fd, bytes, pos) {
     f.position = r.size;
     return r.bytesWritten;
   }
-  const at = pos === null ? f.position : pos;
+  // At the descriptor's position: taken when the write is issued, since
+  // writes execute in issue order, so that writes in flight at once land one
+  // after the other as they do on a kernel's file offset.
+  let at = pos;
+  if (pos === null) {
+    at = f.position;
+    f.position += bytes.length;
+  }
   const r = yield ['pwrite', { path: f.path, data: bytes, offset: at }, [f]];
-  if (pos === null) f.position = at + r.bytesWritten;
+  if (pos === null && r.bytesWritten < bytes.length) f.position -= bytes.length - r.bytesWritten;
   return r.bytesWritten;
 }
 
@@ -689,6 +826,8 @@ function* checkSignal(signal) {
 
 impl.writeFile = function* writeFile(file, data, opts, defFlag) {
   const o = options(opts, { encoding: 'utf8', mode: 0o666, flag: defFlag || 'w' });
+  const flush = o.flush === undefined || o.flush === null ? false : o.flush;
+  if (typeof flush !== 'boolean') throw argType('options.flush', 'of type boolean', flush);
   normEncoding(o.encoding);
   const bytes = dataArg(data, o.encoding);
   yield* checkSignal(o.signal);
@@ -706,6 +845,7 @@ impl.writeFile = function* writeFile(file, data, opts, defFlag) {
   else if (flags & C.O_TRUNC) flag = 'w';
   if (flag) {
     yield ['writeFile', { path: p.abs, data: bytes, flag, mode }, [p]];
+    if (flush) yield* flushPath(p);
     // Node writes in steps and sees an abort between them; one call here,
     // so an abort while it ran is reported after it.
     if (o.signal && o.signal.aborted) yield* checkSignal(o.signal);
@@ -716,8 +856,22 @@ impl.writeFile = function* writeFile(file, data, opts, defFlag) {
   yield ['open', { path: p.abs, flags, mode }, [p]];
   if ((flags & 3) === C.O_RDONLY) throw uvError('EBADF', 'write');
   yield ['pwrite', { path: p.abs, data: bytes, offset: 0 }, [p]];
+  if (flush) yield* flushPath(p);
   return undefined;
 };
+
+// flushPath flushes a file just written by path: through a descriptor of
+// its own (the workspace has no cache to flush; the call is what a program
+// can observe).
+function* flushPath(p) {
+  const fd = allocFd({ path: p.abs, given: p.given, abs: p.abs, flags: C.O_WRONLY, position: 0, append: false,
+    readable: false, writable: true, isDir: false });
+  try {
+    yield [kFsync, fd];
+  } finally {
+    fds.delete(fd);
+  }
+}
 
 impl.appendFile = function* appendFile(file, data, opts) {
   return yield* impl.writeFile(file, data, opts, 'a');
@@ -779,7 +933,7 @@ impl.readdir = function* readdir(path, opts) {
   const withTypes = !!o.withFileTypes;
   const res = yield ['readdir', { path: p.abs, withFileTypes: withTypes, recursive: !!o.recursive }, [p]];
   const enc = normEncoding(o.encoding);
-  const name = (n) => (enc === 'buffer' ? Buffer.from(n, 'utf8') : n);
+  const name = (n) => encodeName(n, enc);
   if (!withTypes) return res.map(name);
   return res.map((e) => {
     const i = e.name.lastIndexOf('/');
@@ -794,10 +948,11 @@ impl.mkdir = function* mkdir(path, opts) {
   if (typeof opts === 'number' || typeof opts === 'string') mode = modeArg(opts, 0o777);
   else if (opts !== undefined && opts !== null) {
     if (typeof opts !== 'object') throw argType('options', 'of type object', opts);
-    recursive = !!opts.recursive;
-    mode = modeArg(opts.mode, 0o777);
+    if (opts.recursive !== undefined) recursive = opts.recursive;
+    if (opts.mode !== undefined) mode = modeArg(opts.mode, 0o777, 'options.mode');
   }
   const p = P(path, 'mkdir');
+  if (typeof recursive !== 'boolean') throw argType('options.recursive', 'of type boolean', recursive);
   const first = yield ['mkdir', { path: p.abs, recursive, mode }, [p]];
   return recursive ? (first === null ? undefined : first) : undefined;
 };
@@ -819,7 +974,7 @@ impl.mkdtemp = function* mkdtemp(prefix, opts) {
     const p = { given: given + suffix, abs: normalize(abs + suffix) };
     try {
       yield ['mkdtemp', { path: p.abs }, [p]];
-      return normEncoding(o.encoding) === 'buffer' ? Buffer.from(p.given) : p.given;
+      return encodeName(p.given, o.encoding);
     } catch (e) {
       if (!(e && e.code === 'EEXIST') || attempt >= 100) throw e;
     }
@@ -830,13 +985,19 @@ impl.rm = function* rm(path, opts) {
   const o = options(opts, { recursive: false, force: false });
   const p = P(path, 'rm');
   yield ['rm', { path: p.abs, recursive: !!o.recursive, force: !!o.force }, [p]];
+  removed(p.abs);
   return undefined;
 };
 
+// rmdir's recursive option was removed (Node 25): naming it at all is an
+// error, so that code relying on it hears about it.
 impl.rmdir = function* rmdir(path, opts) {
-  const o = options(opts, { recursive: false });
+  if (opts !== null && typeof opts === 'object' && opts.recursive !== undefined) {
+    throw argValue('options.recursive', opts.recursive, 'is no longer supported');
+  }
   const p = P(path, 'rmdir');
-  yield ['rmdir', { path: p.abs, recursive: !!o.recursive }, [p]];
+  yield ['rmdir', { path: p.abs, recursive: false }, [p]];
+  removed(p.abs);
   return undefined;
 };
 
@@ -882,7 +1043,7 @@ impl.cp = function* cp(src, dest, opts) {
 impl.symlink = function* symlink(target, path, type) {
   const t = pathArg(target, 'target');
   const p = P(path, 'symlink');
-  if (type !== undefined && type !== null && typeof type !== 'string') throw argType('type', 'of type string', type);
+  oneOf(type, 'type', ['dir', 'file', 'junction', null, undefined]);
   yield ['symlink', { target: t, path: p.abs }, [null, p]];
   return undefined;
 };
@@ -891,14 +1052,14 @@ impl.readlink = function* readlink(path, opts) {
   const o = options(opts, { encoding: 'utf8' });
   const p = P(path, 'readlink');
   const t = yield ['readlink', { path: p.abs }, [p]];
-  return normEncoding(o.encoding) === 'buffer' ? Buffer.from(t) : t;
+  return encodeName(t, o.encoding);
 };
 
 impl.realpath = function* realpath(path, opts) {
   const o = options(opts, { encoding: 'utf8' });
   const p = P(path, 'realpath');
   const r = yield ['realpath', { path: p.abs }, [p]];
-  return normEncoding(o.encoding) === 'buffer' ? Buffer.from(r) : r;
+  return encodeName(r, o.encoding);
 };
 
 impl.chmod = function* chmod(path, mode) {
@@ -932,15 +1093,15 @@ impl.futimes = function* futimes(fd, atime, mtime) {
 
 impl.truncate = function* truncate(path, len) {
   if (typeof path === 'number') return yield* impl.ftruncate(path, len);
-  const p = P(path, 'open');
   const n = len === undefined ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
+  const p = P(path, 'open');
   yield ['truncate', { path: p.abs, length: n }, [p]];
   return undefined;
 };
 
 impl.ftruncate = function* ftruncate(fd, len) {
   fdArg(fd);
-  const n = len === undefined || len === null ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
+  const n = len === undefined ? 0 : Math.max(0, intArg(len, 'len', -9007199254740991, 9007199254740991));
   const f = getFd(fd, 'ftruncate');
   if (!f.writable) throw uvError('EINVAL', 'ftruncate');
   yield ['truncate', { path: f.path, length: n }, [f]];
@@ -1088,63 +1249,130 @@ impl.readv = function* readv(fd, buffers, position) {
 
 // ---- directories read in pages: opendir ----
 
+// Dir follows Node's lib/internal/fs/dir.js: one asynchronous read at a
+// time (later reads and closes wait in a queue; the synchronous forms
+// refuse with ERR_DIR_CONCURRENT_OPERATION meanwhile), and everything
+// after close fails with ERR_DIR_CLOSED.
+const dirState = new WeakMap();
+const dirClosed = () => nodeError(Error, 'ERR_DIR_CLOSED', 'Directory handle was closed');
+const dirBusy = () => nodeError(Error, 'ERR_DIR_CONCURRENT_OPERATION',
+  'Cannot do synchronous work on directory handle with concurrent asynchronous operations');
+const tick = (f, ...args) => process.nextTick(f, ...args);
+
+function dirOf(d) {
+  const s = dirState.get(d);
+  if (!s) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Dir');
+  return s;
+}
+
+function* dirPage(s) {
+  const page = yield ['readdirPage', { path: s.p.abs, offset: s.next, limit: s.size }, [s.p]];
+  s.next = page.next;
+  s.done = page.next === 0;
+  for (const e of page.entries) s.buf.push(new Dirent(e.name, e.type, s.p.given));
+}
+
 class Dir {
   constructor(p, bufferSize) {
-    if (p === undefined) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "handle" argument must be specified');
-    this.path = p.given;
-    this._p = p;
-    this._size = bufferSize;
-    this._buf = [];
-    this._next = 0;
-    this._done = false;
-    this._closed = false;
+    if (p === undefined || p === null) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "handle" argument must be specified');
+    dirState.set(this, { p, size: bufferSize, buf: [], next: 0, done: false, closed: false, queue: null });
   }
 
-  * _read() {
-    if (this._closed) throw nodeError(Error, 'ERR_DIR_CLOSED', 'Directory handle was closed');
-    if (this._buf.length === 0 && !this._done) {
-      const page = yield ['readdirPage', { path: this._p.abs, offset: this._next, limit: this._size }, [this._p]];
-      this._next = page.next;
-      this._done = page.next === 0;
-      for (const e of page.entries) this._buf.push(new Dirent(e.name, e.type, this._p.given));
-    }
-    return this._buf.length ? this._buf.shift() : null;
-  }
+  get path() { return dirOf(this).p.given; }
 
   read(cb) {
-    if (typeof cb === 'function') {
-      runAsync(this._read()).then((v) => cb(null, v), (e) => cb(e));
-      return undefined;
-    }
-    return runAsync(this._read());
+    return arguments.length === 0 ? dirReadPromise(this) : dirRead(this, true, cb);
   }
 
-  readSync() { return runSync(this._read()); }
+  readSync() {
+    const s = dirOf(this);
+    if (s.closed) throw dirClosed();
+    if (s.queue !== null) throw dirBusy();
+    if (s.buf.length === 0 && !s.done) runSync(dirPage(s));
+    return s.buf.length ? s.buf.shift() : null;
+  }
 
   close(cb) {
-    this._closed = true;
-    if (typeof cb === 'function') { Promise.resolve().then(() => cb(null)); return undefined; }
-    return Promise.resolve();
+    const s = dirOf(this);
+    if (cb === undefined) {
+      if (s.closed) return Promise.reject(dirClosed());
+      return new Promise((resolve, reject) => this.close((e) => (e ? reject(e) : resolve())));
+    }
+    if (typeof cb !== 'function') throw argType('callback', 'of type function', cb);
+    if (s.closed) { tick(cb, dirClosed()); return undefined; }
+    if (s.queue !== null) { s.queue.push(() => this.close(cb)); return undefined; }
+    s.closed = true;
+    tick(cb, null);
+    return undefined;
   }
 
-  closeSync() { this._closed = true; }
+  closeSync() {
+    const s = dirOf(this);
+    if (s.closed) throw dirClosed();
+    if (s.queue !== null) throw dirBusy();
+    s.closed = true;
+  }
 
+  // entries is an async generator in Node: it reads to the end, and
+  // closes the directory when the loop ends, however it ends.
   entries() {
     const dir = this;
+    let finished = false;
+    const finish = () => {
+      if (finished) return Promise.resolve({ value: undefined, done: true });
+      finished = true;
+      return dirClosePromise(dir).then(() => ({ value: undefined, done: true }));
+    };
     return {
       next() {
-        return dir.read().then((d) => {
-          if (d !== null) return { value: d, done: false };
-          dir._closed = true;
-          return { value: undefined, done: true };
-        });
+        if (finished) return Promise.resolve({ value: undefined, done: true });
+        return dirReadPromise(dir).then((d) => (d !== null ? { value: d, done: false } : finish()),
+          (e) => finish().then(() => { throw e; }));
       },
-      return() { dir._closed = true; return Promise.resolve({ value: undefined, done: true }); },
+      return() { return finish(); },
       [Symbol.asyncIterator]() { return this; },
     };
   }
 
   [Symbol.asyncIterator]() { return this.entries(); }
+  [Symbol.dispose || Symbol.for('Symbol.dispose')]() { if (!dirOf(this).closed) this.closeSync(); }
+  [Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')]() {
+    return dirOf(this).closed ? Promise.resolve() : dirClosePromise(this);
+  }
+}
+
+function dirReadPromise(dir) {
+  return new Promise((resolve, reject) => dirRead(dir, false, (e, d) => (e ? reject(e) : resolve(d))));
+}
+
+function dirClosePromise(dir) {
+  return new Promise((resolve, reject) => dir.close((e) => (e ? reject(e) : resolve())));
+}
+
+function dirRead(dir, maybeSync, cb) {
+  const s = dirOf(dir);
+  if (s.closed) throw dirClosed();
+  if (cb === undefined) return dirReadPromise(dir);
+  if (typeof cb !== 'function') throw argType('callback', 'of type function', cb);
+  if (s.queue !== null) { s.queue.push(() => dirRead(dir, maybeSync, cb)); return undefined; }
+  if (s.buf.length > 0 || s.done) {
+    const d = s.buf.length ? s.buf.shift() : null;
+    if (maybeSync) tick(cb, null, d);
+    else cb(null, d);
+    return undefined;
+  }
+  s.queue = [];
+  const settle = (e) => {
+    tick(() => {
+      const q = s.queue;
+      s.queue = null;
+      for (const op of q) op();
+    });
+    if (e) cb(e);
+    else cb(null, s.buf.length ? s.buf.shift() : null);
+  };
+  runAsync(dirPage(s)).then(() => settle(null), settle);
+  return undefined;
 }
 
 impl.opendir = function* opendir(path, opts) {
@@ -1163,7 +1391,22 @@ impl.opendir = function* opendir(path, opts) {
 // FileHandle is an EventEmitter ('close'), disposable with await using.
 const EventEmitter = require('node:events');
 class FileHandle extends EventEmitter {
-  constructor(fd) { super(); this.fd = fd; }
+  constructor(fd) { super(); this.fd = fd; this._refs = 1; }
+  // A stream over the handle holds a reference (as in Node): close()
+  // emits 'close' at once, but the descriptor stays open until the stream
+  // let go of it too.
+  _ref() { this._refs++; }
+  _unref() {
+    this._refs--;
+    if (this._refs === 0 && this.fd !== -1) {
+      const fd = this.fd;
+      this.fd = -1;
+      const done = this._closeWait;
+      this._closeWait = null;
+      const p = runAsync(impl.close(fd));
+      if (done) p.then(done.resolve, done.reject);
+    }
+  }
   getAsyncId() { return this.fd; }
   _run(syscall, make) {
     if (this.fd === -1) {
@@ -1189,9 +1432,17 @@ class FileHandle extends EventEmitter {
   datasync() { return this._run('fdatasync', (fd) => impl.fsync(fd)); }
   close() {
     if (this.fd === -1) return this._closing || Promise.resolve();
-    const fd = this.fd;
-    this.fd = -1;
-    this._closing = runAsync(impl.close(fd)).then(() => { this.emit('close'); });
+    if (this._closing) return this._closing;
+    this._refs--;
+    if (this._refs === 0) {
+      const fd = this.fd;
+      this.fd = -1;
+      this._closing = runAsync(impl.close(fd));
+    } else {
+      this._closing = new Promise((resolve, reject) => { this._closeWait = { resolve, reject }; });
+    }
+    this._closing = this._closing.finally(() => { this._closing = undefined; });
+    this.emit('close');
     return this._closing;
   }
   readLines() {
@@ -1240,6 +1491,9 @@ promises.open = function open(path, flags, mode) {
 promises.opendir = function opendir(path, opts) { return runAsync(impl.opendir(path, opts)); };
 
 fs.readSync = function readSync(fd, buffer, offset, length, position) {
+  // Unlike read, readSync takes no options object in place of the buffer.
+  fdArg(fd);
+  if (!bytesOf(buffer)) throw argType('buffer', 'an instance of Buffer, TypedArray, or DataView', buffer);
   return runSync(impl.read(fd, buffer, offset, length, position, arguments.length - 1)).bytesRead;
 };
 fs.read = callbackify('read', impl.read, (r) => [r.bytesRead, r.buffer]);
@@ -1377,7 +1631,7 @@ promises.mkdtempDisposable = async function mkdtempDisposable(prefix, opts) {
 
 // glob is built on first use (fs_glob.js).
 let globs = null;
-const G = () => globs || (globs = require('nook:fs_glob.js')(fs, { argType, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)) }));
+const G = () => globs || (globs = require('nook:fs_glob.js')(fs, { argType, pathArg, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)) }));
 fs.glob = function glob(pattern, options, cb) { return G().glob(pattern, options, cb); };
 fs.globSync = function globSync(pattern, options) { return G().globSync(pattern, options); };
 promises.glob = function glob(pattern, options) { return G().promisesGlob(pattern, options); };
@@ -1386,6 +1640,7 @@ promises.glob = function glob(pattern, options) { return G().promisesGlob(patter
 let watchers = null;
 const W = () => watchers || (watchers = require('nook:fs_watch.js')(fs, {
   argType, argValue, pathArg, uvError, Stats: newStats, resolve: (p) => (p[0] === '/' ? normalize(p) : joinPath(cwd(), p)),
+  epoch: () => fsEpoch,
 }));
 fs.watch = function watch(filename, options, listener) { return W().watch(filename, options, listener); };
 fs.watchFile = function watchFile(filename, options, listener) { return W().watchFile(filename, options, listener); };
@@ -1395,7 +1650,7 @@ promises.watch = function watch(filename, options) { return W().promiseWatch(fil
 // ---- streams: built on first use (fs_streams.js) ----
 
 let streams = null;
-const S = () => streams || (streams = require('nook:fs_streams.js')(fs, { argType, outOfRange, pathArg }));
+const S = () => streams || (streams = require('nook:fs_streams.js')(fs, { argType, outOfRange, pathArg, nodeError, FileHandle }));
 for (const name of ['ReadStream', 'WriteStream', 'FileReadStream', 'FileWriteStream']) {
   let own;
   Object.defineProperty(fs, name, {
@@ -1412,6 +1667,9 @@ FileHandle.prototype.createReadStream = function createReadStream(opts) {
 FileHandle.prototype.createWriteStream = function createWriteStream(opts) {
   return new (S().WriteStream)(undefined, Object.assign({}, opts, { fd: this }));
 };
+
+// process.chdir tells the module that the working directory changed.
+Object.defineProperty(fs, Symbol.for('nook.fs.chdir'), { value: () => { goneCwd = null; } });
 
 promises.constants = constants;
 fs.constants = constants;

@@ -160,6 +160,8 @@ function makeProcess() {
       try { st = require('node:fs').statSync(abs); } catch (e) { throw chdirError(e.code || 'ENOENT', dir); }
       if (!st.isDirectory()) throw chdirError('ENOTDIR', dir);
       cwd = abs;
+      const moved = require('node:fs')[Symbol.for('nook.fs.chdir')];
+      if (moved) moved();
     },
     exit: (code) => {
       if (code !== undefined && code !== null) process.exitCode = code;

@@ -171,11 +171,25 @@ func compileBundle(src string, max int) (*goja.Program, error) {
 	if err := checkSource("the bundle", src, max+bundleLevels); err != nil {
 		return nil, err
 	}
-	code, err := goja.Compile("bundle.js", src, false)
+	code, err := compileFixed("bundle.js", src, false)
 	if err != nil {
 		return nil, fmt.Errorf("js: compiling the bundle: %v", err)
 	}
 	return code, nil
+}
+
+// compileFixed is goja.Compile with fixArrowArguments applied in
+// between when the source could need it.
+func compileFixed(name, src string, strict bool) (*goja.Program, error) {
+	if !mentionsArrowArguments(src) {
+		return goja.Compile(name, src, strict)
+	}
+	prg, err := goja.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	fixArrowArguments(prg)
+	return goja.CompileAST(prg, strict)
 }
 
 // bundleLevels is the nesting the bundle's wrapper and esbuild's lowering

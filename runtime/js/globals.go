@@ -233,6 +233,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 	set("call", func(kind, op, args goja.Value) goja.Value { return r.callAsync(kindOf(kind), op.String(), args) })
 	set("execSync", func(op string, args goja.Value) goja.Value { return r.execSync(op, args) })
 	set("execStart", func(op string, args goja.Value) goja.Value { return r.execStart(op, args) })
+	set("callCb", func(kind, op, args, cb goja.Value) { r.callAsyncCb(kindOf(kind), op.String(), args, cb) })
 	set("cwd", r.req.Cwd)
 	set("root", r.p.b.opts.Root)
 	set("access", r.p.b.opts.Access.String())
@@ -307,7 +308,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		}
 		return decodeUTF8(b)
 	})
-	set("timerStart", func(fn goja.Value, ms float64, repeat bool) int64 {
+	set("timerStart", func(fn goja.Value, ms float64, repeat bool, self goja.Value) int64 {
 		f, ok := goja.AssertFunction(fn)
 		if !ok {
 			panic(r.newError("TypeError", "The \"callback\" argument must be of type function"))
@@ -318,7 +319,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		if ms > math.MaxInt32 {
 			ms = 1
 		}
-		return r.addTimer(f, time.Duration(ms*float64(time.Millisecond)), repeat)
+		return r.addTimer(f, self, time.Duration(ms*float64(time.Millisecond)), repeat)
 	})
 	set("timerClear", func(id int64) { r.clearTimer(id) })
 	set("timerRef", func(id int64, ref bool) { r.refTimer(id, ref) })

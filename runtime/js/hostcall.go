@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/dop251/goja"
 
@@ -63,6 +64,42 @@ func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.
 // callAsyncCtx is callAsync under ctx (see hostCallCtx); release, when
 // set, is called once the call returned.
 func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.CallKind, op string, args goja.Value) goja.Value {
+	p, resolve, reject := r.rt.NewPromise()
+	r.startCall(ctx, release, kind, op, args, func(v goja.Value, jerr goja.Value) error {
+		if jerr != nil {
+			return reject(jerr)
+		}
+		return resolve(v)
+	})
+	return r.rt.ToValue(p)
+}
+
+// callAsyncCb is callAsync without a promise: cb(err, value) is called on
+// the loop when the call completes (in issue order, as the promises
+// settle). A pending call then holds no promise and no resolving
+// functions, a few KB of goja objects less: node:fs's callback forms use
+// it, so that 10,000 writes in flight at once fit in MaxMemoryBytes. An
+// exception thrown by cb is an uncaught exception, as a throwing callback
+// is in Node.
+func (r *run) callAsyncCb(kind runtime.CallKind, op string, args goja.Value, cb goja.Value) {
+	f, ok := goja.AssertFunction(cb)
+	if !ok {
+		panic(r.rt.NewTypeError("the callback of a host call must be a function"))
+	}
+	r.startCall(r.ctx, nil, kind, op, args, func(v goja.Value, jerr goja.Value) error {
+		if jerr != nil {
+			_, err := f(goja.Undefined(), jerr)
+			return err
+		}
+		_, err := f(goja.Undefined(), goja.Null(), v)
+		return err
+	})
+}
+
+// startCall issues a host call under ctx and, when it completes, calls
+// settle on the loop with its converted result or the error the code sees;
+// release, when set, is called once the call returned.
+func (r *run) startCall(ctx context.Context, release func(), kind runtime.CallKind, op string, args goja.Value, settle func(v, jerr goja.Value) error) {
 	c, err := r.newCall(kind, op, args)
 	if err != nil {
 		if release != nil {
@@ -70,7 +107,6 @@ func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.Cal
 		}
 		panic(r.rt.NewTypeError(err.Error()))
 	}
-	p, resolve, reject := r.rt.NewPromise()
 	seq := r.nextSeq
 	r.nextSeq++
 	r.pending++
@@ -93,7 +129,7 @@ func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.Cal
 			case <-r.stopped:
 			}
 		}
-		res, err := r.hostCallCtx(ctx, c)
+		res, err, panicked := r.hostCallRecover(ctx, c)
 		if release != nil {
 			release()
 		}
@@ -104,18 +140,21 @@ func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.Cal
 			if isFS {
 				r.fsApplied++
 			}
+			if panicked != nil {
+				return r.fail(panicked)
+			}
 			return r.enter(func() error {
 				if err != nil {
 					if le, ok := errors.AsType[*runtime.LimitError](err); ok {
 						return r.fail(le)
 					}
-					return reject(r.jsError(err))
+					return settle(nil, r.jsError(err))
 				}
 				v, jerr := r.hostResult(res)
 				if jerr != nil {
-					return reject(jerr)
+					return settle(nil, jerr)
 				}
-				return resolve(v)
+				return settle(v, nil)
 			})
 		}
 		select {
@@ -123,7 +162,20 @@ func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.Cal
 		case <-r.stopped:
 		}
 	}()
-	return r.rt.ToValue(p)
+}
+
+// hostCallRecover is hostCall on a goroutine of the run's own: a panic in
+// the host (the storage running out of memory, say) must not take the
+// process down with it, so it ends the run as an internal error, as one in
+// the loop goroutine does.
+func (r *run) hostCallRecover(ctx context.Context, c *runtime.Call) (res any, err error, panicked error) {
+	defer func() {
+		if v := recover(); v != nil {
+			panicked = fmt.Errorf("js: internal error: %v", v)
+		}
+	}()
+	res, err = r.hostCallCtx(ctx, c)
+	return res, err, nil
 }
 
 // newCall converts JavaScript arguments into a host call, numbered in the

@@ -41,6 +41,7 @@ type timer struct {
 	interval time.Duration // > 0 for setInterval
 	repeat   bool
 	fn       goja.Callable
+	self     goja.Value // what the callback gets as this: its Timeout, as in Node
 	ref      bool
 	index    int // in the heap; -1 when not scheduled
 	// fsBarrier is the number of async filesystem calls issued before the
@@ -98,12 +99,12 @@ func newLoop() loop {
 }
 
 // addTimer schedules fn after delay; repeat makes it an interval.
-func (r *run) addTimer(fn goja.Callable, delay time.Duration, repeat bool) int64 {
+func (r *run) addTimer(fn goja.Callable, self goja.Value, delay time.Duration, repeat bool) int64 {
 	if delay < 0 {
 		delay = 0
 	}
 	r.lastTimer++
-	t := &timer{id: r.lastTimer, due: time.Now().Add(delay), fn: fn, repeat: repeat, interval: delay, ref: true, fsBarrier: r.fsIssued}
+	t := &timer{id: r.lastTimer, due: time.Now().Add(delay), fn: fn, self: self, repeat: repeat, interval: delay, ref: true, fsBarrier: r.fsIssued}
 	if repeat && t.interval < time.Millisecond {
 		t.interval = time.Millisecond
 	}
@@ -169,7 +170,11 @@ func (r *run) fire(t *timer) error {
 		delete(r.byID, t.id)
 	}
 	return r.enter(func() error {
-		_, err := t.fn(goja.Undefined())
+		self := t.self
+		if self == nil {
+			self = goja.Undefined()
+		}
+		_, err := t.fn(self)
 		return err
 	})
 }

@@ -93,7 +93,7 @@ func shim(name string) (*goja.Program, error) {
 			sp.err = err
 			return
 		}
-		sp.prg, sp.err = goja.Compile("nook:"+name, "(function (module, exports, require, host) {"+string(src)+"\n})", true)
+		sp.prg, sp.err = compileFixed("nook:"+name, "(function (module, exports, require, host) {"+string(src)+"\n})", true)
 	})
 	return sp.prg, sp.err
 }

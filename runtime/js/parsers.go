@@ -55,6 +55,10 @@ func (r *run) guardParsers() {
 				panic(r.newError("SyntaxError", err.Error()))
 			}
 			r.guardCtorsFor(text)
+			if fixed := fixEvalSource(text); fixed != text {
+				args := append([]goja.Value{r.rt.ToValue(fixed)}, call.Arguments[1:]...)
+				call.Arguments = args
+			}
 		}
 		v, err := eval(goja.Undefined(), call.Arguments...)
 		if err != nil {
@@ -173,6 +177,22 @@ func (r *run) guardFunctionCtor(F *goja.Object, name, kw string) {
 			panic(r.newError("SyntaxError", err.Error()))
 		}
 		r.guardCtorsFor(text)
+		if n := len(args); n > 0 {
+			prefix := len("(" + kw + " anonymous(")
+			parts := make([]string, n-1)
+			for i := range parts {
+				parts[i] = args[i].String()
+			}
+			params := strings.Join(parts, ",")
+			p, b := fixFunctionSource(text, prefix, params, args[n-1].String())
+			if b != args[n-1].String() || p != params {
+				if n > 1 {
+					args = []goja.Value{rt.ToValue(p), rt.ToValue(b)}
+				} else {
+					args = []goja.Value{rt.ToValue(b)}
+				}
+			}
+		}
 		fn, err := rt.New(F, args...)
 		if err != nil {
 			panic(err)

@@ -3,7 +3,6 @@ package shell_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"runtime/debug"
@@ -169,39 +168,29 @@ printf 'x\ny\n' | while read -r l; do echo "[$l]"; node cat.js; done`)
 // MaxOutputBytes; the host settles after each.
 func TestNodeWorstInputs(t *testing.T) {
 	ws := openWSJS(t, nil, nook.WithRuntime(runtime.Options{Limits: runtime.Limits{MaxOutputBytes: 1 << 20}}))
+	// Warm up first: in the process tier a run starts the pool's workers
+	// (and their goroutines), which stay for the next runs.
+	run(t, ws, `node -p 1`)
 	g0 := goruntime.NumGoroutine()
 	var ms goruntime.MemStats
 	debug.FreeOSMemory()
 	goruntime.ReadMemStats(&ms)
 	heap0 := ms.HeapInuse
-	if os.Getenv("NOOK_TEST_ISOLATION") == "process" {
-		// The worker protocol cannot cancel one host call: the nested run
-		// of an abandoned KindExec call runs on to its own timeout, and the
-		// worker's run waits for it (runtime/worker, not the shell).
-		t.Log("skipping timeout N node in the process tier: a worker cannot cancel a KindExec call it gave up on")
-	} else {
-		r := run(t, ws, `timeout 1 node -e 'for (;;) {}'; echo "rc=$?"`, runtime.ExecOptions{Timeout: 30 * time.Second})
-		if string(r.Stdout) != "rc=124\n" || string(r.Stderr) != "" || r.Status != runtime.StatusCompleted {
-			t.Errorf("timeout: %s stdout %q stderr %q", r.Status, r.Stdout, r.Stderr)
-		}
-		hostSettles(t, g0, heap0)
+	r := run(t, ws, `timeout 1 node -e 'for (;;) {}'; echo "rc=$?"`, runtime.ExecOptions{Timeout: 30 * time.Second})
+	if string(r.Stdout) != "rc=124\n" || string(r.Stderr) != "" || r.Status != runtime.StatusCompleted {
+		t.Errorf("timeout: %s stdout %q stderr %q", r.Status, r.Stdout, r.Stderr)
 	}
-	r := run(t, ws, `node -e 'for (;;) {}'; echo "rc=$?"`, runtime.ExecOptions{Timeout: time.Second})
+	hostSettles(t, g0, heap0)
+	r = run(t, ws, `node -e 'for (;;) {}'; echo "rc=$?"`, runtime.ExecOptions{Timeout: time.Second})
 	if r.Status != runtime.StatusTimedOut {
 		t.Errorf("run timeout: %s stdout %q stderr %q", r.Status, r.Stdout, r.Stderr)
 	}
 	hostSettles(t, g0, heap0)
-	if os.Getenv("NOOK_TEST_ISOLATION") == "process" {
-		// In the process tier a shell is not stopped at MaxOutputBytes
-		// (`echo $big` completes with its output cut), node or not.
-		t.Log("skipping endless output in the process tier: the worker does not stop a shell at MaxOutputBytes")
-	} else {
-		r = run(t, ws, `node -e 'for (;;) process.stdout.write("x".repeat(65536))'; echo "rc=$?"`, runtime.ExecOptions{Timeout: 30 * time.Second})
-		if r.Status != runtime.StatusFailed || !strings.Contains(r.Error+string(r.Stderr), "exceeds the limit MaxOutputBytes (1048576)") {
-			t.Errorf("endless output: %s error %q stderr %q", r.Status, r.Error, r.Stderr)
-		}
-		hostSettles(t, g0, heap0)
+	r = run(t, ws, `node -e 'for (;;) process.stdout.write("x".repeat(65536))'; echo "rc=$?"`, runtime.ExecOptions{Timeout: 30 * time.Second})
+	if r.Status != runtime.StatusFailed || !strings.Contains(r.Error+string(r.Stderr), "exceeds the limit MaxOutputBytes (1048576)") {
+		t.Errorf("endless output: %s error %q stderr %q", r.Status, r.Error, r.Stderr)
 	}
+	hostSettles(t, g0, heap0)
 	if r := run(t, ws, `node -p '"ok"'`); string(r.Stdout) != "ok\n" {
 		t.Errorf("healthy run after: %q %q", r.Stdout, r.Stderr)
 	}

@@ -50,7 +50,39 @@ type session struct {
 	ctx     context.Context // the calls' context: the run's
 	calls   sync.WaitGroup
 	maxCall int64
-	failed  bool // a write failed: the worker was told
+	failed  bool  // a write failed: the worker was told
+	wrErr   error // why (a *runtime.LimitError past MaxOutputBytes)
+
+	mu      sync.Mutex
+	cancels map[uint64]context.CancelFunc // calls in flight, by frame id
+}
+
+// track gives call id a context of its own, which a tCallCancel frame
+// cancels; done forgets it.
+func (s *session) track(id uint64) (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.mu.Lock()
+	if s.cancels == nil {
+		s.cancels = map[uint64]context.CancelFunc{}
+	}
+	s.cancels[id] = cancel
+	s.mu.Unlock()
+	return ctx, func() {
+		s.mu.Lock()
+		delete(s.cancels, id)
+		s.mu.Unlock()
+		cancel()
+	}
+}
+
+// cancelCall cancels call id, if it is still in flight.
+func (s *session) cancelCall(id uint64) {
+	s.mu.Lock()
+	cancel := s.cancels[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // spawn starts a worker and waits for its hello.
@@ -206,14 +238,16 @@ func (w *proc) dispatch(f *frame) bool {
 		}
 		c := &runtime.Call{Kind: runtime.CallKind(f.Kind), Op: f.Op, Args: args, Seq: f.Seq}
 		s.calls.Add(1)
+		ctx, done := s.track(f.ID)
 		w.serveCall(func() {
 			defer s.calls.Done()
-			res, err := s.host.Call(s.ctx, c)
+			defer done()
+			res, err := s.host.Call(ctx, c)
 			w.c.send(&frame{T: tResult, ID: f.ID, Seq: c.Seq, Val: encodeValue(res), Err: toWire(err)})
 		})
 	case tWrite:
 		if err := s.host.Write(runtime.Stream(f.N), f.Data); err != nil && !s.failed {
-			s.failed = true
+			s.failed, s.wrErr = true, err
 			w.c.send(&frame{T: tWriteFail, Err: toWire(err)})
 		}
 	case tNow:
@@ -236,6 +270,8 @@ func (w *proc) dispatch(f *frame) bool {
 		if s.tj != nil {
 			s.tj.TimerFired(f.N, f.M)
 		}
+	case tCallCancel:
+		s.cancelCall(f.ID)
 	default:
 		return false
 	}

@@ -131,6 +131,16 @@ wait:
 	case ex != nil && !stopped:
 		go w.recycle()
 		e := runtime.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
+		if e.Err == nil && s.wrErr != nil {
+			// Writes cross asynchronously: the program learns of a
+			// failed write only at its next one, and a last write
+			// past MaxOutputBytes went unanswered. The run fails as
+			// it would in process.
+			e.Err, e.Value = s.wrErr, nil
+			if e.Code == 0 {
+				e.Code = 1
+			}
+		}
 		return e
 	case ex != nil:
 		p.discard(w)

@@ -37,6 +37,9 @@ const (
 	tResult    // the answer to ID (Val, Err, Seq; N: time; Data: random bytes; N, M, OK: timer)
 	tWriteFail // Host.Write failed: every later write fails with Err
 	tCancel    // the run's context ended
+
+	// worker → parent
+	tCallCancel // the program gave up on call ID (its context ended): the parent cancels it
 )
 
 type frame struct {

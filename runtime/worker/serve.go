@@ -256,6 +256,12 @@ func (h *client) ask(ctx context.Context, f *frame) (*frame, error) {
 		return r, nil
 	case <-ctx.Done():
 		forget()
+		if f.T == tCall {
+			// The parent serves the call with a context of its own:
+			// tell it, so that what the call started (a nested run)
+			// stops too.
+			h.w.c.send(&frame{T: tCallCancel, ID: f.ID})
+		}
 		return nil, ctx.Err()
 	}
 }
