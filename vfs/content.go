@@ -53,7 +53,10 @@ func (t *wtx) putBlob(ch chunk, refs int64) (int64, error) {
 		if refs != 0 {
 			return id, t.refBlob(id, refs)
 		}
-		return id, c.Exec(`UPDATE vfs_blobs SET unref_at = ? WHERE id = ? AND refs = 0`, t.now, id)
+		// Staged again: restart its window, and mark a referenced blob as
+		// staged too, so that a write dropping its last reference leaves
+		// it for the streaming write that is about to link it (refBlob).
+		return id, c.Exec(`UPDATE vfs_blobs SET unref_at = ? WHERE id = ?`, t.now, id)
 	}
 	var unref any
 	if refs == 0 {
@@ -93,10 +96,35 @@ func findBlob(c *sqldb.Conn, hash [32]byte) (id int64, found bool, err error) {
 	}
 }
 
-// refBlob adds delta references to a blob, noting when it became unreferenced.
+// refBlob adds delta references to a blob. A blob that loses its last
+// reference is deleted at once, in this transaction: keeping it for GC made
+// every small write of a file leave a whole dead chunk behind (6,000
+// appends of 29 bytes grew the database to half a gigabyte). Only a blob
+// staged within the GC window (by a streaming write that has yet to link
+// it: its unref_at is that recent) waits for GC.
 func (t *wtx) refBlob(id, delta int64) error {
+	if delta < 0 {
+		s, err := t.c.Query(`SELECT refs, coalesce(unref_at, 0) FROM vfs_blobs WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		var refs, staged int64
+		found := s.Step()
+		if found {
+			refs, staged = s.ColumnInt64(0), s.ColumnInt64(1)
+		}
+		if err := sqldb.Done(s, nil); err != nil {
+			return err
+		}
+		if found && refs+delta <= 0 && (staged == 0 || staged <= t.now-t.f.gcWin.Nanoseconds()) {
+			if err := t.c.Exec(`DELETE FROM vfs_blob_data WHERE id = ?`, id); err != nil {
+				return err
+			}
+			return t.c.Exec(`DELETE FROM vfs_blobs WHERE id = ?`, id)
+		}
+	}
 	return t.c.Exec(`UPDATE vfs_blobs SET refs = refs + ?1,
-		unref_at = CASE WHEN refs + ?1 = 0 THEN ?2 ELSE NULL END WHERE id = ?3`, delta, t.now, id)
+		unref_at = CASE WHEN refs + ?1 = 0 THEN ?2 ELSE unref_at END WHERE id = ?3`, delta, t.now, id)
 }
 
 // dropChunks removes a file's chunks from index from on, releasing their blobs.
