@@ -4,9 +4,9 @@
 function makeTimers() {
   class Timeout {
     constructor(id) { this._id = id; }
-    ref() { host.timerRef(this._id, true); return this; }
-    unref() { host.timerRef(this._id, false); return this; }
-    hasRef() { return true; }
+    ref() { host.timerRef(this._id, true); this._ref = true; return this; }
+    unref() { host.timerRef(this._id, false); this._ref = false; return this; }
+    hasRef() { return this._ref !== false; }
     [Symbol.toPrimitive]() { return this._id; }
   }
   class Immediate extends Timeout {}
@@ -29,6 +29,12 @@ function makeTimers() {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
     Promise.resolve().then(fn);
   };
+  // util.promisify(setTimeout) and util.promisify(setImmediate) are the
+  // versions of node:timers/promises, as in Node.
+  const custom = Symbol.for('nodejs.util.promisify.custom');
+  for (const [fn, name] of [[setTimeout, 'setTimeout'], [setImmediate, 'setImmediate']]) {
+    Object.defineProperty(fn, custom, { get() { return require('node:timers/promises')[name]; }, enumerable: false, configurable: true });
+  }
   return { setTimeout, setInterval, setImmediate, clearTimeout: clear, clearInterval: clear, clearImmediate: clear, queueMicrotask };
 }
 

@@ -358,6 +358,21 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		}
 		panic(r.newError("Error", "no native module "+name))
 	})
+	// promiseState tells util.inspect a promise's state and result
+	// (JavaScript cannot see them without awaiting).
+	set("promiseState", func(v goja.Value) goja.Value {
+		p, ok := v.Export().(*goja.Promise)
+		if !ok {
+			return rt.NewArray("pending", goja.Undefined())
+		}
+		switch p.State() {
+		case goja.PromiseStateFulfilled:
+			return rt.NewArray("fulfilled", p.Result())
+		case goja.PromiseStateRejected:
+			return rt.NewArray("rejected", p.Result())
+		}
+		return rt.NewArray("pending", goja.Undefined())
+	})
 	set("bufferFrom", func(data goja.Value) goja.Value { return r.newBuffer(append([]byte(nil), r.dataBytes(data)...)) })
 }
 
