@@ -40,6 +40,14 @@ console.log(util.format('%s|%d|%i|%f', 'str', 42.5, 42.5, '3.25'), util.format('
 console.log(util.format('%d %s', null, -0), util.format('%s', new (class Foo { toString() { return 'FOO'; } })()), util.format('%s:%s', 'a'));`,
 		"str|42.5|42|3.25 { a: [Object] } [ 1, [length]: 1 ]\n" +
 			"0 -0 FOO a:%s\n"},
+	{"path/edges", `
+const path = require('node:path');
+console.log(path.dirname('a//b'), path.dirname('//a'), path.basename('.txt', '.txt'), path.basename('/x/aaa', 'aaa'), path.extname('..'), path.extname('a.'));
+console.log(JSON.stringify(path.parse('a/')), path.normalize('a/../'));
+try { path.join(1); } catch (e) { console.log(e.code, e.message); }`,
+		"a/ //  aaa  .\n" +
+			"{\"root\":\"\",\"dir\":\"\",\"base\":\"a\",\"ext\":\"\",\"name\":\"a\"} ./\n" +
+			"ERR_INVALID_ARG_TYPE The \"path\" argument must be of type string. Received type number (1)\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
