@@ -100,6 +100,142 @@ proto.fill = function fill(val, start, end, enc) {
   return vFill.call(this, val, start, end, enc);
 };
 
+// Node's checks on the numeric read*/write* methods, done before the
+// package's (which throw other errors, or none): the offset must be an
+// integer inside the buffer and a written integer must fit its width.
+function withSeparators(digits) {
+  let out = '';
+  let i = digits.length;
+  const start = digits[0] === '-' ? 1 : 0;
+  for (; i >= start + 4; i -= 3) out = '_' + digits.slice(i - 3, i) + out;
+  return i === digits.length ? digits : digits.slice(0, i) + out;
+}
+function outOfRange(name, range, v) {
+  let got;
+  if (Number.isInteger(v) && Math.abs(v) > 2 ** 32) got = withSeparators(String(v));
+  else if (typeof v === 'bigint') got = (v > 2n ** 32n || v < -(2n ** 32n) ? withSeparators(String(v)) : String(v)) + 'n';
+  else got = typeof v === 'string' ? `'${v}'` : Object.is(v, -0) ? '-0' : String(v);
+  const e = new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${got}`);
+  e.code = 'ERR_OUT_OF_RANGE';
+  return e;
+}
+function checkNumber(v, name) {
+  if (typeof v !== 'number') {
+    const e = new TypeError(`The "${name}" argument must be of type number.` + received(v));
+    e.code = 'ERR_INVALID_ARG_TYPE';
+    throw e;
+  }
+}
+function checkOffset(buf, offset, size, name = 'offset') {
+  checkNumber(offset, name);
+  if (Math.floor(offset) !== offset) throw outOfRange(name, 'an integer', offset);
+  const max = buf.length - size;
+  if (offset < 0 || offset > max) {
+    if (max < 0) {
+      const e = new RangeError('Attempt to access memory outside buffer bounds');
+      e.code = 'ERR_BUFFER_OUT_OF_BOUNDS';
+      throw e;
+    }
+    throw outOfRange(name, `>= 0 and <= ${max}`, offset);
+  }
+}
+function checkByteLength(n) {
+  checkNumber(n, 'byteLength');
+  if (!(n >= 1 && n <= 6) || Math.floor(n) !== n) throw outOfRange('byteLength', Math.floor(n) !== n ? 'an integer' : '>= 1 and <= 6', n);
+}
+function checkValue(v, size, signed, big) {
+  const n = big ? 'n' : '';
+  const bits = size * 8;
+  let min, max, range;
+  if (big) { min = signed ? -(2n ** BigInt(bits - 1)) : 0n; max = signed ? 2n ** BigInt(bits - 1) - 1n : 2n ** BigInt(bits) - 1n; }
+  else { min = signed ? -(2 ** (bits - 1)) : 0; max = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1; }
+  if (v > max || v < min) {
+    if (size > 4) range = signed ? `>= -(2${n} ** ${bits - 1}${n}) and < 2${n} ** ${bits - 1}${n}` : `>= 0${n} and < 2${n} ** ${bits}${n}`;
+    else range = `>= ${min} and <= ${max}`;
+    throw outOfRange('value', range, v);
+  }
+}
+const sizes = { Int8: 1, UInt8: 1, Int16LE: 2, Int16BE: 2, UInt16LE: 2, UInt16BE: 2, Int32LE: 4, Int32BE: 4, UInt32LE: 4,
+  UInt32BE: 4, FloatLE: 4, FloatBE: 4, DoubleLE: 8, DoubleBE: 8, BigInt64LE: 8, BigInt64BE: 8, BigUInt64LE: 8, BigUInt64BE: 8 };
+for (const [t, size] of Object.entries(sizes)) {
+  const isFloat = /^(Float|Double)/.test(t);
+  const big = t.startsWith('Big');
+  const signed = !/UInt/.test(t);
+  let r = proto['read' + t], w = proto['write' + t];
+  if (isFloat) {
+    // Through a DataView: exact, -0 and NaN payloads included.
+    const get = t.startsWith('Float') ? 'getFloat32' : 'getFloat64', set = t.startsWith('Float') ? 'setFloat32' : 'setFloat64';
+    const le = t.endsWith('LE');
+    const view = (b) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+    r = function (offset) { return view(this)[get](offset, le); };
+    w = function (value, offset) { view(this)[set](offset, +value, le); return offset + size; };
+  }
+  const read = { ['read' + t](offset = 0) { checkOffset(this, offset, size); return r.call(this, offset); } }['read' + t];
+  const write = { ['write' + t](value, offset = 0) {
+    if (!isFloat) {
+      if (big) {
+        if (typeof value !== 'bigint') throw new TypeError('Cannot mix BigInt and other types, use explicit conversions');
+      } else value = +value;
+      if (size === 1) { checkNumber(offset, 'offset'); checkValue(value, size, signed, big); }
+      else { checkValue(value, size, signed, big); }
+    }
+    checkOffset(this, offset, size);
+    return w.call(this, value, offset);
+  } }['write' + t];
+  proto['read' + t] = read;
+  proto['write' + t] = write;
+  const alias = t.replace('UInt', 'Uint');
+  if (alias !== t) { proto['read' + alias] = read; proto['write' + alias] = write; }
+}
+for (const t of ['UIntLE', 'UIntBE', 'IntLE', 'IntBE']) {
+  const signed = t.startsWith('Int');
+  const r = proto['read' + t], w = proto['write' + t];
+  const read = { ['read' + t](offset, byteLength) {
+    if (byteLength === undefined) checkNumber(byteLength, 'byteLength');
+    checkByteLength(byteLength);
+    checkOffset(this, offset === undefined ? 0 : offset, byteLength);
+    return r.call(this, offset, byteLength);
+  } }['read' + t];
+  const write = { ['write' + t](value, offset, byteLength) {
+    if (byteLength === undefined) checkNumber(byteLength, 'byteLength');
+    checkByteLength(byteLength);
+    value = +value;
+    checkValue(value, byteLength, signed, false);
+    checkOffset(this, offset === undefined ? 0 : offset, byteLength);
+    return w.call(this, value, offset, byteLength);
+  } }['write' + t];
+  proto['read' + t] = read;
+  proto['write' + t] = write;
+  const alias = t.replace('UInt', 'Uint');
+  if (alias !== t) { proto['read' + alias] = read; proto['write' + alias] = write; }
+}
+
+// Node's inspect of a Buffer: at most INSPECT_MAX_BYTES bytes in hex, and
+// any own non-index properties.
+const INSPECT_MAX_BYTES = 50;
+proto[Symbol.for('nodejs.util.inspect.custom')] = function inspect(recurseTimes, ctx) {
+  const n = Math.min(INSPECT_MAX_BYTES, this.length);
+  let str = '';
+  for (let i = 0; i < n; i++) str += (i ? ' ' : '') + (this[i] < 16 ? '0' : '') + this[i].toString(16);
+  const rest = this.length - INSPECT_MAX_BYTES;
+  if (rest > 0) str += ` ... ${rest} more byte${rest > 1 ? 's' : ''}`;
+  if (ctx) {
+    const extra = Object.create(null);
+    let any = false;
+    for (const k of Object.keys(this)) {
+      if (/^(0|[1-9][0-9]*)$/.test(k)) continue;
+      any = true;
+      extra[k] = this[k];
+    }
+    if (any) {
+      if (this.length !== 0) str += ', ';
+      str += require('node:util').inspect(extra, { ...ctx, breakLength: Infinity, compact: true }).slice(27, -2);
+    }
+  }
+  return `<${this.constructor.name} ${str}>`;
+};
+proto.inspect = proto[Symbol.for('nodejs.util.inspect.custom')];
+
 function received(v) {
   if (v == null) return ' Received ' + v;
   if (typeof v === 'function') return ' Received function ' + v.name;
@@ -113,7 +249,7 @@ const kMaxLength = 2 ** 32;
 module.exports = {
   Buffer,
   SlowBuffer: vendor.SlowBuffer,
-  INSPECT_MAX_BYTES: 50,
+  INSPECT_MAX_BYTES,
   kMaxLength,
   kStringMaxLength: 2 ** 29 - 24,
   constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 },

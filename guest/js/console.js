@@ -5,7 +5,7 @@ let util;
 const inspectFn = (v) => (util || (util = require('node:util'))).inspect(v);
 
 function makeConsole() {
-  const simple = (v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v == null;
+  const simple = (v) => typeof v === 'string' || (typeof v === 'number' && !Object.is(v, -0)) || typeof v === 'boolean' || v == null;
   const format = (args) => {
     if (args.length === 1 && typeof args[0] === 'string') return args[0];
     let all = true;

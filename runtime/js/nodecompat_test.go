@@ -1,6 +1,9 @@
 package js_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // nodeCases are programs whose stdout must be byte for byte what Node 20
 // prints (each expected output was taken from node v20). They pin the
@@ -48,6 +51,21 @@ try { path.join(1); } catch (e) { console.log(e.code, e.message); }`,
 		"a/ //  aaa  .\n" +
 			"{\"root\":\"\",\"dir\":\"\",\"base\":\"a\",\"ext\":\"\",\"name\":\"a\"} ./\n" +
 			"ERR_INVALID_ARG_TYPE The \"path\" argument must be of type string. Received type number (1)\n"},
+	{"buffer/range errors and inspect", `
+const b = Buffer.alloc(8);
+for (const f of [() => b.readUInt8(8), () => b.readUInt32BE(1.5), () => b.writeInt8(128), () => b.writeUIntBE(2 ** 40, 0, 5),
+  () => b.writeBigInt64BE(2n ** 63n), () => Buffer.alloc(2).readUInt32LE(0)]) {
+  try { f(); } catch (e) { console.log(e.code, e.message); }
+}
+b.writeDoubleBE(-0);
+console.log(b.readDoubleBE(0), Buffer.alloc(51, 1));`,
+		"ERR_OUT_OF_RANGE The value of \"offset\" is out of range. It must be >= 0 and <= 7. Received 8\n" +
+			"ERR_OUT_OF_RANGE The value of \"offset\" is out of range. It must be an integer. Received 1.5\n" +
+			"ERR_OUT_OF_RANGE The value of \"value\" is out of range. It must be >= -128 and <= 127. Received 128\n" +
+			"ERR_OUT_OF_RANGE The value of \"value\" is out of range. It must be >= 0 and < 2 ** 40. Received 1_099_511_627_776\n" +
+			"ERR_OUT_OF_RANGE The value of \"value\" is out of range. It must be >= -(2n ** 63n) and < 2n ** 63n. Received 9_223_372_036_854_775_808n\n" +
+			"ERR_BUFFER_OUT_OF_BOUNDS Attempt to access memory outside buffer bounds\n" +
+			"-0 <Buffer " + strings.Repeat("01 ", 50) + "... 1 more byte>\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
