@@ -15,15 +15,24 @@ const encode = (bytes, enc) => {
 };
 const blockSize = (alg) => (/^sha-?(384|512)$/i.test(alg) ? 128 : 64);
 
+const finalized = () => {
+  const e = new Error('Digest already called');
+  e.code = 'ERR_CRYPTO_HASH_FINALIZED';
+  return e;
+};
+const newHash = (alg) => {
+  try { return host.hashNew(String(alg)); } catch { throw new Error('Digest method not supported'); }
+};
+
 class Hash {
-  constructor(alg) { this._alg = alg; this._h = host.hashNew(alg); this._done = false; }
+  constructor(alg) { this._alg = alg; this._h = newHash(alg); this._done = false; }
   update(data, enc) {
-    if (this._done) throw new Error('Digest already called');
+    if (this._done) throw finalized();
     this._h.update(toBytes(data, enc));
     return this;
   }
   digest(enc) {
-    if (this._done) throw new Error('Digest already called');
+    if (this._done) throw finalized();
     this._done = true;
     return encode(this._h.digest(), enc);
   }
@@ -39,13 +48,13 @@ class Hmac {
     pad.set(k);
     this._alg = alg;
     this._opad = pad.map((x) => x ^ 0x5c);
-    this._inner = host.hashNew(alg);
+    this._inner = newHash(alg);
     this._inner.update(pad.map((x) => x ^ 0x36));
     this._done = false;
   }
-  update(data, enc) { this._inner.update(toBytes(data, enc)); return this; }
+  update(data, enc) { if (this._done) throw finalized(); this._inner.update(toBytes(data, enc)); return this; }
   digest(enc) {
-    if (this._done) throw new Error('Digest already called');
+    if (this._done) throw finalized();
     this._done = true;
     const outer = host.hashNew(this._alg);
     outer.update(this._opad);
@@ -73,7 +82,11 @@ function randomInt(min, max, cb) {
 }
 
 function timingSafeEqual(a, b) {
-  if (a.byteLength !== b.byteLength) throw new RangeError('Input buffers must have the same byte length');
+  if (a.byteLength !== b.byteLength) {
+    const e = new RangeError('Input buffers must have the same byte length');
+    e.code = 'ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH';
+    throw e;
+  }
   const x = toBytes(a), y = toBytes(b);
   let d = 0;
   for (let i = 0; i < x.length; i++) d |= x[i] ^ y[i];

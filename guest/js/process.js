@@ -175,7 +175,9 @@ function makeProcess() {
         throw e;
       }
       ticks.push([fn, args]);
-      if (!tickScheduled) { tickScheduled = true; Promise.resolve().then(runTicks); }
+      // The backend runs the queue after the current macrotask (after its
+      // microtasks in the main module, before them in callbacks), as Node.
+      if (!tickScheduled) { tickScheduled = true; host.tickPending(); }
     },
     hrtime,
     uptime: () => host.hrnow() / 1e9,
@@ -194,7 +196,8 @@ function makeProcess() {
   // exception or rejection nothing caught (true: a listener handled it).
   host.setProcessHooks({
     beforeExit: () => (exiting ? false : process.emit('beforeExit', process.exitCode === undefined ? 0 : Number(process.exitCode) | 0)),
-    exit: () => emitExit(),
+    exit: (code) => emitExit(code),
+    ticks: () => runTicks(),
     uncaught: (err, origin) => {
       if (origin === 'unhandledRejection' && process.listenerCount('unhandledRejection') > 0) {
         process.emit('unhandledRejection', err, undefined);

@@ -10,16 +10,21 @@ function makeTimers() {
     [Symbol.toPrimitive]() { return this._id; }
   }
   class Immediate extends Timeout {}
+  // A callback ends with the process.nextTick queue, which Node runs
+  // before the promise jobs the callback queued.
   const timerFn = (fn, args) => {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function. Received ' + typeof fn);
-    return args.length ? () => fn(...args) : fn;
+    return () => { fn(...args); host.runTicks(); };
   };
+  // Node clamps a delay outside [1, 2**31-1] ms to 1 ms, so an immediate
+  // set at the same time runs first.
+  const delay = (ms) => { const n = Number(ms); return n >= 1 && n <= 2147483647 ? n : 1; };
   const timerId = (t) => (t != null && typeof t === 'object' ? t._id : Number(t));
   const setTimeout = (function setTimeout(fn, ms, ...args) {
-    return new Timeout(host.timerStart(timerFn(fn, args), Number(ms) || 0, false));
+    return new Timeout(host.timerStart(timerFn(fn, args), delay(ms), false));
   });
   const setInterval = (function setInterval(fn, ms, ...args) {
-    return new Timeout(host.timerStart(timerFn(fn, args), Number(ms) || 0, true));
+    return new Timeout(host.timerStart(timerFn(fn, args), delay(ms), true));
   });
   const setImmediate = (function setImmediate(fn, ...args) {
     return new Immediate(host.timerStart(timerFn(fn, args), 0, false));

@@ -17,8 +17,9 @@ function makeStructuredClone() {
     };
     const cloneOne = (v) => {
       if (typeof v === 'function' || typeof v === 'symbol') {
-        const e = new Error((typeof v === 'function' ? 'function' : 'symbol') + ' could not be cloned.');
+        const e = new Error((typeof v === 'function' ? Function.prototype.toString.call(v) : v.toString()) + ' could not be cloned.');
         e.name = 'DataCloneError';
+        e.code = 25;
         throw e;
       }
       if (v === null || typeof v !== 'object') return v;
@@ -66,15 +67,20 @@ function makeCrypto() {
       return ta;
     },
     subtle: {
+      // digest settles in a later macrotask, as Node's (a thread-pool job) does.
       digest(alg, data) {
-        try {
-          const name = typeof alg === 'string' ? alg : alg && alg.name;
-          if (!/^SHA-(1|256|384|512)$/i.test(String(name))) throw new Error('Unrecognized algorithm name: ' + name);
-          const d = host.digest(String(name), data);
-          return Promise.resolve(d.buffer);
-        } catch (e) {
-          return Promise.reject(e);
-        }
+        return new Promise((resolve, reject) => {
+          let d;
+          try {
+            const name = typeof alg === 'string' ? alg : alg && alg.name;
+            if (!/^SHA-(1|256|384|512)$/i.test(String(name))) throw new Error('Unrecognized algorithm name: ' + name);
+            d = host.digest(String(name), data);
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          setImmediate(() => resolve(d.buffer));
+        });
       },
     },
   };

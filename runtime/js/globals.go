@@ -319,6 +319,18 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		return r.addTimer(f, time.Duration(ms*float64(time.Millisecond)), repeat)
 	})
 	set("timerClear", func(id int64) { r.clearTimer(id) })
+	set("tickPending", func() { r.ticksPending = true })
+	// runTicks runs the nextTick queue now: a timer's callback ends with
+	// it, so its ticks run before the microtasks it queued, as in Node.
+	set("runTicks", func() {
+		if !r.ticksPending || r.procHooks == nil || r.procHooks.ticks == nil {
+			return
+		}
+		r.ticksPending = false
+		if _, err := r.procHooks.ticks(goja.Undefined()); err != nil {
+			panic(err)
+		}
+	})
 	set("timerRef", func(id int64, ref bool) { r.refTimer(id, ref) })
 	set("exit", func(code goja.Value) {
 		c := 0

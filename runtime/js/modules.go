@@ -40,6 +40,7 @@ var builtinFiles = map[string]string{
 	"node:readline":          "readline.js",
 	"node:readline/promises": "readline_promises.js",
 	"node:module":            "module.js",
+	"node:querystring":       "querystring.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).

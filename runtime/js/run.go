@@ -67,6 +67,7 @@ type run struct {
 	process      *goja.Object
 	procHooks    *processHooks // set when process is built (see process.go)
 	inUncaught   bool          // an uncaughtException listener is running
+	ticksPending bool          // process.nextTick queued callbacks (see runTicks)
 	bufferProto  *goja.Object  // node:buffer's Buffer.prototype (see newBuffer)
 }
 

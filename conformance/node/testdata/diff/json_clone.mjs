@@ -2,8 +2,8 @@ const src = { d: new Date(0), m: new Map([[1, { a: 1 }]]), s: new Set([1, 2]), r
 src.self = src;
 const c = structuredClone(src);
 console.log(c.self === c, c.d instanceof Date, c.d.getTime(), c.m.get(1), [...c.s], c.r.flags, c.arr, c.big, c.ta, 'u' in c);
-try { structuredClone({ f() {} }); } catch (e) { console.log(e.name, e.message); }
-try { structuredClone(Symbol('x')); } catch (e) { console.log(e.name); }
+try { structuredClone({ f() {} }); } catch (e) { console.log(e.name, e.code, e instanceof Error); }
+try { structuredClone(Symbol('x')); } catch (e) { console.log(e.name, e.message); }
 const err = structuredClone(new RangeError('cloned')); console.log(err instanceof RangeError, err.message);
 class K { constructor() { this.v = 1; } }
 const k = structuredClone(new K()); console.log(k.constructor === Object, k.v);
