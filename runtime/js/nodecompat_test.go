@@ -106,6 +106,31 @@ throw new Error('top');`,
 const qs = require('node:querystring');
 console.log(qs.parse('a=1&a=2&b=%zz&+c+=d+e&&f'), qs.stringify({ a: [1, 2], b: 'x y', c: null, d: [] }), qs.unescape('a%20b%zz'));`,
 		"[Object: null prototype] {\n  a: [ '1', '2' ],\n  b: '%zz',\n  ' c ': 'd e',\n  f: ''\n} a=1&a=2&b=x%20y&c= a b%zz\n"},
+	{"url/whatwg parser", `
+console.log(new URL('../x?y#z', 'http://h/a/b/c').href, new URL('HTTP://EX.com:8080/%7Efoo/./bar/../baz').href, new URL('https://h:8080/').origin);
+console.log(new URL('http://[2001:db8:0:0:1:0:0:1]/').host, new URL('http://0x7f.1/').host, new URL('file:///C:/x/../y').href, new URL('foo:/a/../b').href);
+const u = new URL('http://a.com/p?x=1'); u.searchParams.append('b', 'two words'); u.port = '80';
+console.log(u.href, URL.canParse('nope'), new URLSearchParams({ a: '1', b: 'é' }).toString());
+try { new URL('http://h:port/'); } catch (e) { console.log(e.code, e.message, e.input); }`,
+		"http://h/a/x?y#z http://ex.com:8080/%7Efoo/baz https://h:8080\n" +
+			"[2001:db8::1:0:0:1] 127.0.0.1 file:///C:/y foo:/b\n" +
+			"http://a.com/p?x=1&b=two+words false a=1&b=%C3%A9\n" +
+			"ERR_INVALID_URL Invalid URL http://h:port/\n"},
+	{"url/legacy", `
+const url = require('node:url');
+const p = url.parse('http://user@host.com:81/p/q?x=1#frag', true);
+console.log(p.auth, p.host, p.port, p.pathname, p.search, p.query, p.hash, p.path, p.href);
+console.log(url.format({ protocol: 'https', hostname: 'h.com', pathname: '/p', query: { a: 1 } }), url.resolve('/one/two', 'three'), url.resolve('http://a/b/c', '../d'));`,
+		"user host.com:81 81 /p/q ?x=1 [Object: null prototype] { x: '1' } #frag /p/q?x=1 http://user@host.com:81/p/q?x=1#frag\n" +
+			"https://h.com/p?a=1 /one/three http://a/d\n"},
+	{"encoding/TextDecoder", `
+const dest = new Uint8Array(4);
+console.log(new TextEncoder().encodeInto('aé€', dest), dest);
+const s = new TextDecoder();
+console.log(JSON.stringify(s.decode(new Uint8Array([0xe2, 0x82]), { stream: true })), s.decode(new Uint8Array([0xac])));
+try { new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array([0xff])); } catch (e) { console.log(e.name, e.code); }
+console.log(new TextDecoder('utf-16le').decode(new Uint8Array([0x68, 0, 0x69, 0])), new TextDecoder('latin1').decode(new Uint8Array([0x80, 0xe9])));`,
+		"{ read: 2, written: 3 } Uint8Array(4) [ 97, 195, 169, 0 ]\n\"\" €\nTypeError ERR_ENCODING_INVALID_ENCODED_DATA\nhi \u0080é\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
