@@ -41,7 +41,76 @@ Buffer.from = function from(value, enc, length) {
     if (e === 'base64url') return vFrom.call(Buffer, fromUrl(value), 'base64');
     return vFrom.call(Buffer, value, e);
   }
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    throw invalidArg('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object', value);
+  }
   return vFrom.call(Buffer, value, enc, length);
+};
+
+// Node accepts any Uint8Array where a Buffer is compared or searched.
+const asBuffer = (v) => (v instanceof Uint8Array && !(v instanceof Buffer) ? vFrom.call(Buffer, v.buffer, v.byteOffset, v.byteLength) : v);
+const invalidArg = (name, what, v) => {
+  const e = new TypeError(`The ${name} must be ${what}.` + received(v));
+  e.code = 'ERR_INVALID_ARG_TYPE';
+  return e;
+};
+const vCompare = Buffer.compare;
+Buffer.compare = function compare(a, b) {
+  if (!(a instanceof Uint8Array)) throw invalidArg('"buf1" argument', 'an instance of Buffer or Uint8Array', a);
+  if (!(b instanceof Uint8Array)) throw invalidArg('"buf2" argument', 'an instance of Buffer or Uint8Array', b);
+  return vCompare(asBuffer(a), asBuffer(b));
+};
+const vProtoCompare = proto.compare;
+proto.compare = function compare(target, ...rest) {
+  if (!(target instanceof Uint8Array)) throw invalidArg('"target" argument', 'an instance of Buffer or Uint8Array', target);
+  return vProtoCompare.call(this, asBuffer(target), ...rest);
+};
+const vEquals = proto.equals;
+proto.equals = function equals(other) {
+  if (!(other instanceof Uint8Array)) throw invalidArg('"otherBuffer" argument', 'an instance of Buffer or Uint8Array', other);
+  return vEquals.call(this, asBuffer(other));
+};
+const vConcat = Buffer.concat;
+Buffer.concat = function concat(list, length) {
+  if (!Array.isArray(list)) throw invalidArg('"list" argument', 'an instance of Array', list);
+  for (let i = 0; i < list.length; i++) {
+    if (!(list[i] instanceof Uint8Array)) throw invalidArg(`"list[${i}]" argument`, 'an instance of Buffer or Uint8Array', list[i]);
+  }
+  return vConcat.call(Buffer, list.map(asBuffer), length);
+};
+for (const name of ['alloc', 'allocUnsafe', 'allocUnsafeSlow']) {
+  const orig = Buffer[name];
+  Buffer[name] = { [name](size, ...rest) {
+    if (typeof size !== 'number') throw invalidArg('"size" argument', 'of type number', size);
+    if (!(size >= 0 && size <= 2 ** 32)) {
+      const e = new RangeError(`The value of "size" is out of range. It must be >= 0 && <= ${2 ** 32}. Received ${String(size).replace(/\B(?=(\d{3})+(?!\d))/g, '_')}`);
+      e.code = 'ERR_OUT_OF_RANGE';
+      throw e;
+    }
+    return orig.call(Buffer, size, ...rest);
+  } }[name];
+}
+for (const name of ['indexOf', 'lastIndexOf', 'includes']) {
+  const orig = proto[name];
+  proto[name] = { [name](val, byteOffset, enc) {
+    // An empty needle is found at byteOffset (clamped to the length).
+    if ((typeof val === 'string' && val.length === 0) || (val instanceof Uint8Array && val.length === 0)) {
+      let off = byteOffset === undefined || typeof byteOffset === 'string' ? (name === 'lastIndexOf' ? this.length : 0) : Math.trunc(+byteOffset) || 0;
+      if (off < 0) off = Math.max(0, this.length + off);
+      off = Math.min(off, this.length);
+      return name === 'includes' ? true : off;
+    }
+    return orig.call(this, val instanceof Uint8Array ? asBuffer(val) : val, byteOffset, enc);
+  } }[name];
+}
+
+Buffer.copyBytesFrom = function copyBytesFrom(view, offset = 0, length) {
+  if (!ArrayBuffer.isView(view) || view instanceof DataView) throw invalidArg('"view" argument', 'an instance of TypedArray', view);
+  const size = view.BYTES_PER_ELEMENT;
+  const end = length === undefined ? view.length : Math.min(view.length, offset + length);
+  if (offset >= view.length || end <= offset) return Buffer.alloc(0);
+  const bytes = new Uint8Array(view.buffer, view.byteOffset + offset * size, (end - offset) * size);
+  return vFrom.call(Buffer, bytes);
 };
 
 const vByteLength = Buffer.byteLength;

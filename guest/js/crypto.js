@@ -36,7 +36,14 @@ class Hash {
     this._done = true;
     return encode(this._h.digest(), enc);
   }
-  copy() { throw new Error('Hash.copy is not supported'); }
+  copy() {
+    if (this._done) throw finalized();
+    const c = Object.create(Hash.prototype);
+    c._alg = this._alg;
+    c._h = this._h.copy();
+    c._done = false;
+    return c;
+  }
 }
 
 class Hmac {

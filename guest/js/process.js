@@ -134,7 +134,11 @@ function makeProcess() {
     }
   };
   Object.assign(process, {
-    env: host.env,
+    // As in Node, what is stored in process.env becomes a string.
+    env: new Proxy(host.env, {
+      set: (t, k, v) => { t[k] = typeof k === 'symbol' ? v : String(v); return true; },
+      defineProperty: (t, k, d) => Reflect.defineProperty(t, k, 'value' in d && typeof k !== 'symbol' ? { ...d, value: String(d.value) } : d),
+    }),
     argv: host.argv,
     argv0: 'node',
     execArgv: [],

@@ -3,7 +3,19 @@
 
 function makeTimers() {
   class Timeout {
-    constructor(id) { this._id = id; }
+    constructor(id, start) {
+      this._id = id;
+      Object.defineProperty(this, '_start', { value: start, enumerable: false });
+    }
+    // refresh restarts the timer with its delay from now (a new id inside).
+    refresh() {
+      if (this._start) {
+        host.timerClear(this._id);
+        this._id = this._start();
+        if (this._ref === false) host.timerRef(this._id, false);
+      }
+      return this;
+    }
     ref() { host.timerRef(this._id, true); this._ref = true; return this; }
     unref() { host.timerRef(this._id, false); this._ref = false; return this; }
     hasRef() { return this._ref !== false; }
@@ -21,10 +33,14 @@ function makeTimers() {
   const delay = (ms) => { const n = Number(ms); return n >= 1 && n <= 2147483647 ? n : 1; };
   const timerId = (t) => (t != null && typeof t === 'object' ? t._id : Number(t));
   const setTimeout = (function setTimeout(fn, ms, ...args) {
-    return new Timeout(host.timerStart(timerFn(fn, args), delay(ms), false));
+    const f = timerFn(fn, args), d = delay(ms);
+    const start = () => host.timerStart(f, d, false);
+    return new Timeout(start(), start);
   });
   const setInterval = (function setInterval(fn, ms, ...args) {
-    return new Timeout(host.timerStart(timerFn(fn, args), delay(ms), true));
+    const f = timerFn(fn, args), d = delay(ms);
+    const start = () => host.timerStart(f, d, true);
+    return new Timeout(start(), start);
   });
   const setImmediate = (function setImmediate(fn, ...args) {
     return new Immediate(host.timerStart(timerFn(fn, args), 0, false));

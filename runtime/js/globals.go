@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ var lazyNames = map[string]bool{
 	"setTimeout": true, "setInterval": true, "setImmediate": true, "clearTimeout": true, "clearInterval": true,
 	"clearImmediate": true, "queueMicrotask": true, "console": true, "process": true, "TextEncoder": true,
 	"TextDecoder": true, "btoa": true, "atob": true, "structuredClone": true, "crypto": true, "performance": true,
-	"Buffer": true, "URL": true, "URLSearchParams": true, "EventTarget": true, "Event": true,
+	"Buffer": true, "URL": true, "URLSearchParams": true, "EventTarget": true, "Event": true, "CustomEvent": true,
 	"AbortController": true, "AbortSignal": true, "fetch": true, "Headers": true, "Response": true, "Request": true,
 }
 
@@ -292,10 +293,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		if hs == nil {
 			panic(r.newError("Error", fmt.Sprintf("Digest method not supported: %s", alg)))
 		}
-		o := rt.NewObject()
-		o.Set("update", func(data goja.Value) { hs.Write(r.dataBytes(data)) })
-		o.Set("digest", func() goja.Value { return r.newUint8Array(hs.Sum(nil)) })
-		return o
+		return r.hashObject(alg, hs)
 	})
 	set("utf8Encode", func(s string) goja.Value { return r.newUint8Array([]byte(s)) })
 	set("utf8Decode", func(data goja.Value, fatal bool) string {
@@ -386,6 +384,31 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		return rt.NewArray("pending", goja.Undefined())
 	})
 	set("bufferFrom", func(data goja.Value) goja.Value { return r.newBuffer(append([]byte(nil), r.dataBytes(data)...)) })
+}
+
+// hashObject is the bridge to a running hash: update, digest, and copy
+// (a new hash in the same state, through the state's binary encoding).
+func (r *run) hashObject(alg string, hs hash.Hash) *goja.Object {
+	o := r.rt.NewObject()
+	o.Set("update", func(data goja.Value) { hs.Write(r.dataBytes(data)) })
+	o.Set("digest", func() goja.Value { return r.newUint8Array(hs.Sum(nil)) })
+	o.Set("copy", func() goja.Value {
+		m, ok := hs.(encoding.BinaryMarshaler)
+		c := newHash(alg)
+		u, ok2 := c.(encoding.BinaryUnmarshaler)
+		if !ok || !ok2 {
+			panic(r.newError("Error", "Hash.copy is not supported for "+alg))
+		}
+		state, err := m.MarshalBinary()
+		if err == nil {
+			err = u.UnmarshalBinary(state)
+		}
+		if err != nil {
+			panic(r.newError("Error", "Hash.copy: "+err.Error()))
+		}
+		return r.hashObject(alg, c)
+	})
+	return o
 }
 
 // dataBytes returns the bytes of a string (UTF-8) or of binary data.

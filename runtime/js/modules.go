@@ -144,6 +144,11 @@ func (r *run) loadBuiltin(name string) (goja.Value, error) {
 		for _, n := range []string{"setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"} {
 			o.Set(n, r.rt.GlobalObject().Get(n))
 		}
+		p, err := r.requireModule("node:timers/promises")
+		if err != nil {
+			return nil, err
+		}
+		o.Set("promises", p)
 		return o, nil
 	case "node:fs/promises":
 		f, err := r.requireModule("node:fs")

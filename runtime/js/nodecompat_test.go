@@ -131,6 +131,51 @@ console.log(JSON.stringify(s.decode(new Uint8Array([0xe2, 0x82]), { stream: true
 try { new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array([0xff])); } catch (e) { console.log(e.name, e.code); }
 console.log(new TextDecoder('utf-16le').decode(new Uint8Array([0x68, 0, 0x69, 0])), new TextDecoder('latin1').decode(new Uint8Array([0x80, 0xe9])));`,
 		"{ read: 2, written: 3 } Uint8Array(4) [ 97, 195, 169, 0 ]\n\"\" €\nTypeError ERR_ENCODING_INVALID_ENCODED_DATA\nhi \u0080é\n"},
+	{"events/EventTarget", `
+const et = new EventTarget();
+const log = [];
+const ac = new AbortController();
+et.addEventListener('x', (e) => log.push('phase ' + e.eventPhase), { once: true });
+et.addEventListener('x', () => log.push('signal'), { signal: ac.signal });
+et.dispatchEvent(new Event('x'));
+ac.abort();
+et.dispatchEvent(new Event('x'));
+try { et.dispatchEvent('nope'); } catch (e) { console.log(e.code, e.message); }
+console.log(log, AbortSignal.any([AbortSignal.abort('r')]).reason, new CustomEvent('k', { detail: 1 }).detail);`,
+		"ERR_INVALID_ARG_TYPE The \"event\" argument must be an instance of Event. Received type string ('nope')\n" +
+			"[ 'phase 2', 'signal' ] r 1\n"},
+	{"os/constants", `
+const os = require('node:os');
+console.log(os.constants.signals.SIGTERM, os.constants.errno.ENOTEMPTY, os.constants.priority.PRIORITY_HIGHEST);`,
+		"15 39 -20\n"},
+	{"timers/refresh and setInterval iterator", `
+const { setInterval: every } = require('node:timers/promises');
+(async () => {
+  let n = 0;
+  for await (const v of every(1, 'tick')) { if (++n === 3) { console.log(v, n); break; } }
+  const t = setTimeout(() => console.log('fired', t.hasRef()), 2);
+  console.log(t.refresh() === t, typeof require('node:timers').promises.setInterval);
+})();`,
+		"tick 3\ntrue function\nfired true\n"},
+	{"crypto/hash copy", `
+const crypto = require('node:crypto');
+const h = crypto.createHash('sha256').update('part1');
+const c = h.copy();
+console.log(h.update('part2').digest('hex') === c.update('part2').digest('hex'), c.copy === undefined);`,
+		"true false\n"},
+	{"buffer/arguments", `
+for (const f of [() => Buffer.concat([1]), () => Buffer.alloc(-1), () => Buffer.from(5)]) {
+  try { f(); } catch (e) { console.log(e.code, e.message); }
+}
+console.log(Buffer.from('abc').indexOf('', 2), Buffer.compare(new Uint8Array([1]), Buffer.from([2])), Buffer.copyBytesFrom(new Uint16Array([1, 2]), 1));`,
+		"ERR_INVALID_ARG_TYPE The \"list[0]\" argument must be an instance of Buffer or Uint8Array. Received type number (1)\n" +
+			"ERR_OUT_OF_RANGE The value of \"size\" is out of range. It must be >= 0 && <= 4294967296. Received -1\n" +
+			"ERR_INVALID_ARG_TYPE The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received type number (5)\n" +
+			"2 -1 <Buffer 02 00>\n"},
+	{"process/env strings", `
+process.env.N = 42; process.env.U = undefined;
+console.log(typeof process.env.N, JSON.stringify(process.env.U));`,
+		"string \"undefined\"\n"},
 }
 
 func TestNodeCompat(t *testing.T) {

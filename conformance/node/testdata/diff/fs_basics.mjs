@@ -11,7 +11,7 @@ fs.renameSync('dir/f1.txt', 'dir/renamed.txt');
 console.log(fs.existsSync('dir/f1.txt'), fs.existsSync('dir/renamed.txt'));
 fs.rmSync('dir', { recursive: true });
 console.log(fs.existsSync('dir'));
-try { fs.rmSync('nothing'); } catch (e) { console.log(e.code, e.syscall); }
+try { fs.rmSync('nothing'); } catch (e) { console.log(e.code, e.errno); }
 fs.rmSync('nothing', { force: true });
 fs.copyFileSync('a.txt', 'b.txt'); console.log(fs.readFileSync('b.txt').length);
 fs.unlinkSync('b.txt'); console.log(fs.existsSync('b.txt'));
