@@ -56,7 +56,7 @@ EventEmitter.captureRejectionSymbol = Symbol.for('nodejs.rejection');
 const proto = EventEmitter.prototype;
 proto.setMaxListeners = function setMaxListeners(n) {
   if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-    const e = new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + String(n));
+    const e = new RangeError('The value of "setMaxListeners" is out of range. It must be >= 0. Received ' + String(n));
     e.code = 'ERR_OUT_OF_RANGE';
     throw e;
   }
@@ -169,7 +169,9 @@ proto.emit = function emit(type, ...args) {
     if (ev === undefined || ev.error === undefined) {
       const er = args[0];
       if (er instanceof Error) throw er;
-      const e = new Error('Unhandled error.' + (er === undefined ? '' : ` (${typeof er === 'string' ? `'${er}'` : String(er)})`));
+      let shown = '';
+      if (er !== undefined) { try { shown = ` (${require('node:util').inspect(er)})`; } catch { shown = ` (${String(er)})`; } }
+      const e = new Error('Unhandled error.' + shown);
       e.code = 'ERR_UNHANDLED_ERROR';
       e.context = er;
       throw e;
@@ -223,10 +225,31 @@ EventEmitter.EventEmitter = EventEmitter;
 EventEmitter.usingDomains = false;
 EventEmitter.listenerCount = (em, type) => em.listenerCount(type);
 EventEmitter.getEventListeners = (em, type) => (typeof em.listeners === 'function' ? em.listeners(type) : em._l && em._l.get(type) ? em._l.get(type).map((e) => e.fn) : []);
-EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners() : defaultMaxListeners);
+EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners()
+  : em && em._maxListeners !== undefined ? em._maxListeners : defaultMaxListeners);
 EventEmitter.setMaxListeners = (n = defaultMaxListeners, ...targets) => {
+  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
+    const e = new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + String(n));
+    e.code = 'ERR_OUT_OF_RANGE';
+    throw e;
+  }
   if (targets.length === 0) defaultMaxListeners = n;
-  for (const t of targets) if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+  for (const t of targets) {
+    if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+    else if (t instanceof EventTarget) t._maxListeners = n;
+  }
+};
+// addAbortListener calls listener once signal aborts (at once if it has)
+// and returns a disposable that removes it.
+EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
+  if (signal === undefined || signal === null || typeof signal.addEventListener !== 'function') throw invalidArg('signal', 'AbortSignal', signal);
+  checkListener(listener);
+  let removed = false;
+  const fn = () => { if (!removed) listener(); };
+  if (signal.aborted) queueMicrotask(fn);
+  else signal.addEventListener('abort', fn, { once: true });
+  const dispose = () => { removed = true; signal.removeEventListener('abort', fn); };
+  return { [Symbol.dispose || Symbol.for('Symbol.dispose')]: dispose };
 };
 EventEmitter.once = function once(em, name, opts) {
   const signal = opts && opts.signal;
@@ -278,6 +301,9 @@ EventEmitter.on = function on(em, name, opts) {
   };
   em.on(name, onEv);
   if (name !== 'error') em.on('error', onErr);
+  const closers = (opts && opts.close) || [];
+  const onClose = () => { iter.return(); };
+  for (const c of closers) em.on(c, onClose);
   const aIter = Symbol.asyncIterator || Symbol.for('Symbol.asyncIterator');
   const iter = {
     next() {
@@ -289,6 +315,7 @@ EventEmitter.on = function on(em, name, opts) {
     return() {
       em.removeListener(name, onEv);
       em.removeListener('error', onErr);
+      for (const c of closers) em.removeListener(c, onClose);
       done = true;
       for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true });
       return Promise.resolve({ value: undefined, done: true });

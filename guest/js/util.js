@@ -1057,3 +1057,5 @@ module.exports = {
   styleText: (f, text) => String(text),
   toUSVString: (s) => String(s).toWellFormed ? String(s).toWellFormed() : String(s),
 };
+// The console's table layout measures cells as inspect does.
+Object.defineProperty(module.exports, '_stringWidth', { value: stringWidth, enumerable: false });

@@ -176,6 +176,33 @@ console.log(Buffer.from('abc').indexOf('', 2), Buffer.compare(new Uint8Array([1]
 process.env.N = 42; process.env.U = undefined;
 console.log(typeof process.env.N, JSON.stringify(process.env.U));`,
 		"string \"undefined\"\n"},
+	{"builtins/guarded methods are not enumerable", `
+const keys = []; for (const k in [1]) keys.push(k); for (const k in JSON) keys.push(k);
+console.log(keys, Object.keys(JSON.parse), JSON, [JSON.parse]);`,
+		"[ '0' ] [] Object [JSON] {} [ [Function: parse] ]\n"},
+	{"console/table and dir", `
+console.table([{ a: 1, b: 'x' }, { a: 2, c: true }]);
+console.table(new Map([['k', 1]]));
+console.dir({ a: { b: { c: 1 } } }, { depth: 0 });`,
+		"┌─────────┬───┬─────┬──────┐\n│ (index) │ a │ b   │ c    │\n├─────────┼───┼─────┼──────┤\n" +
+			"│ 0       │ 1 │ 'x' │      │\n│ 1       │ 2 │     │ true │\n└─────────┴───┴─────┴──────┘\n" +
+			"┌───────────────────┬─────┬────────┐\n│ (iteration index) │ Key │ Values │\n├───────────────────┼─────┼────────┤\n" +
+			"│ 0                 │ 'k' │ 1      │\n└───────────────────┴─────┴────────┘\n" +
+			"{ a: [Object] }\n"},
+	{"events/on close, addAbortListener, messages", `
+const { EventEmitter, on, addAbortListener } = require('node:events');
+const em = new EventEmitter();
+process.nextTick(() => { em.emit('v', 1); em.emit('v', 2); em.emit('close'); });
+(async () => {
+  const vals = [];
+  for await (const [v] of on(em, 'v', { close: ['close'] })) vals.push(v);
+  console.log(vals);
+  try { em.emit('error', { message: 'obj' }); } catch (e) { console.log(e.code, e.message); }
+  const ac = new AbortController();
+  addAbortListener(ac.signal, () => console.log('aborted'));
+  ac.abort();
+})();`,
+		"[ 1, 2 ]\nERR_UNHANDLED_ERROR Unhandled error. ({ message: 'obj' })\naborted\n"},
 }
 
 func TestNodeCompat(t *testing.T) {

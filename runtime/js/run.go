@@ -290,6 +290,11 @@ func (r *run) await(v goja.Value) (goja.Value, error) {
 		return v, nil
 	}
 	r.awaited[p] = true
+	// A module that threw at the top fails at once, as in Node: its
+	// nextTick queue does not run.
+	if p.State() == goja.PromiseStateRejected {
+		return nil, r.uncaught(p.Result(), false)
+	}
 	err := r.runLoop(func() bool { return p.State() != goja.PromiseStatePending })
 	if err != nil {
 		if errors.Is(err, errNeverSettles) {
