@@ -987,6 +987,154 @@ function isDeepStrictEqual(a, b, strict = true, seen = new Map()) {
   return true;
 }
 
+// parseArgs parses command-line arguments as Node's util.parseArgs does:
+// long (--name, --name=value) and short (-n, -abc, -nVALUE) options,
+// "--" ending the options, strict checks, defaults, and tokens.
+function parseArgsError(code, msg) {
+  const e = new TypeError(msg);
+  e.code = code;
+  return e;
+}
+function parseArgs(config = {}) {
+  if (config === null || typeof config !== 'object') throw invalidArgType('config', 'object', config);
+  const args = config.args !== undefined ? config.args : process.argv.slice(2);
+  const strict = config.strict !== undefined ? !!config.strict : true;
+  const allowPositionals = config.allowPositionals !== undefined ? !!config.allowPositionals : !strict;
+  const allowNegative = !!config.allowNegative;
+  const wantTokens = !!config.tokens;
+  const options = config.options || {};
+  if (!Array.isArray(args)) throw invalidArgType('args', 'Array', args);
+  for (const [name, o] of Object.entries(options)) {
+    if (o === null || typeof o !== 'object') throw invalidArgType(`options.${name}`, 'object', o);
+    if (o.type !== 'string' && o.type !== 'boolean') {
+      const e = new TypeError(`The property 'options.${name}.type' must be one of: 'string', 'boolean'. Received ${inspect(o.type)}`);
+      e.code = 'ERR_INVALID_ARG_VALUE';
+      throw e;
+    }
+    if (o.short !== undefined && (typeof o.short !== 'string' || o.short.length !== 1)) {
+      const e = new TypeError(`The property 'options.${name}.short' must be a single character. Received ${inspect(o.short)}`);
+      e.code = 'ERR_INVALID_ARG_VALUE';
+      throw e;
+    }
+  }
+  const byShort = (c) => Object.keys(options).find((n) => options[n].short === c);
+  const tokens = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      tokens.push({ kind: 'option-terminator', index: i });
+      for (let j = i + 1; j < args.length; j++) tokens.push({ kind: 'positional', index: j, value: args[j] });
+      break;
+    }
+    if (arg.length > 1 && arg[0] === '-' && arg[1] !== '-') {
+      // A short option, a group of them, or one with its value attached.
+      const first = arg[1];
+      const name = byShort(first) || first;
+      const o = options[name];
+      if (arg.length === 2) {
+        let value, inlineValue;
+        if (o && o.type === 'string' && i + 1 < args.length) { value = args[++i]; inlineValue = false; }
+        tokens.push({ kind: 'option', name, rawName: arg, index: i - (inlineValue === false ? 1 : 0), value, inlineValue });
+        continue;
+      }
+      if (o && o.type === 'string') {
+        tokens.push({ kind: 'option', name, rawName: '-' + first, index: i, value: arg.slice(2), inlineValue: true });
+        continue;
+      }
+      for (let k = 1; k < arg.length; k++) {
+        const c = arg[k];
+        const n = byShort(c) || c;
+        const oc = options[n];
+        if (oc && oc.type === 'string' && k < arg.length - 1) {
+          tokens.push({ kind: 'option', name: n, rawName: '-' + c, index: i, value: arg.slice(k + 1), inlineValue: true });
+          break;
+        }
+        let value, inlineValue;
+        if (oc && oc.type === 'string' && k === arg.length - 1 && i + 1 < args.length) { value = args[i + 1]; inlineValue = false; }
+        tokens.push({ kind: 'option', name: n, rawName: '-' + c, index: i, value, inlineValue });
+        if (inlineValue === false) i++;
+      }
+      continue;
+    }
+    if (arg.startsWith('--') && arg.length > 2) {
+      const eq = arg.indexOf('=');
+      if (eq !== -1) {
+        tokens.push({ kind: 'option', name: arg.slice(2, eq), rawName: arg.slice(0, eq), index: i, value: arg.slice(eq + 1), inlineValue: true });
+        continue;
+      }
+      const name = arg.slice(2);
+      const o = options[name];
+      let value, inlineValue;
+      if (o && o.type === 'string' && i + 1 < args.length) { value = args[i + 1]; inlineValue = false; }
+      tokens.push({ kind: 'option', name, rawName: arg, index: i, value, inlineValue });
+      if (inlineValue === false) i++;
+      continue;
+    }
+    tokens.push({ kind: 'positional', index: i, value: arg });
+  }
+  const values = Object.create(null);
+  const positionals = [];
+  const label = (name) => { const o = options[name]; return o && o.short ? `-${o.short}, --${name}` : `--${name}`; };
+  for (const t of tokens) {
+    if (t.kind === 'positional') {
+      if (!allowPositionals) {
+        throw parseArgsError('ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', `Unexpected argument '${t.value}'. This command does not take positional arguments`);
+      }
+      positionals.push(t.value);
+      continue;
+    }
+    if (t.kind !== 'option') continue;
+    let name = t.name;
+    let value = t.value;
+    let o = options[name];
+    if (!o && allowNegative && name.startsWith('no-') && options[name.slice(3)] && options[name.slice(3)].type === 'boolean' && value === undefined) {
+      name = name.slice(3);
+      o = options[name];
+      value = false;
+      t.name = name;
+    }
+    if (strict) {
+      if (!o) {
+        const raw = t.rawName;
+        throw parseArgsError('ERR_PARSE_ARGS_UNKNOWN_OPTION', allowPositionals
+          ? `Unknown option '${raw}'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- ${JSON.stringify(raw)}`
+          : `Unknown option '${raw}'`);
+      }
+      if (o.type === 'string' && typeof value !== 'string') {
+        throw parseArgsError('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', `Option '${label(name)} <value>' argument missing`);
+      }
+      if (o.type === 'boolean' && typeof value === 'string') {
+        throw parseArgsError('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', `Option '${label(name)}' does not take an argument`);
+      }
+      if (o.type === 'string' && t.inlineValue === false && value.startsWith('-')) {
+        throw parseArgsError('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', `Option '${t.rawName}' argument is ambiguous.\nDid you forget to specify the option argument for '${t.rawName}'?\nTo specify an option argument starting with a dash use '${t.rawName.startsWith('--') ? t.rawName + '=-XYZ' : '--' + name + '=-XYZ\' or \'' + t.rawName + '-XYZ'}'.`);
+      }
+    }
+    const v = value === undefined ? true : value;
+    if (o && o.multiple) (values[name] || (values[name] = [])).push(v);
+    else values[name] = v;
+  }
+  for (const [name, o] of Object.entries(options)) {
+    if (o.default !== undefined && values[name] === undefined) values[name] = o.default;
+  }
+  const out = { values, positionals };
+  if (wantTokens) out.tokens = tokens.map((t) => (t.kind === 'option' && t.value === undefined ? { ...t, value: undefined, inlineValue: undefined } : t));
+  return out;
+}
+
+// getSystemErrorName names a (negative) errno, as libuv does on Linux.
+function getSystemErrorName(err) {
+  if (typeof err !== 'number') throw invalidArgType('err', 'number', err);
+  if (err >= 0 || !Number.isSafeInteger(err)) {
+    const e = new RangeError(`The value of "err" is out of range. It must be a negative integer. Received ${err}`);
+    e.code = 'ERR_OUT_OF_RANGE';
+    throw e;
+  }
+  const errno = require('node:os').constants.errno;
+  for (const k of Object.keys(errno)) if (errno[k] === -err) return k;
+  return `Unknown system error ${err}`;
+}
+
 // Type checks by internal class (Object.prototype.toString), which, unlike
 // instanceof, a subclass or a changed prototype does not fool.
 const tagIs = (name) => (v) => v !== null && (typeof v === 'object' || typeof v === 'function') && internalName(v) === name;
@@ -1054,6 +1202,8 @@ module.exports = {
   },
   isArray: Array.isArray,
   stripVTControlCharacters,
+  parseArgs,
+  getSystemErrorName,
   styleText: (f, text) => String(text),
   toUSVString: (s) => String(s).toWellFormed ? String(s).toWellFormed() : String(s),
 };

@@ -41,10 +41,11 @@ var builtinFiles = map[string]string{
 	"node:readline/promises": "readline_promises.js",
 	"node:module":            "module.js",
 	"node:querystring":       "querystring.js",
+	"node:stream/consumers":  "stream_consumers.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).
-var builtinNative = []string{"node:process", "node:timers", "node:fs/promises"}
+var builtinNative = []string{"node:process", "node:timers", "node:fs/promises", "node:util/types"}
 
 // builtinName returns the canonical name ("node:fs") of a built-in module
 // specifier ("fs" or "node:fs").
@@ -150,6 +151,12 @@ func (r *run) loadBuiltin(name string) (goja.Value, error) {
 		}
 		o.Set("promises", p)
 		return o, nil
+	case "node:util/types":
+		u, err := r.requireModule("node:util")
+		if err != nil {
+			return nil, err
+		}
+		return u.(*goja.Object).Get("types"), nil
 	case "node:fs/promises":
 		f, err := r.requireModule("node:fs")
 		if err != nil {

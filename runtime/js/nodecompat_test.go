@@ -203,6 +203,23 @@ process.nextTick(() => { em.emit('v', 1); em.emit('v', 2); em.emit('close'); });
   ac.abort();
 })();`,
 		"[ 1, 2 ]\nERR_UNHANDLED_ERROR Unhandled error. ({ message: 'obj' })\naborted\n"},
+	{"util/parseArgs", `
+const { parseArgs } = require('node:util');
+const options = { foo: { type: 'boolean', short: 'f' }, bar: { type: 'string', short: 'b' }, n: { type: 'string', multiple: true } };
+const r = parseArgs({ args: ['-f', '--bar', 'b1', 'pos', '--n=1', '--n', '2', '--', '--x'], options, allowPositionals: true });
+console.log(JSON.stringify(r.values), r.positionals);
+for (const args of [['--unknown'], ['--bar'], ['--bar', '-f']]) {
+  try { parseArgs({ args, options }); } catch (e) { console.log(e.code, JSON.stringify(e.message)); }
+}`,
+		"{\"foo\":true,\"bar\":\"b1\",\"n\":[\"1\",\"2\"]} [ 'pos', '--x' ]\n" +
+			"ERR_PARSE_ARGS_UNKNOWN_OPTION \"Unknown option '--unknown'\"\n" +
+			"ERR_PARSE_ARGS_INVALID_OPTION_VALUE \"Option '-b, --bar <value>' argument missing\"\n" +
+			"ERR_PARSE_ARGS_INVALID_OPTION_VALUE \"Option '--bar' argument is ambiguous.\\nDid you forget to specify the option argument for '--bar'?\\nTo specify an option argument starting with a dash use '--bar=-XYZ'.\"\n"},
+	{"stream/consumers and util/types", `
+const { text } = require('node:stream/consumers');
+const { Readable } = require('node:stream');
+text(Readable.from(['a', Buffer.from('b')])).then((t) => console.log(t, require('node:util/types') === require('node:util').types));`,
+		"ab true\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
