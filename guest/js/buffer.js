@@ -32,13 +32,53 @@ const toUrl = (b64) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/
 const fromUrl = (s) => s.replace(/-/g, '+').replace(/_/g, '/');
 const wrap = (u8) => Object.setPrototypeOf(u8, proto);
 
+// Base64 and hex decoding as Node's: base64 takes both alphabets, skips
+// characters outside them and stops at the first '='; a two-byte character
+// counts as its low byte (Node reads the string's UTF-16 units as bytes).
+// Hex stops at the first pair that is not hex.
+const b64 = new Int8Array(256).fill(-1);
+for (let i = 0; i < 64; i++) b64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
+b64[0x2d] = 62; b64[0x5f] = 63;
+function base64ByteLength(str) {
+  let n = str.length;
+  if (n > 0 && str.charCodeAt(n - 1) === 0x3d) n--;
+  if (n > 1 && str.charCodeAt(n - 1) === 0x3d) n--;
+  return (n * 3) >>> 2;
+}
+function decodeBase64(str) {
+  const out = new Uint8Array(base64ByteLength(str));
+  let acc = 0, bits = 0, n = 0;
+  for (let i = 0; i < str.length && n < out.length; i++) {
+    const c = str.charCodeAt(i) & 0xff;
+    if (c === 0x3d) break;
+    const v = b64[c];
+    if (v < 0) continue;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) { bits -= 8; out[n++] = (acc >> bits) & 0xff; }
+  }
+  return out.subarray(0, n);
+}
+const hexv = (c) => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
+function decodeHex(str) {
+  const out = new Uint8Array(str.length >>> 1);
+  let i = 0;
+  for (; i < out.length; i++) {
+    const a = hexv(str.charCodeAt(2 * i)), b = hexv(str.charCodeAt(2 * i + 1));
+    if (a < 0 || b < 0) break;
+    out[i] = a * 16 + b;
+  }
+  return out.subarray(0, i);
+}
+const decoders = { base64: decodeBase64, base64url: decodeBase64, hex: decodeHex };
+
 const vFrom = Buffer.from;
 Buffer.from = function from(value, enc, length) {
   if (typeof value === 'string') {
     const e = norm(enc === '' ? undefined : enc);
     if (e === undefined) throw unknownEncoding(enc);
     if (e === 'utf8') return wrap(host.utf8Encode(value));
-    if (e === 'base64url') return vFrom.call(Buffer, fromUrl(value), 'base64');
+    if (decoders[e]) return vFrom.call(Buffer, decoders[e](value));
     return vFrom.call(Buffer, value, e);
   }
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
@@ -117,7 +157,8 @@ const vByteLength = Buffer.byteLength;
 Buffer.byteLength = function byteLength(s, enc) {
   if (typeof s === 'string') {
     const e = norm(enc) || 'utf8';
-    if (e === 'base64url') return vByteLength(fromUrl(s), 'base64');
+    if (e === 'base64' || e === 'base64url') return base64ByteLength(s);
+    if (e === 'hex') return s.length >>> 1;
     if (e === 'utf8' && s.length > 64) return host.utf8Encode(s).length;
     return vByteLength(s, e);
   }
@@ -153,7 +194,13 @@ proto.write = function write(string, offset, length, enc) {
   // The package's write reads an undefined offset or length as "utf8".
   if (offset === undefined) offset = 0;
   if (length === undefined) length = this.length - (offset >>> 0);
-  if (e === 'base64url') return vWrite.call(this, fromUrl(string), offset, length, 'base64');
+  if (decoders[e]) {
+    const bytes = decoders[e](String(string));
+    const off = offset >>> 0;
+    const n = Math.min(bytes.length, length >>> 0, Math.max(0, this.length - off));
+    this.set(bytes.subarray(0, n), off);
+    return n;
+  }
   return vWrite.call(this, string, offset, length, e);
 };
 

@@ -11,16 +11,17 @@ const hexValue = (c) => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 
 // unescapeBuffer decodes the valid %XX escapes of s into bytes and keeps
 // everything else; '+' becomes a space if decodeSpaces.
 function unescapeBuffer(s, decodeSpaces) {
-  const src = Buffer.from(String(s));
-  const out = Buffer.alloc(src.length);
+  s = String(s);
+  const out = Buffer.alloc(s.length);
   let n = 0;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === 37 && i + 2 < src.length) {
-      const hi = hexValue(src[i + 1]), lo = hexValue(src[i + 2]);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 37 && i + 2 < s.length) {
+      const hi = hexValue(s.charCodeAt(i + 1)), lo = hexValue(s.charCodeAt(i + 2));
       if (hi >= 0 && lo >= 0) { out[n++] = hi * 16 + lo; i += 2; continue; }
     }
-    out[n++] = c === 43 && decodeSpaces ? 32 : c;
+    // As in Node, another character is one byte: its low 8 bits.
+    out[n++] = c === 43 && decodeSpaces ? 32 : c & 0xff;
   }
   return out.subarray(0, n);
 }
@@ -84,7 +85,10 @@ function parse(qs, sep, eq, options) {
   let maxKeys = 1000;
   if (options && typeof options.maxKeys === 'number') maxKeys = options.maxKeys;
   const custom = options && typeof options.decodeURIComponent === 'function' && options.decodeURIComponent !== unescape;
+  // As in Node, a key or value is decoded only if it holds a '+' or a
+  // valid %XX escape (always, with a custom decoder).
   const decode = (s) => {
+    if (!custom && !/\+|%[0-9a-fA-F]{2}/.test(s)) return s;
     s = s.replace(/\+/g, ' ');
     if (!custom) return unescape(s, true);
     try { return options.decodeURIComponent(s); } catch { return unescape(s, true); }

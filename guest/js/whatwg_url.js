@@ -328,7 +328,8 @@ function parse(input, base) {
     const special = isSpecial(url.scheme);
     if (url.scheme === 'file:') return parseFile(rest, base, url) ? url : null;
     if (special) {
-      if (base && base.scheme === url.scheme && !/^[/\\]/.test(rest)) return relative(rest, base, url);
+      // "http:/x" (one slash) against an http: base is relative to it.
+      if (base && base.scheme === url.scheme && !/^[/\\]{2}/.test(rest)) return relative(rest, base, url);
       rest = rest.replace(/^[/\\]*/, '');
       const after = parseAuthority(rest, url);
       if (after === null) return null;
@@ -423,14 +424,32 @@ function formEncode(s) {
   }
   return out;
 }
+// formDecode decodes a name or value as Node does: only if it holds a '+'
+// or a valid escape; then decodeURIComponent,
+// and, when that fails (a malformed escape), the valid escapes byte by
+// byte with each other character taken as one byte (its low 8 bits).
+function formDecode(s) {
+  if (!/\+|%[0-9a-fA-F]{2}/.test(s)) return s;
+  s = s.replace(/\+/g, ' ');
+  try { return decodeURIComponent(s); } catch { /* below */ }
+  const bytes = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25 && /^[0-9a-fA-F]{2}$/.test(s.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      bytes.push(c & 0xff);
+    }
+  }
+  return utf8Text(new Uint8Array(bytes));
+}
 function formParse(s) {
   const list = [];
   for (const piece of s.split('&')) {
     if (piece === '') continue;
     const eq = piece.indexOf('=');
-    const name = eq === -1 ? piece : piece.slice(0, eq);
-    const value = eq === -1 ? '' : piece.slice(eq + 1);
-    list.push([utf8Text(percentDecodeBytes(name.replace(/\+/g, ' '))), utf8Text(percentDecodeBytes(value.replace(/\+/g, ' ')))]);
+    list.push([formDecode(eq === -1 ? piece : piece.slice(0, eq)), formDecode(eq === -1 ? '' : piece.slice(eq + 1))]);
   }
   return list;
 }

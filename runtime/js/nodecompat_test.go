@@ -220,6 +220,16 @@ const { text } = require('node:stream/consumers');
 const { Readable } = require('node:stream');
 text(Readable.from(['a', Buffer.from('b')])).then((t) => console.log(t, require('node:util/types') === require('node:util').types));`,
 		"ab true\n"},
+	{"buffer/base64 and hex decoding", `
+console.log(Buffer.from('aé', 'hex'), Buffer.from('abz1', 'hex'), Buffer.from('+a', 'base64'), Buffer.from('YQ==YQ==', 'base64'), Buffer.from('-_8', 'base64'));
+console.log(Buffer.byteLength('aé\u0000', 'base64'), Buffer.byteLength('YQ==', 'base64url'), Buffer.alloc(4).write('ff zz', 'hex'));`,
+		"<Buffer > <Buffer ab> <Buffer f9> <Buffer 61> <Buffer fb ff>\n2 1 1\n"},
+	{"querystring/decoding", `
+const qs = require('node:querystring');
+console.log(qs.parse('%26%zz\u00e9=1&\u00e9%zz=2&a+b=c'), new URLSearchParams('%26%zz\u00e9=1').get('&%zz\ufffd'));
+console.log(new URL('http:/other/a', 'http://base.com/dir/file').href);`,
+		"[Object: null prototype] { '&%zz\ufffd': '1', '\u00e9%zz': '2', 'a b': 'c' } 1\n" +
+			"http://base.com/other/a\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
