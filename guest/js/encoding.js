@@ -53,7 +53,7 @@ function makeEncoding() {
     for (let k = 1; k <= 3 && k <= b.length; k++) {
       const c = b[b.length - k];
       if ((c & 0xc0) === 0x80) continue;
-      const need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 1;
+      const need = c >= 0xf5 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 1;
       return need > k ? k : 0;
     }
     return 0;
