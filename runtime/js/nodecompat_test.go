@@ -230,6 +230,13 @@ console.log(qs.parse('%26%zz\u00e9=1&\u00e9%zz=2&a+b=c'), new URLSearchParams('%
 console.log(new URL('http:/other/a', 'http://base.com/dir/file').href);`,
 		"[Object: null prototype] { '&%zz\ufffd': '1', '\u00e9%zz': '2', 'a b': 'c' } 1\n" +
 			"http://base.com/other/a\n"},
+	{"stream/write answers after a synchronous _write", `
+const { Writable } = require('node:stream');
+const a = new Writable({ highWaterMark: 1, write(c, e, cb) { setImmediate(cb); } });
+const s = new Writable({ highWaterMark: 1, write(c, e, cb) { cb(); } });
+s.on('drain', () => console.log('never drains'));
+console.log(a.write('ab'), a.writableNeedDrain, s.write('ab'), s.writableNeedDrain, s.write('cd'));`,
+		"false true true false true\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
