@@ -29,9 +29,13 @@ for (const P of [rs.Writable.prototype, rs.Duplex.prototype]) {
   };
 }
 if (Stream.promises !== rs.promises) Object.defineProperty(Stream, "promises", { value: rs.promises, configurable: true, enumerable: true });
-let hwm = { object: 16, bytes: 65536 };
-Stream.getDefaultHighWaterMark = (objectMode) => (objectMode ? hwm.object : hwm.bytes);
-Stream.setDefaultHighWaterMark = (objectMode, n) => { if (objectMode) hwm.object = n; else hwm.bytes = n; };
+// The package's own defaults (16 KiB, 16 objects, as Node 20), which the
+// streams it builds read.
+if (typeof Stream.getDefaultHighWaterMark !== 'function') {
+  const hwm = { object: 16, bytes: 16384 };
+  Stream.getDefaultHighWaterMark = (objectMode) => (objectMode ? hwm.object : hwm.bytes);
+  Stream.setDefaultHighWaterMark = (objectMode, n) => { if (objectMode) hwm.object = n; else hwm.bytes = n; };
+}
 Stream.isWritable = (s) => !!(s && s.writable && !s.destroyed && !s.writableEnded);
 Stream.duplexPair = undefined;
 module.exports = Stream;
