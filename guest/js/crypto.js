@@ -13,7 +13,11 @@ const encode = (bytes, enc) => {
   const b = host.bufferFrom(bytes);
   return enc ? b.toString(enc === 'base64url' ? 'base64url' : enc) : b;
 };
-const blockSize = (alg) => (/^sha-?(384|512)$/i.test(alg) ? 128 : 64);
+const blockSize = (alg) => {
+  const a = String(alg).toLowerCase();
+  if (/^sha-?(384|512)(-224|-256)?$/.test(a)) return 128;
+  return { 'sha3-224': 144, 'sha3-256': 136, 'sha3-384': 104, 'sha3-512': 72 }[a] || 64;
+};
 
 const finalized = () => {
   const e = new Error('Digest already called');
@@ -70,6 +74,38 @@ class Hmac {
   }
 }
 
+function checkInt(name, v, min, max) {
+  if (typeof v !== 'number') {
+    const e = new TypeError(`The "${name}" argument must be of type number.` + (v == null ? ' Received ' + v : ' Received type ' + typeof v + ' (' + String(v) + ')'));
+    e.code = 'ERR_INVALID_ARG_TYPE';
+    throw e;
+  }
+  if (!Number.isInteger(v) || v < min || v > max) {
+    const e = new RangeError(`The value of "${name}" is out of range. It must be ${Number.isInteger(v) ? `>= ${min} && <= ${max}` : 'an integer'}. Received ${String(v)}`);
+    e.code = 'ERR_OUT_OF_RANGE';
+    throw e;
+  }
+}
+
+// pbkdf2Sync derives keylen bytes with PBKDF2-HMAC-digest (RFC 8018).
+function pbkdf2Sync(password, salt, iterations, keylen, digest) {
+  if (typeof digest !== 'string') {
+    const e = new TypeError('The "digest" argument must be of type string.' + (digest == null ? ' Received ' + digest : ' Received type ' + typeof digest));
+    e.code = 'ERR_INVALID_ARG_TYPE';
+    throw e;
+  }
+  checkInt('iterations', iterations, 1, 2147483647);
+  checkInt('keylen', keylen, 0, 2147483647);
+  return host.bufferFrom(host.pbkdf2(digest.toLowerCase(), toBytes(password), toBytes(salt), iterations, keylen));
+}
+
+// hkdfSync derives keylen bytes with HKDF (RFC 5869); an ArrayBuffer, as in Node.
+function hkdfSync(digest, ikm, salt, info, keylen) {
+  checkInt('keylen', keylen, 0, 2147483647);
+  const b = host.hkdf(String(digest).toLowerCase(), toBytes(ikm), toBytes(salt), toBytes(info), keylen);
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+}
+
 function randomBytes(n, cb) {
   const b = host.bufferFrom(host.random(n));
   if (typeof cb === 'function') { setImmediate(() => cb(null, b)); return undefined; }
@@ -104,7 +140,23 @@ module.exports = {
   createHash: (alg) => new Hash(alg),
   createHmac: (alg, key) => new Hmac(alg, key),
   hash: (alg, data, enc = 'hex') => new Hash(alg).update(data).digest(enc),
-  getHashes: () => ['md5', 'sha1', 'sha256', 'sha384', 'sha512'],
+  getHashes: () => ['md5', 'sha1', 'sha224', 'sha256', 'sha3-224', 'sha3-256', 'sha3-384', 'sha3-512', 'sha384', 'sha512', 'sha512-224', 'sha512-256'],
+  pbkdf2Sync,
+  pbkdf2(password, salt, iterations, keylen, digest, cb) {
+    if (typeof digest === 'function') { cb = digest; digest = undefined; }
+    if (typeof cb !== 'function') {
+      const e = new TypeError('The "callback" argument must be of type function.');
+      e.code = 'ERR_INVALID_ARG_TYPE';
+      throw e;
+    }
+    const key = pbkdf2Sync(password, salt, iterations, keylen, digest);
+    setImmediate(() => cb(null, key));
+  },
+  hkdfSync,
+  hkdf(digest, ikm, salt, info, keylen, cb) {
+    const key = hkdfSync(digest, ikm, salt, info, keylen);
+    setImmediate(() => cb(null, key));
+  },
   randomBytes,
   randomInt,
   randomUUID: () => crypto.randomUUID(),

@@ -1,9 +1,12 @@
 package js
 
 import (
+	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha3"
 	"crypto/sha512"
 	"encoding"
 	"encoding/binary"
@@ -295,6 +298,32 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		}
 		return r.hashObject(alg, hs)
 	})
+	set("pbkdf2", func(alg string, password, salt goja.Value, iterations, keylen int) goja.Value {
+		if keylen < 0 || int64(keylen) > r.req.Limits.MaxAllocBytes {
+			panic(r.newError("RangeError", fmt.Sprintf("The value of \"keylen\" is out of range. It must be >= 0 and <= %d. Received %d", r.req.Limits.MaxAllocBytes, keylen)))
+		}
+		key, err := r.pbkdf2(alg, r.dataBytes(password), r.dataBytes(salt), iterations, keylen)
+		if err != nil {
+			e := r.newError("TypeError", err.Error())
+			e.Set("code", "ERR_CRYPTO_INVALID_DIGEST")
+			panic(e)
+		}
+		return r.newUint8Array(key)
+	})
+	set("hkdf", func(alg string, ikm, salt, info goja.Value, keylen int) goja.Value {
+		if newHash(alg) == nil {
+			e := r.newError("TypeError", "Invalid digest: "+alg)
+			e.Set("code", "ERR_CRYPTO_INVALID_DIGEST")
+			panic(e)
+		}
+		key, err := hkdf.Key(func() hash.Hash { return newHash(alg) }, r.dataBytes(ikm), r.dataBytes(salt), string(r.dataBytes(info)), keylen)
+		if err != nil {
+			e := r.newError("RangeError", "Invalid key length")
+			e.Set("code", "ERR_CRYPTO_INVALID_KEYLEN")
+			panic(e)
+		}
+		return r.newUint8Array(key)
+	})
 	set("utf8Encode", func(s string) goja.Value { return r.newUint8Array([]byte(s)) })
 	set("utf8Decode", func(data goja.Value, fatal bool) string {
 		b := r.dataBytes(data)
@@ -437,17 +466,70 @@ func (r *run) write(stream runtime.Stream, p []byte) {
 }
 
 func newHash(alg string) hash.Hash {
-	switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
-	case "sha1":
+	switch strings.ToLower(alg) {
+	case "sha1", "sha-1":
 		return sha1.New()
-	case "sha256":
+	case "sha224", "sha-224":
+		return sha256.New224()
+	case "sha256", "sha-256":
 		return sha256.New()
-	case "sha384":
+	case "sha384", "sha-384":
 		return sha512.New384()
-	case "sha512":
+	case "sha512", "sha-512":
 		return sha512.New()
+	case "sha512-224":
+		return sha512.New512_224()
+	case "sha512-256":
+		return sha512.New512_256()
+	case "sha3-224":
+		return sha3.New224()
+	case "sha3-256":
+		return sha3.New256()
+	case "sha3-384":
+		return sha3.New384()
+	case "sha3-512":
+		return sha3.New512()
 	case "md5":
 		return md5.New()
 	}
 	return nil
+}
+
+// pbkdf2 derives keylen bytes from password and salt with iterations
+// rounds of HMAC-alg (RFC 8018). It is computed here rather than with
+// crypto/pbkdf2 so that a huge iteration count stops when the run does.
+func (r *run) pbkdf2(alg string, password, salt []byte, iterations, keylen int) ([]byte, error) {
+	if newHash(alg) == nil {
+		return nil, fmt.Errorf("Invalid digest: %s", alg)
+	}
+	prf := hmac.New(func() hash.Hash { return newHash(alg) }, password)
+	size := prf.Size()
+	out := make([]byte, 0, keylen+size)
+	var block [4]byte
+	u := make([]byte, size)
+	t := make([]byte, size)
+	for i := uint32(1); len(out) < keylen; i++ {
+		if i%1024 == 0 && r.ctx.Err() != nil {
+			return nil, r.ctx.Err()
+		}
+		binary.BigEndian.PutUint32(block[:], i)
+		prf.Reset()
+		prf.Write(salt)
+		prf.Write(block[:])
+		u = prf.Sum(u[:0])
+		copy(t, u)
+		for n := 1; n < iterations; n++ {
+			if n%4096 == 0 && r.ctx.Err() != nil {
+				return nil, r.ctx.Err()
+			}
+			prf.Reset()
+			prf.Write(u)
+			u = prf.Sum(u[:0])
+			for j := range t {
+				t[j] ^= u[j]
+			}
+		}
+		out = append(out, t...)
+	}
+	return out[:keylen], nil
 }

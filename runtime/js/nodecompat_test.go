@@ -3,6 +3,7 @@ package js_test
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // nodeCases are programs whose stdout must be byte for byte what Node 20
@@ -237,6 +238,12 @@ const s = new Writable({ highWaterMark: 1, write(c, e, cb) { cb(); } });
 s.on('drain', () => console.log('never drains'));
 console.log(a.write('ab'), a.writableNeedDrain, s.write('ab'), s.writableNeedDrain, s.write('cd'));`,
 		"false true true false true\n"},
+	{"crypto/pbkdf2, hkdf, sha3", `
+const crypto = require('node:crypto');
+console.log(crypto.pbkdf2Sync('password', 'salt', 1, 20, 'sha1').toString('hex'), Buffer.from(crypto.hkdfSync('sha256', 'input key', 'salt', 'info', 8)).toString('hex'));
+console.log(crypto.createHash('sha3-256').update('abc').digest('hex'), crypto.createHash('sha224').update('abc').digest('hex'));`,
+		"0c60c80f961f0e71f3a9b524af6012062fe037a6 a55ecbb7581875a5\n" +
+			"3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
@@ -249,4 +256,19 @@ func TestNodeCompat(t *testing.T) {
 			}
 		})
 	}
+}
+
+// PBKDF2 with the largest iteration count Node accepts (2^31-1, hours of
+// work) ends with its run's timeout: the derivation checks the run between
+// rounds, so the goroutine ends too and the host is idle again.
+func TestPBKDF2EndsWithItsRun(t *testing.T) {
+	e := newEnv(t)
+	e.ok(spec{src: normal, input: "7"})
+	g, h := baseline()
+	r := e.run(spec{src: `require('node:crypto').pbkdf2Sync('p', 's', 2147483647, 64, 'sha512')`, timeout: 300 * time.Millisecond})
+	if r.exit.Code == 0 {
+		t.Fatalf("exit %+v", r.exit)
+	}
+	settled(t, g, h)
+	e.ok(spec{src: normal, input: "7"})
 }
