@@ -32,6 +32,7 @@ module.exports = function make(name) {
     case 'EventTarget': case 'Event': case 'CustomEvent': case 'AbortController': case 'AbortSignal': return require('node:events')[name];
     case 'fetch': case 'Headers': case 'Response': case 'Request': return group('fetch.js')[name];
     case 'polyfills': group('polyfills.js')(); return undefined;
+    case 'locale': group('polyfills.js').locale(); return undefined;
     case 'guard:String': group('guards.js').guardStrings(); return undefined;
     case 'guard:Array': group('guards.js').guardArrays(); return undefined;
     case 'dispose':

@@ -244,6 +244,10 @@ console.log(crypto.pbkdf2Sync('password', 'salt', 1, 20, 'sha1').toString('hex')
 console.log(crypto.createHash('sha3-256').update('abc').digest('hex'), crypto.createHash('sha224').update('abc').digest('hex'));`,
 		"0c60c80f961f0e71f3a9b524af6012062fe037a6 a55ecbb7581875a5\n" +
 			"3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7\n"},
+	{"number/toLocaleString", `
+console.log((1234567.891).toLocaleString(), (1.005).toLocaleString('en-US', { maximumFractionDigits: 2 }), (0.5).toLocaleString('en', { style: 'percent' }),
+  (-1234).toLocaleString('en-US', { style: 'currency', currency: 'USD' }), (1e21).toLocaleString(), (12345678901234567890n).toLocaleString(), (-0).toLocaleString());`,
+		"1,234,567.891 1.01 50% -$1,234.00 1,000,000,000,000,000,000,000 12,345,678,901,234,567,890 -0\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
