@@ -248,6 +248,12 @@ console.log(crypto.createHash('sha3-256').update('abc').digest('hex'), crypto.cr
 console.log((1234567.891).toLocaleString(), (1.005).toLocaleString('en-US', { maximumFractionDigits: 2 }), (0.5).toLocaleString('en', { style: 'percent' }),
   (-1234).toLocaleString('en-US', { style: 'currency', currency: 'USD' }), (1e21).toLocaleString(), (12345678901234567890n).toLocaleString(), (-0).toLocaleString());`,
 		"1,234,567.891 1.01 50% -$1,234.00 1,000,000,000,000,000,000,000 12,345,678,901,234,567,890 -0\n"},
+	{"structuredClone", `
+const ab = new ArrayBuffer(4);
+const c = structuredClone({ a: new Uint8Array(ab), b: new Uint16Array(ab, 2), s: [1, , 3], n: new Number(3) });
+console.log(c.a.buffer === c.b.buffer, c.b.byteOffset, c.s, c.n);
+try { structuredClone(new WeakMap()); } catch (e) { console.log(e.name, e.message); }`,
+		"true 2 [ 1, <1 empty item>, 3 ] [Number: 3]\nDataCloneError #<WeakMap> could not be cloned.\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
