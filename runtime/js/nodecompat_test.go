@@ -254,6 +254,22 @@ const c = structuredClone({ a: new Uint8Array(ab), b: new Uint16Array(ab, 2), s:
 console.log(c.a.buffer === c.b.buffer, c.b.byteOffset, c.s, c.n);
 try { structuredClone(new WeakMap()); } catch (e) { console.log(e.name, e.message); }`,
 		"true 2 [ 1, <1 empty item>, 3 ] [Number: 3]\nDataCloneError #<WeakMap> could not be cloned.\n"},
+	{"readline/close mid-chunk and aborted question", `
+const readline = require('node:readline');
+const { createInterface } = require('node:readline/promises');
+const { PassThrough } = require('node:stream');
+const input = new PassThrough();
+const rl = readline.createInterface({ input });
+const ev = [];
+for (const e of ['pause', 'close']) rl.on(e, () => ev.push(e));
+rl.on('line', (l) => { ev.push(l); if (l === 'stop') rl.close(); });
+input.write('stop\nafter\n');
+setImmediate(() => console.log(ev));
+const ac = new AbortController();
+const rl3 = createInterface({ input: new PassThrough() });
+rl3.question('q', { signal: ac.signal }).catch((e) => { console.log(e.name, e.code); rl3.close(); });
+ac.abort();`,
+		"AbortError ABORT_ERR\n[ 'stop', 'pause', 'close', 'after' ]\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
