@@ -129,10 +129,10 @@ proto.removeListener = function removeListener(type, listener) {
       if (list[i] === listener || list[i].listener === listener) { at = i; break; }
     }
     if (at < 0) return this;
-    const removed = list[at];
     if (at === 0) list.shift(); else list.splice(at, 1);
     if (list.length === 1) ev[type] = list[0];
-    if (ev.removeListener !== undefined) this.emit('removeListener', type, removed.listener || listener);
+    // Node passes the listener as given here (a once wrapper stays one).
+    if (ev.removeListener !== undefined) this.emit('removeListener', type, listener);
   }
   return this;
 };

@@ -270,6 +270,14 @@ const rl3 = createInterface({ input: new PassThrough() });
 rl3.question('q', { signal: ac.signal }).catch((e) => { console.log(e.name, e.code); rl3.close(); });
 ac.abort();`,
 		"AbortError ABORT_ERR\n[ 'stop', 'pause', 'close', 'after' ]\n"},
+	{"events/removeListener of a once listener in a list", `
+const { EventEmitter } = require('node:events');
+const e = new EventEmitter();
+const a = () => {}, b = () => {};
+e.on('removeListener', (n, l) => console.log(n, l === a, l === b));
+e.on('x', a); e.once('x', b);
+e.emit('x');`,
+		"x false false\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
