@@ -255,6 +255,15 @@ function boxed(v) {
   return undefined;
 }
 
+// Internal-slot checks: a built-in method that throws on other objects
+// tells a Map from an object that only looks like one (or a Map whose
+// prototype was removed).
+const slot = (fn) => (v) => { try { fn.call(v); return true; } catch { return false; } };
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
+const isMap = slot(mapSize);
+const isSet = slot(setSize);
+const isDate = slot(Date.prototype.getTime);
 const isError = (v) => isInstance(v, Error) || internalName(v) === 'Error';
 const isAsyncFn = (f) => { const t = toStr(f); return t === '[object AsyncFunction]' || t === '[object AsyncGeneratorFunction]' || /^async\b/.test(Function.prototype.toString.call(f)); };
 const isGeneratorFn = (f) => { const t = toStr(f); return t === '[object GeneratorFunction]' || t === '[object AsyncGeneratorFunction]' || /^(async\s*)?function\s*\*/.test(Function.prototype.toString.call(f)); };
@@ -378,17 +387,19 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
       if (value.length === 0 && keys.length === 0) return braces[0] + ']';
       extrasType = kArrayExtrasType;
       formatter = formatArray;
-    } else if (tagName === 'Set' && isInstance(value, Set)) {
-      const prefix = getPrefix(ctor, tag, 'Set', '(' + value.size + ')');
+    } else if (isSet(value)) {
+      const size = setSize.call(value);
+      const prefix = getPrefix(ctor, tag, 'Set', '(' + size + ')');
       keys = getKeys(value, ctx.showHidden);
       formatter = formatSet;
-      if (value.size === 0 && keys.length === 0) return prefix + '{}';
+      if (size === 0 && keys.length === 0) return prefix + '{}';
       braces = [prefix + '{', '}'];
-    } else if (tagName === 'Map' && isInstance(value, Map)) {
-      const prefix = getPrefix(ctor, tag, 'Map', '(' + value.size + ')');
+    } else if (isMap(value)) {
+      const size = mapSize.call(value);
+      const prefix = getPrefix(ctor, tag, 'Map', '(' + size + ')');
       keys = getKeys(value, ctx.showHidden);
       formatter = formatMap;
-      if (value.size === 0 && keys.length === 0) return prefix + '{}';
+      if (size === 0 && keys.length === 0) return prefix + '{}';
       braces = [prefix + '{', '}'];
     } else if (ArrayBuffer.isView(value) && !isInstance(value, DataView)) {
       keys = nonIndexKeys(value, ctx.showHidden);
@@ -563,29 +574,31 @@ function formatArrayBuffer(ctx, value) {
 }
 
 function formatSet(ctx, value, recurseTimes) {
-  const max = Math.min(Math.max(0, ctx.maxArrayLength), value.size);
+  const size = setSize.call(value);
+  const max = Math.min(Math.max(0, ctx.maxArrayLength), size);
   const output = [];
   ctx.indentationLvl += 2;
   let i = 0;
-  for (const v of value) {
+  for (const v of Set.prototype.values.call(value)) {
     if (i++ >= max) break;
     output.push(formatValue(ctx, v, recurseTimes));
   }
-  if (value.size > max) output.push(remainingText(value.size - max));
+  if (size > max) output.push(remainingText(size - max));
   ctx.indentationLvl -= 2;
   return output;
 }
 
 function formatMap(ctx, value, recurseTimes) {
-  const max = Math.min(Math.max(0, ctx.maxArrayLength), value.size);
+  const size = mapSize.call(value);
+  const max = Math.min(Math.max(0, ctx.maxArrayLength), size);
   const output = [];
   ctx.indentationLvl += 2;
   let i = 0;
-  for (const [k, v] of value) {
+  for (const [k, v] of Map.prototype.entries.call(value)) {
     if (i++ >= max) break;
     output.push(formatValue(ctx, k, recurseTimes) + ' => ' + formatValue(ctx, v, recurseTimes));
   }
-  if (value.size > max) output.push(remainingText(value.size - max));
+  if (size > max) output.push(remainingText(size - max));
   ctx.indentationLvl -= 2;
   return output;
 }
@@ -1141,11 +1154,11 @@ const tagIs = (name) => (v) => v !== null && (typeof v === 'object' || typeof v 
 const typedTag = (v) => (ArrayBuffer.isView(v) && !(internalName(v) === 'DataView') ? internalName(v) : undefined);
 const boxedIs = (type) => (v) => { const b = boxed(v); return b !== undefined && b[0] === type; };
 const types = {
-  isDate: tagIs('Date'),
+  isDate,
   isRegExp: (v) => isInstance(v, RegExp),
   isPromise: tagIs('Promise'),
-  isMap: (v) => tagIs('Map')(v) && isInstance(v, Map),
-  isSet: (v) => tagIs('Set')(v) && isInstance(v, Set),
+  isMap,
+  isSet,
   isWeakMap: tagIs('WeakMap'),
   isWeakSet: tagIs('WeakSet'),
   isMapIterator: tagIs('Map Iterator'),
