@@ -245,7 +245,17 @@ function isIndex(k) {
   if (typeof k !== 'string' || !numberRegExp.test(k)) return false;
   return +k < 2 ** 32 - 1;
 }
-const nonIndexKeys = (v, showHidden) => getKeys(v, showHidden).filter((k) => !isIndex(k));
+// nonIndexKeys are an array's other keys: index keys come first in key
+// order, so only the tail past the last index is looked at.
+function nonIndexKeys(v, showHidden) {
+  const keys = getKeys(v, showHidden);
+  let i = keys.length;
+  while (i > 0 && !isIndex(keys[i - 1])) i--;
+  if (i === 0) return keys;
+  const out = keys.slice(i);
+  // With showHidden, getOwnPropertyNames puts "length" after the indices.
+  return out;
+}
 
 function boxed(v) {
   for (const [type, C] of [['Number', Number], ['String', String], ['Boolean', Boolean], ['BigInt', globalThis.BigInt], ['Symbol', Symbol]]) {
@@ -376,9 +386,11 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
   let braces;
   let noIterator = true;
   let extrasType = kObjectType;
-  const tagName = internalName(value);
+  let tagCache;
+  const tagNameOf = () => (tagCache === undefined ? (tagCache = internalName(value)) : tagCache);
 
-  if (Symbol.iterator in value || ctor === null) {
+  const iterable = Symbol.iterator in value;
+  if (iterable || ctor === null) {
     noIterator = false;
     if (Array.isArray(value)) {
       const prefix = ctor !== 'Array' || tag !== '' ? getPrefix(ctor, tag, 'Array', '(' + value.length + ')') : '';
@@ -403,15 +415,15 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
       braces = [prefix + '{', '}'];
     } else if (ArrayBuffer.isView(value) && !isInstance(value, DataView)) {
       keys = nonIndexKeys(value, ctx.showHidden);
-      const fallback = ctor === null ? tagName : '';
+      const fallback = ctor === null ? tagNameOf() : '';
       const prefix = getPrefix(ctor, tag, fallback, '(' + value.length + ')');
       braces = [prefix + '[', ']'];
       if (value.length === 0 && keys.length === 0 && !ctx.showHidden) return braces[0] + ']';
       formatter = formatTypedArray;
       extrasType = kArrayExtrasType;
-    } else if (tagName === 'Map Iterator' || tagName === 'Set Iterator') {
+    } else if (tagNameOf() === 'Map Iterator' || tagNameOf() === 'Set Iterator') {
       keys = getKeys(value, ctx.showHidden);
-      const type = tagName.slice(0, 3);
+      const type = tagNameOf().slice(0, 3);
       let t = tag;
       if (t !== type + ' Iterator') t = (t !== '' ? t + '] [' : '') + type + ' Iterator';
       braces = ['[' + t + '] {', '}'];
@@ -428,15 +440,15 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
       base = functionBase(ctx, value, ctor, tag);
       if (keys.length === 0) return ctx.stylize(base, 'special');
     } else if (ctor === 'Object') {
-      if (tagName === 'Arguments') braces[0] = '[Arguments] {';
+      if (iterable && tagNameOf() === 'Arguments') braces[0] = '[Arguments] {';
       else if (tag !== '') braces[0] = getPrefix(ctor, tag, 'Object') + '{';
       if (keys.length === 0) return braces[0] + '}';
-    } else if (isInstance(value, RegExp) || (ctor === null && tagName === 'RegExp')) {
+    } else if (isInstance(value, RegExp) || (ctor === null && tagNameOf() === 'RegExp')) {
       base = RegExp.prototype.toString.call(ctor !== null ? value : new RegExp(value));
       const prefix = getPrefix(ctor, tag, 'RegExp');
       if (prefix !== 'RegExp ') base = prefix + base;
       if (keys.length === 0 || (recurseTimes > ctx.depth && ctx.depth !== null)) return ctx.stylize(base, 'regexp');
-    } else if (tagName === 'Date') {
+    } else if (tagNameOf() === 'Date') {
       const t = Date.prototype.getTime.call(value);
       base = Number.isNaN(t) ? 'Invalid Date' : Date.prototype.toISOString.call(value);
       const prefix = getPrefix(ctor, tag, 'Date');
@@ -445,24 +457,24 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
     } else if (isError(value)) {
       base = formatError(value, ctor, tag, ctx, keys);
       if (keys.length === 0) return base;
-    } else if (tagName === 'ArrayBuffer' || tagName === 'SharedArrayBuffer') {
-      const prefix = getPrefix(ctor, tag, tagName);
+    } else if (tagNameOf() === 'ArrayBuffer' || tagNameOf() === 'SharedArrayBuffer') {
+      const prefix = getPrefix(ctor, tag, tagNameOf());
       if (typedArray === undefined) formatter = formatArrayBuffer;
       else if (keys.length === 0) return prefix + '{ byteLength: ' + formatNumber(ctx.stylize, value.byteLength, false) + ' }';
       braces[0] = prefix + '{';
       keys.unshift('byteLength');
-    } else if (tagName === 'DataView') {
+    } else if (tagNameOf() === 'DataView') {
       braces[0] = getPrefix(ctor, tag, 'DataView') + '{';
       keys.unshift('byteLength', 'byteOffset', 'buffer');
-    } else if (tagName === 'Promise') {
+    } else if (tagNameOf() === 'Promise') {
       braces[0] = getPrefix(ctor, tag, 'Promise') + '{';
       formatter = formatPromise;
-    } else if (tagName === 'WeakSet' || tagName === 'WeakMap') {
-      braces[0] = getPrefix(ctor, tag, tagName) + '{';
+    } else if (tagNameOf() === 'WeakSet' || tagNameOf() === 'WeakMap') {
+      braces[0] = getPrefix(ctor, tag, tagNameOf()) + '{';
       formatter = () => [ctx.stylize('<items unknown>', 'special')];
-    } else if (tagName === 'Module') {
+    } else if (tagNameOf() === 'Module') {
       braces[0] = getPrefix(ctor, tag, 'Module') + '{';
-    } else if ((box = boxed(value)) !== undefined) {
+    } else if (['Number', 'String', 'Boolean', 'BigInt', 'Symbol'].includes(tagNameOf()) && (box = boxed(value)) !== undefined) {
       const [type, prim] = box;
       if (type === 'String') keys.splice(0, prim.length);
       base = '[' + type;
