@@ -278,6 +278,10 @@ e.on('removeListener', (n, l) => console.log(n, l === a, l === b));
 e.on('x', a); e.once('x', b);
 e.emit('x');`,
 		"x false false\n"},
+	{"timers/this and argument errors", `
+try { setTimeout('x'); } catch (e) { console.log(e.code, e.message); }
+const i = setInterval(function () { console.log(this === i); clearInterval(i); }, 1);`,
+		"ERR_INVALID_ARG_TYPE The \"callback\" argument must be of type function. Received type string ('x')\ntrue\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
