@@ -282,6 +282,14 @@ e.emit('x');`,
 try { setTimeout('x'); } catch (e) { console.log(e.code, e.message); }
 const i = setInterval(function () { console.log(this === i); clearInterval(i); }, 1);`,
 		"ERR_INVALID_ARG_TYPE The \"callback\" argument must be of type function. Received type string ('x')\ntrue\n"},
+	{"zlib/gzip members, padding, garbage", `
+const zlib = require('node:zlib');
+const gz = zlib.gzipSync('ab');
+for (const d of [Buffer.concat([gz, gz]), Buffer.concat([gz, Buffer.alloc(3)]), Buffer.concat([gz, Buffer.from('junk')]), Buffer.alloc(0)]) {
+  try { console.log(zlib.gunzipSync(d).toString()); } catch (e) { console.log(e.code, e.message); }
+}
+console.log(zlib.codes.Z_BUF_ERROR, zlib.codes['-5']);`,
+		"abab\nab\nZ_DATA_ERROR incorrect header check\nZ_BUF_ERROR unexpected end of file\n-5 Z_BUF_ERROR\n"},
 }
 
 func TestNodeCompat(t *testing.T) {
