@@ -6,7 +6,7 @@ console.log(crypto.createHmac('md5', '').update('').digest('hex'));
 console.log(crypto.timingSafeEqual(Buffer.from('abc'), Buffer.from('abc')), crypto.timingSafeEqual(Buffer.from('abc'), Buffer.from('abd')));
 try { crypto.timingSafeEqual(Buffer.from('a'), Buffer.from('ab')); } catch (e) { console.log(e.code, e.name); }
 const r = crypto.randomBytes(16); console.log(r.length, Buffer.isBuffer(r), crypto.randomBytes(0).length);
-crypto.randomBytes(8, (err, buf) => console.log('async random', err, buf.length));
+await new Promise((res) => crypto.randomBytes(8, (err, buf) => { console.log('async random', err, buf.length); res(); }));
 console.log(typeof crypto.randomUUID(), crypto.randomUUID().length, /^[0-9a-f-]{36}$/.test(crypto.randomUUID()));
 const n = crypto.randomInt(10); console.log(n >= 0 && n < 10, crypto.getRandomValues(new Uint8Array(4)).length);
 console.log(Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('abc'))).toString('hex'));

@@ -10,8 +10,10 @@ const a = fs.createWriteStream('r.txt', { flags: 'a' });
 a.write('++'); a.end('--');
 await new Promise((r) => a.on('finish', r));
 console.log(fs.readFileSync('r.txt', 'utf8'), a.bytesWritten);
+// One stream at a time: Node opens files on its thread pool, so two
+// streams opening at once may report in either order.
 const rs = fs.createReadStream('missing.txt');
-rs.on('error', (e) => console.log('error', e.code));
+await new Promise((res) => rs.on('error', (e) => { console.log('error', e.code); res(); }));
 const rs2 = fs.createReadStream('r.txt', { encoding: 'utf8', start: 0, end: 3 });
 rs2.on('open', () => console.log('open'));
 rs2.on('ready', () => console.log('ready'));
