@@ -32,23 +32,133 @@ const toUrl = (b64) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/
 const fromUrl = (s) => s.replace(/-/g, '+').replace(/_/g, '/');
 const wrap = (u8) => Object.setPrototypeOf(u8, proto);
 
+// Base64 and hex decoding as Node's: base64 takes both alphabets, skips
+// characters outside them and stops at the first '='; a two-byte character
+// counts as its low byte (Node reads the string's UTF-16 units as bytes).
+// Hex stops at the first pair that is not hex.
+const b64 = new Int8Array(256).fill(-1);
+for (let i = 0; i < 64; i++) b64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
+b64[0x2d] = 62; b64[0x5f] = 63;
+function base64ByteLength(str) {
+  let n = str.length;
+  if (n > 0 && str.charCodeAt(n - 1) === 0x3d) n--;
+  if (n > 1 && str.charCodeAt(n - 1) === 0x3d) n--;
+  return (n * 3) >>> 2;
+}
+function decodeBase64(str) {
+  const out = new Uint8Array(base64ByteLength(str));
+  let acc = 0, bits = 0, n = 0;
+  for (let i = 0; i < str.length && n < out.length; i++) {
+    const c = str.charCodeAt(i) & 0xff;
+    if (c === 0x3d) break;
+    const v = b64[c];
+    if (v < 0) continue;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) { bits -= 8; out[n++] = (acc >> bits) & 0xff; }
+  }
+  return out.subarray(0, n);
+}
+const hexv = (c) => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
+function decodeHex(str) {
+  const out = new Uint8Array(str.length >>> 1);
+  let i = 0;
+  for (; i < out.length; i++) {
+    const a = hexv(str.charCodeAt(2 * i)), b = hexv(str.charCodeAt(2 * i + 1));
+    if (a < 0 || b < 0) break;
+    out[i] = a * 16 + b;
+  }
+  return out.subarray(0, i);
+}
+const decoders = { base64: decodeBase64, base64url: decodeBase64, hex: decodeHex };
+
 const vFrom = Buffer.from;
 Buffer.from = function from(value, enc, length) {
   if (typeof value === 'string') {
     const e = norm(enc === '' ? undefined : enc);
     if (e === undefined) throw unknownEncoding(enc);
     if (e === 'utf8') return wrap(host.utf8Encode(value));
-    if (e === 'base64url') return vFrom.call(Buffer, fromUrl(value), 'base64');
+    if (decoders[e]) return vFrom.call(Buffer, decoders[e](value));
     return vFrom.call(Buffer, value, e);
   }
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    throw invalidArg('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object', value);
+  }
   return vFrom.call(Buffer, value, enc, length);
+};
+
+// Node accepts any Uint8Array where a Buffer is compared or searched.
+const asBuffer = (v) => (v instanceof Uint8Array && !(v instanceof Buffer) ? vFrom.call(Buffer, v.buffer, v.byteOffset, v.byteLength) : v);
+const invalidArg = (name, what, v) => {
+  const e = new TypeError(`The ${name} must be ${what}.` + received(v));
+  e.code = 'ERR_INVALID_ARG_TYPE';
+  return e;
+};
+const vCompare = Buffer.compare;
+Buffer.compare = function compare(a, b) {
+  if (!(a instanceof Uint8Array)) throw invalidArg('"buf1" argument', 'an instance of Buffer or Uint8Array', a);
+  if (!(b instanceof Uint8Array)) throw invalidArg('"buf2" argument', 'an instance of Buffer or Uint8Array', b);
+  return vCompare(asBuffer(a), asBuffer(b));
+};
+const vProtoCompare = proto.compare;
+proto.compare = function compare(target, ...rest) {
+  if (!(target instanceof Uint8Array)) throw invalidArg('"target" argument', 'an instance of Buffer or Uint8Array', target);
+  return vProtoCompare.call(this, asBuffer(target), ...rest);
+};
+const vEquals = proto.equals;
+proto.equals = function equals(other) {
+  if (!(other instanceof Uint8Array)) throw invalidArg('"otherBuffer" argument', 'an instance of Buffer or Uint8Array', other);
+  return vEquals.call(this, asBuffer(other));
+};
+const vConcat = Buffer.concat;
+Buffer.concat = function concat(list, length) {
+  if (!Array.isArray(list)) throw invalidArg('"list" argument', 'an instance of Array', list);
+  for (let i = 0; i < list.length; i++) {
+    if (!(list[i] instanceof Uint8Array)) throw invalidArg(`"list[${i}]" argument`, 'an instance of Buffer or Uint8Array', list[i]);
+  }
+  return vConcat.call(Buffer, list.map(asBuffer), length);
+};
+for (const name of ['alloc', 'allocUnsafe', 'allocUnsafeSlow']) {
+  const orig = Buffer[name];
+  Buffer[name] = { [name](size, ...rest) {
+    if (typeof size !== 'number') throw invalidArg('"size" argument', 'of type number', size);
+    if (!(size >= 0 && size <= 2 ** 32)) {
+      const e = new RangeError(`The value of "size" is out of range. It must be >= 0 && <= ${2 ** 32}. Received ${String(size).replace(/\B(?=(\d{3})+(?!\d))/g, '_')}`);
+      e.code = 'ERR_OUT_OF_RANGE';
+      throw e;
+    }
+    return orig.call(Buffer, size, ...rest);
+  } }[name];
+}
+for (const name of ['indexOf', 'lastIndexOf', 'includes']) {
+  const orig = proto[name];
+  proto[name] = { [name](val, byteOffset, enc) {
+    // An empty needle is found at byteOffset (clamped to the length).
+    if ((typeof val === 'string' && val.length === 0) || (val instanceof Uint8Array && val.length === 0)) {
+      let off = byteOffset === undefined || typeof byteOffset === 'string' ? (name === 'lastIndexOf' ? this.length : 0) : Math.trunc(+byteOffset) || 0;
+      if (off < 0) off = Math.max(0, this.length + off);
+      off = Math.min(off, this.length);
+      return name === 'includes' ? true : off;
+    }
+    return orig.call(this, val instanceof Uint8Array ? asBuffer(val) : val, byteOffset, enc);
+  } }[name];
+}
+
+Buffer.copyBytesFrom = function copyBytesFrom(view, offset = 0, length) {
+  if (!ArrayBuffer.isView(view) || view instanceof DataView) throw invalidArg('"view" argument', 'an instance of TypedArray', view);
+  const size = view.BYTES_PER_ELEMENT;
+  const end = length === undefined ? view.length : Math.min(view.length, offset + length);
+  if (offset >= view.length || end <= offset) return Buffer.alloc(0);
+  const bytes = new Uint8Array(view.buffer, view.byteOffset + offset * size, (end - offset) * size);
+  return vFrom.call(Buffer, bytes);
 };
 
 const vByteLength = Buffer.byteLength;
 Buffer.byteLength = function byteLength(s, enc) {
   if (typeof s === 'string') {
     const e = norm(enc) || 'utf8';
-    if (e === 'base64url') return vByteLength(fromUrl(s), 'base64');
+    if (e === 'base64' || e === 'base64url') return base64ByteLength(s);
+    if (e === 'hex') return s.length >>> 1;
     if (e === 'utf8' && s.length > 64) return host.utf8Encode(s).length;
     return vByteLength(s, e);
   }
@@ -84,7 +194,13 @@ proto.write = function write(string, offset, length, enc) {
   // The package's write reads an undefined offset or length as "utf8".
   if (offset === undefined) offset = 0;
   if (length === undefined) length = this.length - (offset >>> 0);
-  if (e === 'base64url') return vWrite.call(this, fromUrl(string), offset, length, 'base64');
+  if (decoders[e]) {
+    const bytes = decoders[e](String(string));
+    const off = offset >>> 0;
+    const n = Math.min(bytes.length, length >>> 0, Math.max(0, this.length - off));
+    this.set(bytes.subarray(0, n), off);
+    return n;
+  }
   return vWrite.call(this, string, offset, length, e);
 };
 
@@ -100,6 +216,142 @@ proto.fill = function fill(val, start, end, enc) {
   return vFill.call(this, val, start, end, enc);
 };
 
+// Node's checks on the numeric read*/write* methods, done before the
+// package's (which throw other errors, or none): the offset must be an
+// integer inside the buffer and a written integer must fit its width.
+function withSeparators(digits) {
+  let out = '';
+  let i = digits.length;
+  const start = digits[0] === '-' ? 1 : 0;
+  for (; i >= start + 4; i -= 3) out = '_' + digits.slice(i - 3, i) + out;
+  return i === digits.length ? digits : digits.slice(0, i) + out;
+}
+function outOfRange(name, range, v) {
+  let got;
+  if (Number.isInteger(v) && Math.abs(v) > 2 ** 32) got = withSeparators(String(v));
+  else if (typeof v === 'bigint') got = (v > 2n ** 32n || v < -(2n ** 32n) ? withSeparators(String(v)) : String(v)) + 'n';
+  else got = typeof v === 'string' ? `'${v}'` : Object.is(v, -0) ? '-0' : String(v);
+  const e = new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${got}`);
+  e.code = 'ERR_OUT_OF_RANGE';
+  return e;
+}
+function checkNumber(v, name) {
+  if (typeof v !== 'number') {
+    const e = new TypeError(`The "${name}" argument must be of type number.` + received(v));
+    e.code = 'ERR_INVALID_ARG_TYPE';
+    throw e;
+  }
+}
+function checkOffset(buf, offset, size, name = 'offset') {
+  checkNumber(offset, name);
+  if (Math.floor(offset) !== offset) throw outOfRange(name, 'an integer', offset);
+  const max = buf.length - size;
+  if (offset < 0 || offset > max) {
+    if (max < 0) {
+      const e = new RangeError('Attempt to access memory outside buffer bounds');
+      e.code = 'ERR_BUFFER_OUT_OF_BOUNDS';
+      throw e;
+    }
+    throw outOfRange(name, `>= 0 and <= ${max}`, offset);
+  }
+}
+function checkByteLength(n) {
+  checkNumber(n, 'byteLength');
+  if (!(n >= 1 && n <= 6) || Math.floor(n) !== n) throw outOfRange('byteLength', Math.floor(n) !== n ? 'an integer' : '>= 1 and <= 6', n);
+}
+function checkValue(v, size, signed, big) {
+  const n = big ? 'n' : '';
+  const bits = size * 8;
+  let min, max, range;
+  if (big) { min = signed ? -(2n ** BigInt(bits - 1)) : 0n; max = signed ? 2n ** BigInt(bits - 1) - 1n : 2n ** BigInt(bits) - 1n; }
+  else { min = signed ? -(2 ** (bits - 1)) : 0; max = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1; }
+  if (v > max || v < min) {
+    if (size > 4) range = signed ? `>= -(2${n} ** ${bits - 1}${n}) and < 2${n} ** ${bits - 1}${n}` : `>= 0${n} and < 2${n} ** ${bits}${n}`;
+    else range = `>= ${min} and <= ${max}`;
+    throw outOfRange('value', range, v);
+  }
+}
+const sizes = { Int8: 1, UInt8: 1, Int16LE: 2, Int16BE: 2, UInt16LE: 2, UInt16BE: 2, Int32LE: 4, Int32BE: 4, UInt32LE: 4,
+  UInt32BE: 4, FloatLE: 4, FloatBE: 4, DoubleLE: 8, DoubleBE: 8, BigInt64LE: 8, BigInt64BE: 8, BigUInt64LE: 8, BigUInt64BE: 8 };
+for (const [t, size] of Object.entries(sizes)) {
+  const isFloat = /^(Float|Double)/.test(t);
+  const big = t.startsWith('Big');
+  const signed = !/UInt/.test(t);
+  let r = proto['read' + t], w = proto['write' + t];
+  if (isFloat) {
+    // Through a DataView: exact, -0 and NaN payloads included.
+    const get = t.startsWith('Float') ? 'getFloat32' : 'getFloat64', set = t.startsWith('Float') ? 'setFloat32' : 'setFloat64';
+    const le = t.endsWith('LE');
+    const view = (b) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+    r = function (offset) { return view(this)[get](offset, le); };
+    w = function (value, offset) { view(this)[set](offset, +value, le); return offset + size; };
+  }
+  const read = { ['read' + t](offset = 0) { checkOffset(this, offset, size); return r.call(this, offset); } }['read' + t];
+  const write = { ['write' + t](value, offset = 0) {
+    if (!isFloat) {
+      if (big) {
+        if (typeof value !== 'bigint') throw new TypeError('Cannot mix BigInt and other types, use explicit conversions');
+      } else value = +value;
+      if (size === 1) { checkNumber(offset, 'offset'); checkValue(value, size, signed, big); }
+      else { checkValue(value, size, signed, big); }
+    }
+    checkOffset(this, offset, size);
+    return w.call(this, value, offset);
+  } }['write' + t];
+  proto['read' + t] = read;
+  proto['write' + t] = write;
+  const alias = t.replace('UInt', 'Uint');
+  if (alias !== t) { proto['read' + alias] = read; proto['write' + alias] = write; }
+}
+for (const t of ['UIntLE', 'UIntBE', 'IntLE', 'IntBE']) {
+  const signed = t.startsWith('Int');
+  const r = proto['read' + t], w = proto['write' + t];
+  const read = { ['read' + t](offset, byteLength) {
+    if (byteLength === undefined) checkNumber(byteLength, 'byteLength');
+    checkByteLength(byteLength);
+    checkOffset(this, offset === undefined ? 0 : offset, byteLength);
+    return r.call(this, offset, byteLength);
+  } }['read' + t];
+  const write = { ['write' + t](value, offset, byteLength) {
+    if (byteLength === undefined) checkNumber(byteLength, 'byteLength');
+    checkByteLength(byteLength);
+    value = +value;
+    checkValue(value, byteLength, signed, false);
+    checkOffset(this, offset === undefined ? 0 : offset, byteLength);
+    return w.call(this, value, offset, byteLength);
+  } }['write' + t];
+  proto['read' + t] = read;
+  proto['write' + t] = write;
+  const alias = t.replace('UInt', 'Uint');
+  if (alias !== t) { proto['read' + alias] = read; proto['write' + alias] = write; }
+}
+
+// Node's inspect of a Buffer: at most INSPECT_MAX_BYTES bytes in hex, and
+// any own non-index properties.
+const INSPECT_MAX_BYTES = 50;
+proto[Symbol.for('nodejs.util.inspect.custom')] = function inspect(recurseTimes, ctx) {
+  const n = Math.min(INSPECT_MAX_BYTES, this.length);
+  let str = '';
+  for (let i = 0; i < n; i++) str += (i ? ' ' : '') + (this[i] < 16 ? '0' : '') + this[i].toString(16);
+  const rest = this.length - INSPECT_MAX_BYTES;
+  if (rest > 0) str += ` ... ${rest} more byte${rest > 1 ? 's' : ''}`;
+  if (ctx) {
+    const extra = Object.create(null);
+    let any = false;
+    for (const k of Object.keys(this)) {
+      if (/^(0|[1-9][0-9]*)$/.test(k)) continue;
+      any = true;
+      extra[k] = this[k];
+    }
+    if (any) {
+      if (this.length !== 0) str += ', ';
+      str += require('node:util').inspect(extra, { ...ctx, breakLength: Infinity, compact: true }).slice(27, -2);
+    }
+  }
+  return `<${this.constructor.name} ${str}>`;
+};
+proto.inspect = proto[Symbol.for('nodejs.util.inspect.custom')];
+
 function received(v) {
   if (v == null) return ' Received ' + v;
   if (typeof v === 'function') return ' Received function ' + v.name;
@@ -113,7 +365,7 @@ const kMaxLength = 2 ** 32;
 module.exports = {
   Buffer,
   SlowBuffer: vendor.SlowBuffer,
-  INSPECT_MAX_BYTES: 50,
+  INSPECT_MAX_BYTES,
   kMaxLength,
   kStringMaxLength: 2 ** 29 - 24,
   constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 },

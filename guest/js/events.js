@@ -56,7 +56,7 @@ EventEmitter.captureRejectionSymbol = Symbol.for('nodejs.rejection');
 const proto = EventEmitter.prototype;
 proto.setMaxListeners = function setMaxListeners(n) {
   if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-    const e = new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + String(n));
+    const e = new RangeError('The value of "setMaxListeners" is out of range. It must be >= 0. Received ' + String(n));
     e.code = 'ERR_OUT_OF_RANGE';
     throw e;
   }
@@ -129,10 +129,10 @@ proto.removeListener = function removeListener(type, listener) {
       if (list[i] === listener || list[i].listener === listener) { at = i; break; }
     }
     if (at < 0) return this;
-    const removed = list[at];
     if (at === 0) list.shift(); else list.splice(at, 1);
     if (list.length === 1) ev[type] = list[0];
-    if (ev.removeListener !== undefined) this.emit('removeListener', type, removed.listener || listener);
+    // Node passes the listener as given here (a once wrapper stays one).
+    if (ev.removeListener !== undefined) this.emit('removeListener', type, listener);
   }
   return this;
 };
@@ -169,7 +169,9 @@ proto.emit = function emit(type, ...args) {
     if (ev === undefined || ev.error === undefined) {
       const er = args[0];
       if (er instanceof Error) throw er;
-      const e = new Error('Unhandled error.' + (er === undefined ? '' : ` (${typeof er === 'string' ? `'${er}'` : String(er)})`));
+      let shown = '';
+      if (er !== undefined) { try { shown = ` (${require('node:util').inspect(er)})`; } catch { shown = ` (${String(er)})`; } }
+      const e = new Error('Unhandled error.' + shown);
       e.code = 'ERR_UNHANDLED_ERROR';
       e.context = er;
       throw e;
@@ -223,10 +225,31 @@ EventEmitter.EventEmitter = EventEmitter;
 EventEmitter.usingDomains = false;
 EventEmitter.listenerCount = (em, type) => em.listenerCount(type);
 EventEmitter.getEventListeners = (em, type) => (typeof em.listeners === 'function' ? em.listeners(type) : em._l && em._l.get(type) ? em._l.get(type).map((e) => e.fn) : []);
-EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners() : defaultMaxListeners);
+EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners()
+  : em && em._maxListeners !== undefined ? em._maxListeners : defaultMaxListeners);
 EventEmitter.setMaxListeners = (n = defaultMaxListeners, ...targets) => {
+  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
+    const e = new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + String(n));
+    e.code = 'ERR_OUT_OF_RANGE';
+    throw e;
+  }
   if (targets.length === 0) defaultMaxListeners = n;
-  for (const t of targets) if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+  for (const t of targets) {
+    if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+    else if (t instanceof EventTarget) t._maxListeners = n;
+  }
+};
+// addAbortListener calls listener once signal aborts (at once if it has)
+// and returns a disposable that removes it.
+EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
+  if (signal === undefined || signal === null || typeof signal.addEventListener !== 'function') throw invalidArg('signal', 'AbortSignal', signal);
+  checkListener(listener);
+  let removed = false;
+  const fn = () => { if (!removed) listener(); };
+  if (signal.aborted) queueMicrotask(fn);
+  else signal.addEventListener('abort', fn, { once: true });
+  const dispose = () => { removed = true; signal.removeEventListener('abort', fn); };
+  return { [Symbol.dispose || Symbol.for('Symbol.dispose')]: dispose };
 };
 EventEmitter.once = function once(em, name, opts) {
   const signal = opts && opts.signal;
@@ -278,6 +301,9 @@ EventEmitter.on = function on(em, name, opts) {
   };
   em.on(name, onEv);
   if (name !== 'error') em.on('error', onErr);
+  const closers = (opts && opts.close) || [];
+  const onClose = () => { iter.return(); };
+  for (const c of closers) em.on(c, onClose);
   const aIter = Symbol.asyncIterator || Symbol.for('Symbol.asyncIterator');
   const iter = {
     next() {
@@ -289,6 +315,7 @@ EventEmitter.on = function on(em, name, opts) {
     return() {
       em.removeListener(name, onEv);
       em.removeListener('error', onErr);
+      for (const c of closers) em.removeListener(c, onClose);
       done = true;
       for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true });
       return Promise.resolve({ value: undefined, done: true });
@@ -300,44 +327,121 @@ EventEmitter.on = function on(em, name, opts) {
   return iter;
 };
 
+const kStop = Symbol('stop');
 class Event {
-  constructor(type, init = {}) {
-    this.type = String(type);
-    this.bubbles = !!init.bubbles;
-    this.cancelable = !!init.cancelable;
-    this.defaultPrevented = false;
-    this.timeStamp = performance.now();
-    this.target = null;
-    this.currentTarget = null;
+  constructor(type, init = undefined) {
+    if (arguments.length === 0) {
+      const e = new TypeError('The "type" argument must be specified');
+      e.code = 'ERR_MISSING_ARGS';
+      throw e;
+    }
+    const o = init === null || init === undefined ? {} : init;
+    this._type = String(type);
+    this._bubbles = !!o.bubbles;
+    this._cancelable = !!o.cancelable;
+    this._composed = !!o.composed;
+    this._defaultPrevented = false;
+    this._timeStamp = performance.now();
+    this._target = null;
+    this._currentTarget = null;
+    this._phase = 0;
+    this._passive = false;
+    this[kStop] = false;
   }
-  preventDefault() { if (this.cancelable) this.defaultPrevented = true; }
-  stopPropagation() {}
-  stopImmediatePropagation() { this._stop = true; }
+  get type() { return this._type; }
+  get bubbles() { return this._bubbles; }
+  get cancelable() { return this._cancelable; }
+  get composed() { return this._composed; }
+  get defaultPrevented() { return this._cancelable && this._defaultPrevented; }
+  get timeStamp() { return this._timeStamp; }
+  get target() { return this._target; }
+  get currentTarget() { return this._currentTarget; }
+  get srcElement() { return this._target; }
+  get eventPhase() { return this._phase; }
+  get isTrusted() { return false; }
+  get returnValue() { return !this.defaultPrevented; }
+  get cancelBubble() { return this[kStop]; }
+  set cancelBubble(v) { if (v) this[kStop] = true; }
+  composedPath() { return this._phase === 0 ? [] : [this._currentTarget]; }
+  preventDefault() { if (!this._passive) this._defaultPrevented = true; }
+  stopPropagation() { this[kStop] = true; }
+  stopImmediatePropagation() { this[kStop] = true; this._stopNow = true; }
+  get [Symbol.toStringTag]() { return 'Event'; }
 }
+Event.NONE = 0; Event.CAPTURING_PHASE = 1; Event.AT_TARGET = 2; Event.BUBBLING_PHASE = 3;
+
+class CustomEvent extends Event {
+  constructor(type, init = undefined) {
+    super(type, init);
+    this._detail = init && init.detail !== undefined ? init.detail : null;
+  }
+  get detail() { return this._detail; }
+  get [Symbol.toStringTag]() { return 'CustomEvent'; }
+}
+
+// EventTarget keeps, per type, listeners in the order added; one callback
+// is added once per capture flag. once, passive and signal are honoured.
 class EventTarget {
   constructor() { this._l = new Map(); }
-  addEventListener(type, fn, opts) {
-    if (!fn) return;
-    const once = typeof opts === 'object' && opts !== null && !!opts.once;
-    const l = this._l.get(type) || [];
-    if (!l.some((e) => e.fn === fn)) l.push({ fn, once });
-    this._l.set(type, l);
+  addEventListener(type, callback, opts) {
+    if (callback === null || callback === undefined) return;
+    const o = typeof opts === 'boolean' ? { capture: opts } : opts || {};
+    const capture = !!o.capture;
+    const signal = o.signal;
+    if (signal && signal.aborted) return;
+    const list = this._l.get(type) || [];
+    if (list.some((e) => e.fn === callback && e.capture === capture)) return;
+    const entry = { fn: callback, capture, once: !!o.once, passive: !!o.passive, removed: false };
+    list.push(entry);
+    this._l.set(type, list);
+    if (signal) signal.addEventListener('abort', () => this.removeEventListener(type, callback, { capture }), { once: true });
   }
-  removeEventListener(type, fn) {
-    const l = this._l.get(type);
-    if (l) this._l.set(type, l.filter((e) => e.fn !== fn));
+  removeEventListener(type, callback, opts) {
+    const capture = typeof opts === 'boolean' ? opts : !!(opts && opts.capture);
+    const list = this._l.get(type);
+    if (!list) return;
+    const i = list.findIndex((e) => e.fn === callback && e.capture === capture);
+    if (i === -1) return;
+    list[i].removed = true;
+    list.splice(i, 1);
   }
   dispatchEvent(ev) {
-    ev.target = ev.currentTarget = this;
+    if (!(ev instanceof Event)) {
+      let got = ev == null ? ' Received ' + ev : typeof ev === 'object' ? ' Received an instance of ' + ((ev.constructor && ev.constructor.name) || 'Object') : ` Received type ${typeof ev} (${typeof ev === 'string' ? `'${ev}'` : String(ev)})`;
+      const e = new TypeError('The "event" argument must be an instance of Event.' + got);
+      e.code = 'ERR_INVALID_ARG_TYPE';
+      throw e;
+    }
+    ev._target = this;
+    ev._currentTarget = this;
+    ev._phase = 2;
     for (const e of (this._l.get(ev.type) || []).slice()) {
-      if (e.once) this.removeEventListener(ev.type, e.fn);
-      if (typeof e.fn === 'function') e.fn.call(this, ev); else e.fn.handleEvent(ev);
-      if (ev._stop) break;
+      if (e.removed) continue;
+      if (e.once) this.removeEventListener(ev.type, e.fn, { capture: e.capture });
+      ev._passive = e.passive;
+      try {
+        if (typeof e.fn === 'function') e.fn.call(this, ev);
+        else if (e.fn && typeof e.fn.handleEvent === 'function') e.fn.handleEvent(ev);
+      } catch (err) {
+        process.nextTick(() => { throw err; });
+      }
+      ev._passive = false;
+      if (ev._stopNow) break;
     }
     const h = this['on' + ev.type];
-    if (typeof h === 'function') h.call(this, ev);
+    if (typeof h === 'function' && !ev._stopNow) h.call(this, ev);
+    ev._currentTarget = null;
+    ev._phase = 0;
     return !ev.defaultPrevented;
   }
+  get [Symbol.toStringTag]() { return 'EventTarget'; }
+}
+
+function domAbort(message, name) {
+  const e = new Error(message);
+  e.name = name;
+  e.code = name === 'AbortError' ? 20 : 23;
+  return e;
 }
 class AbortSignal extends EventTarget {
   constructor() { super(); this.aborted = false; this.reason = undefined; this.onabort = null; }
@@ -345,9 +449,18 @@ class AbortSignal extends EventTarget {
   static abort(reason) { const c = new AbortController(); c.abort(reason); return c.signal; }
   static timeout(ms) {
     const c = new AbortController();
-    setTimeout(() => { const e = new Error('The operation was aborted due to timeout'); e.name = 'TimeoutError'; c.abort(e); }, ms).unref();
+    setTimeout(() => c.abort(domAbort('The operation was aborted due to timeout', 'TimeoutError')), ms).unref();
     return c.signal;
   }
+  static any(signals) {
+    const c = new AbortController();
+    for (const s of signals) {
+      if (s.aborted) { c.abort(s.reason); return c.signal; }
+    }
+    for (const s of signals) s.addEventListener('abort', () => c.abort(s.reason), { once: true });
+    return c.signal;
+  }
+  get [Symbol.toStringTag]() { return 'AbortSignal'; }
 }
 class AbortController {
   constructor() { this.signal = new AbortSignal(); }
@@ -355,11 +468,13 @@ class AbortController {
     const s = this.signal;
     if (s.aborted) return;
     s.aborted = true;
-    if (reason === undefined) { reason = new Error('This operation was aborted'); reason.name = 'AbortError'; }
+    if (reason === undefined) reason = domAbort('This operation was aborted', 'AbortError');
     s.reason = reason;
     s.dispatchEvent(new Event('abort'));
   }
+  get [Symbol.toStringTag]() { return 'AbortController'; }
 }
+EventEmitter.CustomEvent = CustomEvent;
 EventEmitter.Event = Event;
 EventEmitter.EventTarget = EventTarget;
 EventEmitter.AbortController = AbortController;

@@ -82,4 +82,100 @@ function polyfills() {
 
 }
 
+// locale installs Number and BigInt toLocaleString as Node formats them in
+// its default locale (en-US; goja has no Intl): grouping by thousands, at
+// most three fraction digits rounded half away from zero on the shortest
+// decimal form, and the percent and currency styles (USD, EUR, GBP, JPY
+// by symbol, other codes by name). Other locales are formatted as en-US.
+function locale() {
+  const symbols = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', CNY: 'CN¥', INR: '₹', CAD: 'CA$', AUD: 'A$' };
+  const zeroDigit = { JPY: true, KRW: true };
+  const digitsOption = (o, name, dflt) => {
+    const v = o[name];
+    if (v === undefined) return dflt;
+    const n = Number(v);
+    if (!(n >= 0 && n <= 100) || Number.isNaN(n)) throw new RangeError(name + ' value is out of range.');
+    return Math.floor(n);
+  };
+  const group = (int) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  // decimal splits |x| into integer and fraction digits, exactly as its
+  // shortest decimal form reads, with the point moved by shift places.
+  const decimal = (x, shift) => {
+    const [mant, e] = String(Math.abs(x)).split('e');
+    const [i, f = ''] = mant.split('.');
+    let digits = i + f;
+    let point = i.length + Number(e || 0) + shift;
+    if (point <= 0) { digits = '0'.repeat(1 - point) + digits; point = 1; }
+    if (point > digits.length) digits += '0'.repeat(point - digits.length);
+    return [digits.slice(0, point).replace(/^0+(?=\d)/, ''), digits.slice(point)];
+  };
+  const round = (int, frac, max) => {
+    if (frac.length <= max) return [int, frac];
+    const up = frac.charCodeAt(max) >= 53; // '5'
+    let all = int + frac.slice(0, max);
+    if (up) {
+      const d = all.split('');
+      let k = d.length - 1;
+      for (; k >= 0; k--) { if (d[k] === '9') d[k] = '0'; else { d[k] = String(+d[k] + 1); break; } }
+      all = (k < 0 ? '1' : '') + d.join('');
+    }
+    const n = all.length - max;
+    return [all.slice(0, n) || '0', all.slice(n)];
+  };
+  function format(x, locales, options) {
+    const o = options === undefined ? {} : Object(options);
+    const style = o.style === undefined ? 'decimal' : String(o.style);
+    if (style !== 'decimal' && style !== 'percent' && style !== 'currency' && style !== 'unit') {
+      throw new RangeError('Value ' + style + ' out of range for Intl.NumberFormat options property style');
+    }
+    let code = '';
+    if (style === 'currency') {
+      if (o.currency === undefined) throw new TypeError('Currency code is required with currency style.');
+      code = String(o.currency).toUpperCase();
+    }
+    const dMin = style === 'currency' ? (zeroDigit[code] ? 0 : 2) : 0;
+    const dMax = style === 'currency' ? dMin : style === 'percent' ? 0 : 3;
+    let min = digitsOption(o, 'minimumFractionDigits', undefined);
+    let max = digitsOption(o, 'maximumFractionDigits', undefined);
+    if (min === undefined) min = max === undefined ? dMin : Math.min(dMin, max);
+    if (max === undefined) max = Math.max(min, dMax);
+    if (min > max) throw new RangeError('maximumFractionDigits value is out of range.');
+    const minInt = digitsOption(o, 'minimumIntegerDigits', 1);
+    const grouping = o.useGrouping === undefined ? true : !!o.useGrouping && o.useGrouping !== 'false';
+    const neg = x < 0 || Object.is(x, -0);
+    let body;
+    if (Number.isNaN(x)) body = 'NaN';
+    else if (!Number.isFinite(x)) body = '∞';
+    else {
+      let [int, frac] = decimal(x, style === 'percent' ? 2 : 0);
+      [int, frac] = round(int, frac, max);
+      frac = frac.replace(/0+$/, '');
+      if (frac.length < min) frac += '0'.repeat(min - frac.length);
+      if (int.length < minInt) int = '0'.repeat(minInt - int.length) + int;
+      body = (grouping ? group(int) : int) + (frac ? '.' + frac : '');
+    }
+    const sign = Number.isNaN(x) ? '' : neg ? '-' : '';
+    if (style === 'percent') return sign + body + '%';
+    if (style === 'currency') {
+      const sym = symbols[code];
+      return sign + (sym !== undefined ? sym : code + '\u00a0') + body;
+    }
+    return sign + body;
+  }
+  define(Number.prototype, 'toLocaleString', function toLocaleString(locales, options) {
+    const x = typeof this === 'number' ? this : Number.prototype.valueOf.call(this);
+    return format(x, locales, options);
+  });
+  if (typeof BigInt === 'function') {
+    define(BigInt.prototype, 'toLocaleString', function toLocaleString(locales, options) {
+      const v = BigInt.prototype.valueOf.call(this);
+      const s = (v < 0n ? -v : v).toString();
+      const o = options === undefined ? {} : Object(options);
+      const grouping = o.useGrouping === undefined ? true : !!o.useGrouping;
+      return (v < 0n ? '-' : '') + (grouping ? group(s) : s);
+    });
+  }
+}
+polyfills.locale = locale;
+
 module.exports = polyfills;

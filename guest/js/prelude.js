@@ -28,10 +28,11 @@ module.exports = function make(name) {
     case 'TextEncoder': case 'TextDecoder': case 'btoa': case 'atob': return group('encoding.js')[name];
     case 'structuredClone': case 'crypto': case 'performance': return group('webapi.js')[name];
     case 'Buffer': return group('guards.js').guardBuffer(require('node:buffer').Buffer);
-    case 'URL': case 'URLSearchParams': return host.native('url')[name];
-    case 'EventTarget': case 'Event': case 'AbortController': case 'AbortSignal': return require('node:events')[name];
+    case 'URL': case 'URLSearchParams': return require('nook:whatwg_url.js')[name];
+    case 'EventTarget': case 'Event': case 'CustomEvent': case 'AbortController': case 'AbortSignal': return require('node:events')[name];
     case 'fetch': case 'Headers': case 'Response': case 'Request': return group('fetch.js')[name];
     case 'polyfills': group('polyfills.js')(); return undefined;
+    case 'locale': group('polyfills.js').locale(); return undefined;
     case 'guard:String': group('guards.js').guardStrings(); return undefined;
     case 'guard:Array': group('guards.js').guardArrays(); return undefined;
     case 'dispose':

@@ -134,7 +134,11 @@ function makeProcess() {
     }
   };
   Object.assign(process, {
-    env: host.env,
+    // As in Node, what is stored in process.env becomes a string.
+    env: new Proxy(host.env, {
+      set: (t, k, v) => { t[k] = typeof k === 'symbol' ? v : String(v); return true; },
+      defineProperty: (t, k, d) => Reflect.defineProperty(t, k, 'value' in d && typeof k !== 'symbol' ? { ...d, value: String(d.value) } : d),
+    }),
     argv: host.argv,
     argv0: 'node',
     execArgv: [],
@@ -177,7 +181,9 @@ function makeProcess() {
         throw e;
       }
       ticks.push([fn, args]);
-      if (!tickScheduled) { tickScheduled = true; Promise.resolve().then(runTicks); }
+      // The backend runs the queue after the current macrotask (after its
+      // microtasks in the main module, before them in callbacks), as Node.
+      if (!tickScheduled) { tickScheduled = true; host.tickPending(); }
     },
     hrtime,
     uptime: () => host.hrnow() / 1e9,
@@ -196,7 +202,8 @@ function makeProcess() {
   // exception or rejection nothing caught (true: a listener handled it).
   host.setProcessHooks({
     beforeExit: () => (exiting ? false : process.emit('beforeExit', process.exitCode === undefined ? 0 : Number(process.exitCode) | 0)),
-    exit: () => emitExit(),
+    exit: (code) => emitExit(code),
+    ticks: () => runTicks(),
     uncaught: (err, origin) => {
       if (origin === 'unhandledRejection' && process.listenerCount('unhandledRejection') > 0) {
         process.emit('unhandledRejection', err, undefined);

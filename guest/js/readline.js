@@ -55,8 +55,8 @@ Interface.prototype._feed = function (s) {
     if (c === '\n' && this._cr && i === start) { this._cr = false; start = i + 1; continue; }
     this._cr = false;
     if (c === '\n' || c === '\r') {
+      // As in Node, the rest of a chunk is still emitted after close().
       this._line(buf.slice(start, i));
-      if (this.closed) { this._buf = ''; return; }
       if (c === '\r') this._cr = true;
       start = i + 1;
     }
@@ -91,6 +91,7 @@ Interface.prototype.pause = function () { if (!this._paused) { this._paused = tr
 Interface.prototype.resume = function () { if (this._paused) { this._paused = false; if (this.input && this.input.resume) this.input.resume(); this.emit('resume'); } return this; };
 Interface.prototype.close = function () {
   if (this.closed) return;
+  this.pause();
   this.closed = true;
   if (this.input && typeof this.input.removeListener === 'function') {
     this.input.removeListener('data', this._onData);

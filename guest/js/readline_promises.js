@@ -15,7 +15,21 @@ class Interface extends readline.Interface {
         reject(e);
         return;
       }
-      try { readline.Interface.prototype.question.call(this, query, resolve); } catch (e) { reject(e); }
+      let answer = resolve;
+      if (signal) {
+        const onAbort = () => {
+          const i = this._questions.indexOf(answer);
+          if (i !== -1) this._questions.splice(i, 1);
+          const e = new Error('The operation was aborted');
+          e.name = 'AbortError';
+          e.code = 'ABORT_ERR';
+          e.cause = signal.reason;
+          reject(e);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        answer = (a) => { signal.removeEventListener('abort', onAbort); resolve(a); };
+      }
+      try { readline.Interface.prototype.question.call(this, query, answer); } catch (e) { reject(e); }
     });
   }
 }

@@ -11,10 +11,31 @@ for (const k of ['Readable', 'Writable', 'Duplex', 'Transform', 'PassThrough', '
   if (rs[k] !== undefined) Stream[k] = rs[k];
 }
 Stream.Stream = Stream;
+
+// Node 20 decides write()'s answer after _write: a chunk the sink took
+// synchronously leaves no backpressure (no false, no 'drain'), where
+// readable-stream decides before it.
+for (const P of [rs.Writable.prototype, rs.Duplex.prototype]) {
+  const orig = P.write;
+  P.write = function write(chunk, encoding, cb) {
+    const st = this._writableState;
+    const before = st ? st.needDrain : false;
+    const r = orig.call(this, chunk, encoding, cb);
+    if (r === false && st && !st.errored && !st.destroyed && !st.ending && (st.length < st.highWaterMark || st.length === 0)) {
+      st.needDrain = before;
+      return true;
+    }
+    return r;
+  };
+}
 if (Stream.promises !== rs.promises) Object.defineProperty(Stream, "promises", { value: rs.promises, configurable: true, enumerable: true });
-let hwm = { object: 16, bytes: 65536 };
-Stream.getDefaultHighWaterMark = (objectMode) => (objectMode ? hwm.object : hwm.bytes);
-Stream.setDefaultHighWaterMark = (objectMode, n) => { if (objectMode) hwm.object = n; else hwm.bytes = n; };
+// The package's own defaults (16 KiB, 16 objects, as Node 20), which the
+// streams it builds read.
+if (typeof Stream.getDefaultHighWaterMark !== 'function') {
+  const hwm = { object: 16, bytes: 16384 };
+  Stream.getDefaultHighWaterMark = (objectMode) => (objectMode ? hwm.object : hwm.bytes);
+  Stream.setDefaultHighWaterMark = (objectMode, n) => { if (objectMode) hwm.object = n; else hwm.bytes = n; };
+}
 Stream.isWritable = (s) => !!(s && s.writable && !s.destroyed && !s.writableEnded);
 Stream.duplexPair = undefined;
 module.exports = Stream;

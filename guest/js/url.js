@@ -1,36 +1,159 @@
 'use strict';
-// node:url — WHATWG URL from goja_nodejs, plus the file URL helpers.
+// node:url — the WHATWG URL (whatwg_url.js), the file URL helpers, and the
+// legacy url.parse / url.format / url.resolve.
 
+const { URL, URLSearchParams } = require('nook:whatwg_url.js');
 const native = host.native('url');
-const { URL, URLSearchParams } = native;
+
+function invalidArgType(name, type, v) {
+  const e = new TypeError(`The "${name}" argument must be ${type}.` + (v == null ? ' Received ' + v : ' Received type ' + typeof v + ' (' + String(v) + ')'));
+  e.code = 'ERR_INVALID_ARG_TYPE';
+  return e;
+}
 
 function fileURLToPath(u) {
-  const url = typeof u === 'string' ? new URL(u) : u;
+  let url = u;
+  if (typeof u === 'string') url = new URL(u);
+  else if (!(u instanceof URL)) throw invalidArgType('path', 'of type string or an instance of URL', u);
   if (url.protocol !== 'file:') {
     const e = new TypeError('The URL must be of scheme file');
     e.code = 'ERR_INVALID_URL_SCHEME';
     throw e;
   }
-  return decodeURIComponent(url.pathname);
+  if (url.hostname !== '') {
+    const e = new TypeError(`File URL host must be "localhost" or empty on linux`);
+    e.code = 'ERR_INVALID_FILE_URL_HOST';
+    throw e;
+  }
+  const p = url.pathname;
+  if (/%2f/i.test(p)) {
+    const e = new TypeError('File URL path must not include encoded / characters');
+    e.code = 'ERR_INVALID_FILE_URL_PATH';
+    throw e;
+  }
+  return decodeURIComponent(p);
 }
 
 function pathToFileURL(p) {
-  const abs = require('node:path').resolve(p);
-  return new URL('file://' + abs.split('/').map(encodeURIComponent).join('/'));
+  const path = require('node:path');
+  let abs = path.resolve(p);
+  if (p.endsWith('/') && !abs.endsWith('/')) abs += '/';
+  // Node escapes what the URL parser would take as syntax.
+  const escaped = abs.replace(/%/g, '%25').replace(/\\/g, '%5C').replace(/\n/g, '%0A').replace(/\r/g, '%0D')
+    .replace(/\t/g, '%09').replace(/#/g, '%23').replace(/\?/g, '%3F');
+  return new URL('file://' + escaped);
 }
 
-function parse(s) {
-  const u = new URL(s);
-  return {
-    href: u.href, protocol: u.protocol, host: u.host, hostname: u.hostname, port: u.port || null,
-    pathname: u.pathname, search: u.search || null, query: u.search ? u.search.slice(1) : null,
-    hash: u.hash || null, auth: u.username ? u.username + (u.password ? ':' + u.password : '') : null,
-    path: u.pathname + u.search, slashes: true,
-  };
+// Legacy API (url.parse and friends): Node's Url objects.
+const slashed = new Set(['http:', 'https:', 'ftp:', 'gopher:', 'file:', 'ws:', 'wss:']);
+const noHostProtocols = new Set(['javascript:', 'javascript']);
+
+function Url() {
+  this.protocol = null; this.slashes = null; this.auth = null; this.host = null; this.port = null;
+  this.hostname = null; this.hash = null; this.search = null; this.query = null; this.pathname = null;
+  this.path = null; this.href = null;
+}
+
+function parse(s, parseQueryString, slashesDenoteHost) {
+  if (s instanceof Url) return s;
+  if (typeof s !== 'string') throw invalidArgType('url', 'of type string', s);
+  const u = new Url();
+  let rest = s.trim();
+  const h = rest.indexOf('#');
+  if (h !== -1) { u.hash = rest.slice(h); rest = rest.slice(0, h); }
+  const q = rest.indexOf('?');
+  if (q !== -1) {
+    u.search = rest.slice(q);
+    u.query = rest.slice(q + 1);
+    rest = rest.slice(0, q);
+  } else if (parseQueryString) {
+    u.search = '';
+    u.query = {};
+  }
+  if (parseQueryString && typeof u.query === 'string') u.query = require('node:querystring').parse(u.query);
+  const m = /^([a-zA-Z0-9.+-]+:)/.exec(rest);
+  if (m) { u.protocol = m[1].toLowerCase(); rest = rest.slice(m[1].length); }
+  if ((slashesDenoteHost || m) && rest.startsWith('//') && !(u.protocol && noHostProtocols.has(u.protocol))) {
+    if (!(u.protocol && !slashed.has(u.protocol) && !rest.startsWith('//'))) {
+      u.slashes = true;
+      rest = rest.slice(2);
+      const end = rest.search(/[/]/);
+      let hostPart = end === -1 ? rest : rest.slice(0, end);
+      rest = end === -1 ? '' : rest.slice(end);
+      const at = hostPart.lastIndexOf('@');
+      if (at !== -1) { u.auth = decodeURIComponent(hostPart.slice(0, at)); hostPart = hostPart.slice(at + 1); }
+      const pm = /:([0-9]*)$/.exec(hostPart);
+      if (pm) { if (pm[1] !== '') u.port = pm[1]; hostPart = hostPart.slice(0, pm.index); }
+      u.hostname = hostPart.toLowerCase();
+      u.host = u.hostname + (u.port ? ':' + u.port : '');
+    }
+  }
+  u.pathname = rest === '' ? (u.slashes && slashed.has(u.protocol) ? '/' : null) : rest;
+  if (u.pathname === null && u.hostname !== null && slashed.has(u.protocol)) u.pathname = '/';
+  u.path = (u.pathname || '') + (u.search || '') || null;
+  u.href = format(u);
+  return u;
+}
+
+function format(obj, options) {
+  if (typeof obj === 'string') obj = parse(obj);
+  else if (obj instanceof URL) {
+    const o = { auth: true, fragment: true, search: true, unicode: false, ...options };
+    const u = new URL(obj.href);
+    if (!o.auth) { u.username = ''; u.password = ''; }
+    if (!o.fragment) u.hash = '';
+    if (!o.search) u.search = '';
+    let href = u.href;
+    if (o.unicode && u.hostname) href = href.replace(u.hostname, native.domainToUnicode(u.hostname));
+    return href;
+  } else if (obj === null || typeof obj !== 'object') {
+    throw invalidArgType('urlObject', 'one of type object or string', obj);
+  }
+  let auth = obj.auth || '';
+  if (auth) auth = encodeURIComponent(auth).replace(/%3A/i, ':') + '@';
+  let protocol = obj.protocol || '';
+  if (protocol && !protocol.endsWith(':')) protocol += ':';
+  let pathname = obj.pathname || '';
+  let hash = obj.hash || '';
+  let host = '';
+  if (obj.host) host = auth + obj.host;
+  else if (obj.hostname) host = auth + (obj.hostname.includes(':') && obj.hostname[0] !== '[' ? '[' + obj.hostname + ']' : obj.hostname) + (obj.port ? ':' + obj.port : '');
+  let search = obj.search || '';
+  if (!search && obj.query && typeof obj.query === 'object') {
+    const qs = require('node:querystring').stringify(obj.query);
+    if (qs) search = '?' + qs;
+  }
+  if (search && search[0] !== '?') search = '?' + search;
+  if (obj.slashes || slashed.has(protocol)) {
+    if (obj.slashes || host) {
+      if (pathname && pathname[0] !== '/') pathname = '/' + pathname;
+      host = '//' + host;
+    } else if (protocol.length >= 4 && protocol.startsWith('file')) {
+      host = '//';
+    }
+  }
+  if (hash && hash[0] !== '#') hash = '#' + hash;
+  pathname = pathname.replace(/[?#]/g, encodeURIComponent);
+  search = search.replace(/#/g, '%23');
+  return protocol + host + pathname + search + hash;
+}
+
+function resolve(from, to) {
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(from)) return new URL(to, from).href;
+  // A relative base: resolve inside a placeholder origin and drop it.
+  const r = new URL(to, new URL(from, 'resolve://x/'));
+  if (r.protocol !== 'resolve:') return r.href;
+  const out = r.pathname + r.search + r.hash;
+  return from.startsWith('/') ? out : out.slice(1);
 }
 
 module.exports = {
-  URL, URLSearchParams, fileURLToPath, pathToFileURL, parse,
-  format: (u) => (u instanceof URL ? u.href : String(u && u.href ? u.href : u)),
+  URL, URLSearchParams, fileURLToPath, pathToFileURL, parse, format, resolve, Url,
+  resolveObject: (from, to) => parse(resolve(from, to)),
   domainToASCII: native.domainToASCII, domainToUnicode: native.domainToUnicode,
+  urlToHttpOptions: (u) => ({
+    protocol: u.protocol, hostname: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname, hash: u.hash,
+    search: u.search, pathname: u.pathname, path: u.pathname + u.search, href: u.href,
+    ...(u.port !== '' ? { port: Number(u.port) } : {}), ...(u.username || u.password ? { auth: decodeURIComponent(u.username) + ':' + decodeURIComponent(u.password) } : {}),
+  }),
 };

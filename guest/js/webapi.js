@@ -6,6 +6,7 @@ const g = globalThis;
 
 function makeStructuredClone() {
     return (function structuredClone(value) {
+    if (arguments.length === 0) throw new TypeError('The value argument must be specified');
     const seen = new Map();
     // Nesting is bounded by MaxNestingDepth (a catchable RangeError), not
     // by the call stack.
@@ -17,25 +18,54 @@ function makeStructuredClone() {
     };
     const cloneOne = (v) => {
       if (typeof v === 'function' || typeof v === 'symbol') {
-        const e = new Error((typeof v === 'function' ? 'function' : 'symbol') + ' could not be cloned.');
+        const e = new Error((typeof v === 'function' ? Function.prototype.toString.call(v) : v.toString()) + ' could not be cloned.');
         e.name = 'DataCloneError';
+        e.code = 25;
         throw e;
       }
       if (v === null || typeof v !== 'object') return v;
       if (seen.has(v)) return seen.get(v);
+      const tag = Object.prototype.toString.call(v).slice(8, -1);
       let out;
-      if (v instanceof Date) out = new Date(v.getTime());
-      else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
-      else if (v instanceof ArrayBuffer) out = v.slice(0);
+      const uncloneable = () => {
+        const e = new Error('#<' + tag + '> could not be cloned.');
+        e.name = 'DataCloneError';
+        e.code = 25;
+        return e;
+      };
+      if (tag === 'Date') out = new Date(v.getTime());
+      else if (tag === 'RegExp') out = new RegExp(v.source, v.flags);
+      else if (tag === 'ArrayBuffer') out = v.slice(0);
       else if (ArrayBuffer.isView(v)) {
-        const C = v.constructor === DataView ? DataView : Object.getPrototypeOf(Object.getPrototypeOf(v)).constructor === Object ? Uint8Array : v.constructor;
-        out = C === DataView ? new DataView(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength))
-          : new (Object.getPrototypeOf(v).constructor)(v);
-      } else if (v instanceof Map) { out = new Map(); seen.set(v, out); for (const [k, x] of v) out.set(clone(k), clone(x)); return out; }
-      else if (v instanceof Set) { out = new Set(); seen.set(v, out); for (const x of v) out.add(clone(x)); return out; }
-      else if (v instanceof Error) { out = new (g[v.name] || Error)(v.message); if (v.stack) out.stack = v.stack; }
-      else if (Array.isArray(v)) { out = new Array(v.length); seen.set(v, out); for (let i = 0; i < v.length; i++) out[i] = clone(v[i]); return out; }
-      else { out = {}; seen.set(v, out); for (const k of Object.keys(v)) out[k] = clone(v[k]); return out; }
+        // Views keep their offset and share a cloned buffer with the
+        // other views of the same buffer in the value.
+        const buf = clone(v.buffer);
+        out = tag === 'DataView' ? new DataView(buf, v.byteOffset, v.byteLength) : new g[tag](buf, v.byteOffset, v.length);
+      } else if (tag === 'Map') { out = new Map(); seen.set(v, out); for (const [k, x] of v) out.set(clone(k), clone(x)); return out; }
+      else if (tag === 'Set') { out = new Set(); seen.set(v, out); for (const x of v) out.add(clone(x)); return out; }
+      else if (tag === 'Error' || v instanceof Error) {
+        const C = { EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError }[v.name] || Error;
+        out = new C(v.message);
+        if (v.stack) out.stack = v.stack;
+        if ('cause' in v) out.cause = clone(v.cause);
+      } else if (tag === 'Number' || tag === 'String' || tag === 'Boolean' || tag === 'BigInt') {
+        out = Object(v.valueOf());
+      } else if (Array.isArray(v)) {
+        out = new Array(v.length);
+        seen.set(v, out);
+        for (const k of Object.keys(v)) out[k] = clone(v[k]);
+        return out;
+      } else if (['WeakMap', 'WeakSet', 'WeakRef', 'Promise', 'Generator', 'AsyncGenerator', 'Map Iterator', 'Set Iterator',
+        'Array Iterator', 'String Iterator', 'FinalizationRegistry'].includes(tag)) {
+        throw uncloneable();
+      } else {
+        // Any other object (a class instance too) is copied as a plain
+        // object of its own enumerable properties.
+        out = {};
+        seen.set(v, out);
+        for (const k of Object.keys(v)) out[k] = clone(v[k]);
+        return out;
+      }
       seen.set(v, out);
       return out;
     };
@@ -66,15 +96,20 @@ function makeCrypto() {
       return ta;
     },
     subtle: {
+      // digest settles in a later macrotask, as Node's (a thread-pool job) does.
       digest(alg, data) {
-        try {
-          const name = typeof alg === 'string' ? alg : alg && alg.name;
-          if (!/^SHA-(1|256|384|512)$/i.test(String(name))) throw new Error('Unrecognized algorithm name: ' + name);
-          const d = host.digest(String(name), data);
-          return Promise.resolve(d.buffer);
-        } catch (e) {
-          return Promise.reject(e);
-        }
+        return new Promise((resolve, reject) => {
+          let d;
+          try {
+            const name = typeof alg === 'string' ? alg : alg && alg.name;
+            if (!/^SHA-(1|256|384|512)$/i.test(String(name))) throw new Error('Unrecognized algorithm name: ' + name);
+            d = host.digest(String(name), data);
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          setImmediate(() => resolve(d.buffer));
+        });
       },
     },
   };

@@ -41,7 +41,10 @@ const codecs = {
 function level(o) { return o && typeof o.level === 'number' ? o.level : -1; }
 function maxOut(o) { return o && typeof o.maxOutputLength === 'number' ? o.maxOutputLength : 0; }
 
-const zlib = { constants, codes: { Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6 } };
+// codes maps each code name to its number and each number to its name.
+const codes = { Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6 };
+for (const [k, v] of Object.entries(codes)) codes[v] = k;
+const zlib = { constants, codes: Object.freeze(codes) };
 Object.assign(zlib, constants);
 
 const names = { gzip: 'Gzip', deflate: 'Deflate', deflateRaw: 'DeflateRaw', gunzip: 'Gunzip', inflate: 'Inflate', inflateRaw: 'InflateRaw', unzip: 'Unzip' };
@@ -82,11 +85,16 @@ for (const [name, codec] of Object.entries(codecs)) {
     this.bytesWritten += b.length;
     cb();
   };
+  // The conversion happens in a later macrotask, as Node's (a thread-pool
+  // job) does, so a stream's result arrives in the same order.
   Ctor.prototype._flush = function (cb) {
-    let out;
-    try { out = codec(Buffer.concat(this._chunks), this._opts); } catch (e) { cb(e); return; }
+    const input = Buffer.concat(this._chunks);
     this._chunks = [];
-    cb(null, out);
+    setImmediate(() => {
+      let out;
+      try { out = codec(input, this._opts); } catch (e) { cb(e); return; }
+      cb(null, out);
+    });
   };
   Ctor.prototype.close = function (cb) { if (cb) process.nextTick(cb); this.destroy(); };
   Ctor.prototype.flush = function (kind, cb) { if (typeof kind === 'function') cb = kind; if (cb) process.nextTick(cb); };

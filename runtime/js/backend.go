@@ -267,6 +267,9 @@ func features(src string) []string {
 	if any(polyfilled...) {
 		out = append(out, "polyfills")
 	}
+	if any("toLocaleString") {
+		out = append(out, "locale")
+	}
 	if any("repeat", "padStart", "padEnd") {
 		out = append(out, "guard:String")
 	}

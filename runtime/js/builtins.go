@@ -130,11 +130,13 @@ func (r *run) guardIterator(proto *goja.Object, what, alias string) {
 	name := "[Symbol.iterator]"
 	if alias != "" {
 		name = alias
-		proto.DefineDataProperty(alias, fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		proto.DefineDataProperty(alias, fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
-	fn.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	fn.DefineDataProperty("length", r.rt.ToValue(0), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	proto.DefineDataPropertySymbol(sym, fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	// A built-in method's attributes: not enumerable (for-in over an
+	// array must not list it), name and length read-only.
+	fn.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	fn.DefineDataProperty("length", r.rt.ToValue(0), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	proto.DefineDataPropertySymbol(sym, fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
 // guardTypedIterator guards the typed arrays' iterator, once. Building

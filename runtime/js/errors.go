@@ -25,6 +25,15 @@ func (r *run) uncaught(v goja.Value, inPromise bool) error {
 	msg, stack := r.describe(v)
 	r.writeErr(prefix + msg + stack + "\n")
 	r.reported = true
+	// As in Node, the 'exit' listeners still run, with code 1.
+	if h := r.procHooks; h != nil && h.exit != nil && !r.inUncaught {
+		r.inUncaught = true
+		_ = r.enter(func() error {
+			_, err := h.exit(goja.Undefined(), r.rt.ToValue(1))
+			return err
+		})
+		r.inUncaught = false
+	}
 	return r.fail(&uncaughtError{msg: prefix + msg})
 }
 

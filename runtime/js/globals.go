@@ -1,10 +1,14 @@
 package js
 
 import (
+	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha3"
 	"crypto/sha512"
+	"encoding"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -84,7 +88,7 @@ var lazyNames = map[string]bool{
 	"setTimeout": true, "setInterval": true, "setImmediate": true, "clearTimeout": true, "clearInterval": true,
 	"clearImmediate": true, "queueMicrotask": true, "console": true, "process": true, "TextEncoder": true,
 	"TextDecoder": true, "btoa": true, "atob": true, "structuredClone": true, "crypto": true, "performance": true,
-	"Buffer": true, "URL": true, "URLSearchParams": true, "EventTarget": true, "Event": true,
+	"Buffer": true, "URL": true, "URLSearchParams": true, "EventTarget": true, "Event": true, "CustomEvent": true,
 	"AbortController": true, "AbortSignal": true, "fetch": true, "Headers": true, "Response": true, "Request": true,
 }
 
@@ -295,10 +299,33 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		if hs == nil {
 			panic(r.newError("Error", fmt.Sprintf("Digest method not supported: %s", alg)))
 		}
-		o := rt.NewObject()
-		o.Set("update", func(data goja.Value) { hs.Write(r.dataBytes(data)) })
-		o.Set("digest", func() goja.Value { return r.newUint8Array(hs.Sum(nil)) })
-		return o
+		return r.hashObject(alg, hs)
+	})
+	set("pbkdf2", func(alg string, password, salt goja.Value, iterations, keylen int) goja.Value {
+		if keylen < 0 || int64(keylen) > r.req.Limits.MaxAllocBytes {
+			panic(r.newError("RangeError", fmt.Sprintf("The value of \"keylen\" is out of range. It must be >= 0 and <= %d. Received %d", r.req.Limits.MaxAllocBytes, keylen)))
+		}
+		key, err := r.pbkdf2(alg, r.dataBytes(password), r.dataBytes(salt), iterations, keylen)
+		if err != nil {
+			e := r.newError("TypeError", err.Error())
+			e.Set("code", "ERR_CRYPTO_INVALID_DIGEST")
+			panic(e)
+		}
+		return r.newUint8Array(key)
+	})
+	set("hkdf", func(alg string, ikm, salt, info goja.Value, keylen int) goja.Value {
+		if newHash(alg) == nil {
+			e := r.newError("TypeError", "Invalid digest: "+alg)
+			e.Set("code", "ERR_CRYPTO_INVALID_DIGEST")
+			panic(e)
+		}
+		key, err := hkdf.Key(func() hash.Hash { return newHash(alg) }, r.dataBytes(ikm), r.dataBytes(salt), string(r.dataBytes(info)), keylen)
+		if err != nil {
+			e := r.newError("RangeError", "Invalid key length")
+			e.Set("code", "ERR_CRYPTO_INVALID_KEYLEN")
+			panic(e)
+		}
+		return r.newUint8Array(key)
 	})
 	set("utf8Encode", func(s string) goja.Value { return r.newUint8Array([]byte(s)) })
 	set("utf8Decode", func(data goja.Value, fatal bool) string {
@@ -322,6 +349,18 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		return r.addTimer(f, self, time.Duration(ms*float64(time.Millisecond)), repeat)
 	})
 	set("timerClear", func(id int64) { r.clearTimer(id) })
+	set("tickPending", func() { r.ticksPending = true })
+	// runTicks runs the nextTick queue now: a timer's callback ends with
+	// it, so its ticks run before the microtasks it queued, as in Node.
+	set("runTicks", func() {
+		if !r.ticksPending || r.procHooks == nil || r.procHooks.ticks == nil {
+			return
+		}
+		r.ticksPending = false
+		if _, err := r.procHooks.ticks(goja.Undefined()); err != nil {
+			panic(err)
+		}
+	})
 	set("timerRef", func(id int64, ref bool) { r.refTimer(id, ref) })
 	set("exit", func(code goja.Value) {
 		c := 0
@@ -361,7 +400,47 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		}
 		panic(r.newError("Error", "no native module "+name))
 	})
+	// promiseState tells util.inspect a promise's state and result
+	// (JavaScript cannot see them without awaiting).
+	set("promiseState", func(v goja.Value) goja.Value {
+		p, ok := v.Export().(*goja.Promise)
+		if !ok {
+			return rt.NewArray("pending", goja.Undefined())
+		}
+		switch p.State() {
+		case goja.PromiseStateFulfilled:
+			return rt.NewArray("fulfilled", p.Result())
+		case goja.PromiseStateRejected:
+			return rt.NewArray("rejected", p.Result())
+		}
+		return rt.NewArray("pending", goja.Undefined())
+	})
 	set("bufferFrom", func(data goja.Value) goja.Value { return r.newBuffer(append([]byte(nil), r.dataBytes(data)...)) })
+}
+
+// hashObject is the bridge to a running hash: update, digest, and copy
+// (a new hash in the same state, through the state's binary encoding).
+func (r *run) hashObject(alg string, hs hash.Hash) *goja.Object {
+	o := r.rt.NewObject()
+	o.Set("update", func(data goja.Value) { hs.Write(r.dataBytes(data)) })
+	o.Set("digest", func() goja.Value { return r.newUint8Array(hs.Sum(nil)) })
+	o.Set("copy", func() goja.Value {
+		m, ok := hs.(encoding.BinaryMarshaler)
+		c := newHash(alg)
+		u, ok2 := c.(encoding.BinaryUnmarshaler)
+		if !ok || !ok2 {
+			panic(r.newError("Error", "Hash.copy is not supported for "+alg))
+		}
+		state, err := m.MarshalBinary()
+		if err == nil {
+			err = u.UnmarshalBinary(state)
+		}
+		if err != nil {
+			panic(r.newError("Error", "Hash.copy: "+err.Error()))
+		}
+		return r.hashObject(alg, c)
+	})
+	return o
 }
 
 // dataBytes returns the bytes of a string (UTF-8) or of binary data.
@@ -390,17 +469,70 @@ func (r *run) write(stream runtime.Stream, p []byte) {
 }
 
 func newHash(alg string) hash.Hash {
-	switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
-	case "sha1":
+	switch strings.ToLower(alg) {
+	case "sha1", "sha-1":
 		return sha1.New()
-	case "sha256":
+	case "sha224", "sha-224":
+		return sha256.New224()
+	case "sha256", "sha-256":
 		return sha256.New()
-	case "sha384":
+	case "sha384", "sha-384":
 		return sha512.New384()
-	case "sha512":
+	case "sha512", "sha-512":
 		return sha512.New()
+	case "sha512-224":
+		return sha512.New512_224()
+	case "sha512-256":
+		return sha512.New512_256()
+	case "sha3-224":
+		return sha3.New224()
+	case "sha3-256":
+		return sha3.New256()
+	case "sha3-384":
+		return sha3.New384()
+	case "sha3-512":
+		return sha3.New512()
 	case "md5":
 		return md5.New()
 	}
 	return nil
+}
+
+// pbkdf2 derives keylen bytes from password and salt with iterations
+// rounds of HMAC-alg (RFC 8018). It is computed here rather than with
+// crypto/pbkdf2 so that a huge iteration count stops when the run does.
+func (r *run) pbkdf2(alg string, password, salt []byte, iterations, keylen int) ([]byte, error) {
+	if newHash(alg) == nil {
+		return nil, fmt.Errorf("Invalid digest: %s", alg)
+	}
+	prf := hmac.New(func() hash.Hash { return newHash(alg) }, password)
+	size := prf.Size()
+	out := make([]byte, 0, keylen+size)
+	var block [4]byte
+	u := make([]byte, size)
+	t := make([]byte, size)
+	for i := uint32(1); len(out) < keylen; i++ {
+		if i%1024 == 0 && r.ctx.Err() != nil {
+			return nil, r.ctx.Err()
+		}
+		binary.BigEndian.PutUint32(block[:], i)
+		prf.Reset()
+		prf.Write(salt)
+		prf.Write(block[:])
+		u = prf.Sum(u[:0])
+		copy(t, u)
+		for n := 1; n < iterations; n++ {
+			if n%4096 == 0 && r.ctx.Err() != nil {
+				return nil, r.ctx.Err()
+			}
+			prf.Reset()
+			prf.Write(u)
+			u = prf.Sum(u[:0])
+			for j := range t {
+				t[j] ^= u[j]
+			}
+		}
+		out = append(out, t...)
+	}
+	return out[:keylen], nil
 }

@@ -334,6 +334,9 @@ func (r *run) afterTask() error {
 	if err := r.fatalErr(); err != nil {
 		return err
 	}
+	if err := r.runTicks(); err != nil {
+		return err
+	}
 	for len(r.rejected) > 0 {
 		p := r.rejected[0]
 		r.rejected = r.rejected[1:]

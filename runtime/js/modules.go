@@ -40,10 +40,12 @@ var builtinFiles = map[string]string{
 	"node:readline":          "readline.js",
 	"node:readline/promises": "readline_promises.js",
 	"node:module":            "module.js",
+	"node:querystring":       "querystring.js",
+	"node:stream/consumers":  "stream_consumers.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).
-var builtinNative = []string{"node:process", "node:timers", "node:fs/promises"}
+var builtinNative = []string{"node:process", "node:timers", "node:fs/promises", "node:util/types"}
 
 // builtinName returns the canonical name ("node:fs") of a built-in module
 // specifier ("fs" or "node:fs").
@@ -143,7 +145,18 @@ func (r *run) loadBuiltin(name string) (goja.Value, error) {
 		for _, n := range []string{"setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"} {
 			o.Set(n, r.rt.GlobalObject().Get(n))
 		}
+		p, err := r.requireModule("node:timers/promises")
+		if err != nil {
+			return nil, err
+		}
+		o.Set("promises", p)
 		return o, nil
+	case "node:util/types":
+		u, err := r.requireModule("node:util")
+		if err != nil {
+			return nil, err
+		}
+		return u.(*goja.Object).Get("types"), nil
 	case "node:fs/promises":
 		f, err := r.requireModule("node:fs")
 		if err != nil {

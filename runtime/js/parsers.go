@@ -201,21 +201,23 @@ func (r *run) guardFunctionCtor(F *goja.Object, name, kw string) {
 	}).(*goja.Object)
 	proto := F.Get("prototype").(*goja.Object)
 	W.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
-	W.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	W.DefineDataProperty("length", rt.ToValue(1), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	proto.DefineDataProperty("constructor", W, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	W.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	W.DefineDataProperty("length", rt.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	proto.DefineDataProperty("constructor", W, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	if name == "Function" {
-		rt.GlobalObject().DefineDataProperty("Function", W, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		rt.GlobalObject().DefineDataProperty("Function", W, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 }
 
 // defineNative sets o[name] to the native f, non-enumerable like a
 // built-in, with the built-in's name and length.
 func (r *run) defineNative(o *goja.Object, name string, length int, f func(goja.FunctionCall) goja.Value) {
+	// The attributes of a built-in method: name and length read-only, the
+	// method writable and configurable, none of them enumerable.
 	fn := r.rt.ToValue(f).(*goja.Object)
-	fn.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	fn.DefineDataProperty("length", r.rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	o.DefineDataProperty(name, fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	fn.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	fn.DefineDataProperty("length", r.rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	o.DefineDataProperty(name, fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
 // nestingError is the RangeError for a value nested deeper than

@@ -12,6 +12,7 @@ type processHooks struct {
 	beforeExit goja.Callable // () → whether a listener ran
 	exit       goja.Callable // ()
 	uncaught   goja.Callable // (err, origin) → whether a listener handled it
+	ticks      goja.Callable // () runs the process.nextTick queue
 }
 
 func (r *run) setProcessHooks(o *goja.Object) {
@@ -19,6 +20,7 @@ func (r *run) setProcessHooks(o *goja.Object) {
 	h.beforeExit, _ = goja.AssertFunction(o.Get("beforeExit"))
 	h.exit, _ = goja.AssertFunction(o.Get("exit"))
 	h.uncaught, _ = goja.AssertFunction(o.Get("uncaught"))
+	h.ticks, _ = goja.AssertFunction(o.Get("ticks"))
 	r.procHooks = h
 }
 
@@ -62,6 +64,28 @@ func (r *run) emitExit() error {
 		_, err := h.exit(goja.Undefined())
 		return err
 	}))
+}
+
+// runTicks runs the process.nextTick queue, again while the microtasks
+// that follow each round queue more ticks (Node's processTicksAndRejections).
+func (r *run) runTicks() error {
+	for r.ticksPending {
+		r.ticksPending = false
+		h := r.procHooks
+		if h == nil || h.ticks == nil {
+			return nil
+		}
+		if err := r.check(r.enter(func() error {
+			_, err := h.ticks(goja.Undefined())
+			return err
+		})); err != nil {
+			return err
+		}
+		if err := r.fatalErr(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // uncaughtHook offers an uncaught exception (or, inPromise, an unhandled

@@ -67,6 +67,7 @@ type run struct {
 	process      *goja.Object
 	procHooks    *processHooks // set when process is built (see process.go)
 	inUncaught   bool          // an uncaughtException listener is running
+	ticksPending bool          // process.nextTick queued callbacks (see runTicks)
 	bufferProto  *goja.Object  // node:buffer's Buffer.prototype (see newBuffer)
 }
 
@@ -289,6 +290,11 @@ func (r *run) await(v goja.Value) (goja.Value, error) {
 		return v, nil
 	}
 	r.awaited[p] = true
+	// A module that threw at the top fails at once, as in Node: its
+	// nextTick queue does not run.
+	if p.State() == goja.PromiseStateRejected {
+		return nil, r.uncaught(p.Result(), false)
+	}
 	err := r.runLoop(func() bool { return p.State() != goja.PromiseStatePending })
 	if err != nil {
 		if errors.Is(err, errNeverSettles) {

@@ -66,16 +66,17 @@ func (r *run) zlibFuncs(set func(string, any)) {
 		var err error
 		if format == "gzip" {
 			var head [2]byte
-			if n, _ := in.ReadAt(head[:], 0); n < 2 || head[0] != 0x1f || head[1] != 0x8b {
+			n, _ := in.ReadAt(head[:], 0)
+			switch {
+			case n == 0 || n == 1 && head[0] == 0x1f:
+				panic(r.zlibError(io.ErrUnexpectedEOF))
+			case n < 2 || head[0] != 0x1f || head[1] != 0x8b:
 				panic(r.zlibError(gzip.ErrHeader))
 			}
 		}
 		switch format {
 		case "gzip":
-			var g *gzip.Reader
-			if g, err = gzip.NewReader(in); err == nil {
-				rd = g
-			}
+			rd = &gzipMembers{in: in}
 		case "deflate":
 			rd, err = zlib.NewReader(in)
 		case "raw":
@@ -107,6 +108,51 @@ func (r *run) zlibFuncs(set func(string, any)) {
 		}
 		return r.newBuffer(out)
 	})
+}
+
+// gzipMembers reads the members of a gzip file one after another as
+// zlib does for Node: after a member, input that starts with a zero byte is
+// padding and ends the data; any other input must be another member (so
+// trailing garbage is "incorrect header check").
+type gzipMembers struct {
+	in  *bytes.Reader
+	cur *gzip.Reader
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		if g.cur == nil {
+			if g.in.Len() == 0 {
+				return 0, io.EOF
+			}
+			if b, _ := g.in.ReadByte(); b == 0 {
+				return 0, io.EOF
+			}
+			g.in.UnreadByte()
+			// The magic number first, as zlib checks it before the
+			// rest of the header is there.
+			var head [2]byte
+			n, _ := g.in.ReadAt(head[:], g.in.Size()-int64(g.in.Len()))
+			if head[0] != 0x1f || n == 2 && head[1] != 0x8b {
+				return 0, gzip.ErrHeader
+			}
+			z, err := gzip.NewReader(g.in)
+			if err != nil {
+				return 0, err
+			}
+			z.Multistream(false)
+			g.cur = z
+		}
+		n, err := g.cur.Read(p)
+		if err == io.EOF {
+			g.cur = nil
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		return n, err
+	}
 }
 
 // zlibError words a codec error as Node's zlib does (code Z_DATA_ERROR,

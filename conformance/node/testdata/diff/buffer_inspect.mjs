@@ -1,0 +1,11 @@
+import util from 'node:util';
+import { Buffer, constants, kMaxLength } from 'node:buffer';
+console.log(util.inspect(Buffer.from('inspect me')), util.inspect({ b: Buffer.from([0, 255]) }));
+console.log([Buffer.alloc(2)], new Map([['k', Buffer.from('v')]]));
+console.log(Buffer.poolSize, typeof kMaxLength, typeof constants.MAX_STRING_LENGTH);
+console.log(String(Buffer.from('str')), `${Buffer.from('tpl')}`, Buffer.from('x') + Buffer.from('y'));
+console.log(Buffer.from('abc').toString('base64'), btoa('abc'), atob('YWJj'));
+console.log(Buffer.from('hello').readUInt8(0), Buffer.from(new Uint16Array([1, 256]).buffer));
+console.log(Buffer.alloc(2) instanceof Uint8Array, Object.getPrototypeOf(Buffer.prototype) === Uint8Array.prototype);
+const b = Buffer.allocUnsafe(4).fill(7); console.log(b, b.length);
+console.log(Buffer.from('€uro').length, [...Buffer.from('€')]);

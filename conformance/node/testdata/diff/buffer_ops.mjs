@@ -1,0 +1,16 @@
+const a = Buffer.from('abcdef');
+console.log(a.slice(1, 3).toString(), a.subarray(-2).toString(), a.slice(4, 2).length);
+const sub = a.subarray(0, 2); sub[0] = 0x7a; console.log(a.toString());
+console.log(Buffer.compare(Buffer.from('abc'), Buffer.from('abd')), Buffer.from('b').compare(Buffer.from('a')), a.compare(a));
+console.log([Buffer.from('c'), Buffer.from('a'), Buffer.from('b')].sort(Buffer.compare).map(String));
+console.log(Buffer.concat([Buffer.from('12'), Buffer.from('345')], 4).toString(), Buffer.concat([]).length);
+console.log(Buffer.alloc(5).fill('xy').toString(), Buffer.alloc(4).fill(0x41, 1, 3), Buffer.alloc(3, 'aa', 'hex'));
+console.log(a.indexOf('cd'), a.indexOf(Buffer.from('e')), a.indexOf(0x66), a.lastIndexOf('c'), a.includes('zz'), a.indexOf('b', 3));
+console.log(a.toJSON(), JSON.stringify({ buf: Buffer.from([1, 2]) }));
+console.log(Buffer.from(a.toJSON()).toString(), Buffer.from(Buffer.from('copy')).toString());
+const c = Buffer.alloc(6); a.copy(c, 1, 2, 5); console.log(c);
+console.log(Buffer.from('ab').equals(Buffer.from('ab')), Buffer.isBuffer(Buffer.alloc(0)), Buffer.alloc(3).swap16 ? 'has swap' : '');
+console.log(Buffer.from([1, 2, 3, 4]).swap16(), Buffer.from([1, 2, 3, 4]).swap32(), Buffer.from([1, 2, 3, 4]).reverse());
+const u = new Uint8Array([104, 105]); console.log(Buffer.from(u.buffer).toString(), Buffer.from(u).toString());
+console.log(Buffer.alloc(60, 1), Buffer.from('x'.repeat(51)));
+console.log([...Buffer.from('hi').entries()], [...Buffer.from('hi').keys()], Buffer.from('hi').at(-1));

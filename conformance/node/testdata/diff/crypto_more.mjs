@@ -1,0 +1,12 @@
+import crypto from 'node:crypto';
+const h = crypto.createHash('sha256').update('part1');
+const copy = h.copy();
+h.update('part2');
+console.log(h.digest('hex'), copy.update('part2').digest('hex'));
+console.log(crypto.createHash('sha256').update('').digest('hex'), crypto.createHash('SHA256').update('x').digest('hex').length);
+console.log(crypto.createHash('sha512').update(new Uint8Array([1, 2, 3])).digest('base64'));
+console.log(crypto.createHmac('sha256', 'k').update('a').update('b').digest('hex') === crypto.createHmac('sha256', 'k').update('ab').digest('hex'));
+console.log(crypto.createHash('md5').update('latin1 é', 'latin1').digest('hex'), crypto.createHash('md5').update('aGk=', 'base64').digest('hex'));
+console.log(crypto.randomUUID().split('-').map((p) => p.length), crypto.randomUUID()[14]);
+const buf = Buffer.alloc(8); crypto.randomFillSync(buf, 2, 4); console.log(buf[0], buf[1], buf[6], buf[7]);
+console.log(crypto.timingSafeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])), typeof crypto.webcrypto.getRandomValues);

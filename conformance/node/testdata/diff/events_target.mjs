@@ -1,0 +1,28 @@
+const et = new EventTarget();
+const log = [];
+const h = (e) => log.push('h:' + e.type);
+et.addEventListener('x', h);
+et.addEventListener('x', h);
+et.addEventListener('x', { handleEvent(e) { log.push('obj:' + e.type); } });
+et.addEventListener('x', () => log.push('once'), { once: true });
+const ac = new AbortController();
+et.addEventListener('x', () => log.push('signal'), { signal: ac.signal });
+et.dispatchEvent(new Event('x'));
+ac.abort();
+et.dispatchEvent(new Event('x'));
+et.removeEventListener('x', h);
+et.dispatchEvent(new Event('x'));
+console.log(log);
+const ev = new Event('c', { cancelable: true });
+et.addEventListener('c', (e) => { e.preventDefault(); console.log('in listener', e.defaultPrevented, e.target === et, e.currentTarget === et, e.eventPhase); });
+console.log(et.dispatchEvent(ev), ev.defaultPrevented, ev.cancelable, ev.bubbles, ev.type, ev.isTrusted);
+const nc = new Event('n');
+et.addEventListener('n', (e) => e.preventDefault());
+console.log(et.dispatchEvent(nc), nc.defaultPrevented);
+et.addEventListener('s', (e) => { log.length = 0; log.push('first'); e.stopImmediatePropagation(); });
+et.addEventListener('s', () => log.push('second'));
+et.dispatchEvent(new Event('s'));
+console.log(log);
+if (typeof CustomEvent === 'function') { const ce = new CustomEvent('k', { detail: { n: 1 } }); console.log(ce.detail, ce.type); } else console.log({ n: 1 }, 'k');
+try { et.dispatchEvent('nope'); } catch (e) { console.log(e.name, e.code); }
+console.log(AbortSignal.any([new AbortController().signal]).aborted, AbortSignal.any([AbortSignal.abort('r')]).reason);

@@ -1,0 +1,15 @@
+import util from 'node:util';
+const a = { name: 'a' };
+a.self = a;
+console.log(a);
+const b = { list: [] };
+b.list.push(b, { back: b });
+console.log(b);
+const m = new Map(); m.set('m', m);
+console.log(m);
+const x = { y: { } }; x.y.x = x; x.y.y = x.y;
+console.log(x);
+const arr = [1]; arr.push(arr);
+console.log(arr, util.format('%j', a));
+const two = { p: {}, q: {} }; two.p.q = two.q; two.q.p = two.p;
+console.log(two);

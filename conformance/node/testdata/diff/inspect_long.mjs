@@ -1,0 +1,15 @@
+import util from 'node:util';
+console.log(Array.from({ length: 30 }, (_, i) => i));
+console.log(Array.from({ length: 120 }, (_, i) => i * 3));
+console.log(Array.from({ length: 10 }, (_, i) => 'item' + i));
+console.log({ alpha: 'aaaaaaaaaaaaaaa', beta: 'bbbbbbbbbbbbbbbbbb', gamma: 'ccccccccccccccccccc', delta: 'ddd' });
+console.log({ list: ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'], n: 1 });
+console.log(util.inspect({ a: 1, b: 2, c: 3 }, { breakLength: 10 }));
+console.log(util.inspect({ a: [1, 2], b: { c: 3 } }, { compact: false }));
+console.log(util.inspect({ a: [1, 2], b: { c: { d: 3 } } }, { compact: 1 }));
+console.log(util.inspect({ a: [1, 2], b: { c: 3 } }, { compact: true, breakLength: Infinity }));
+console.log(util.inspect('x'.repeat(100)));
+console.log(util.inspect({ s: 'line one\nline two\nline three and more text here to be long enough for splitting' }));
+console.log([1.5, -2, 300000, 4, 5, 6, 7, 8, 9, 10, 11.25]);
+console.log(util.inspect(Array.from({ length: 200 }, (_, i) => i), { maxArrayLength: 3 }));
+console.log(util.inspect('abcdefghij', { maxStringLength: 4 }));

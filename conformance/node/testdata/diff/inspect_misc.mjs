@@ -1,0 +1,32 @@
+import util from 'node:util';
+const c = new Error('outer'); c.stack = 'Error: outer';
+const inner = new TypeError('inner'); inner.stack = 'TypeError: inner';
+c.cause = inner;
+const withCause = new Error('has cause', { cause: inner }); withCause.stack = 'Error: has cause';
+console.log(util.inspect(c), util.inspect(withCause));
+const agg = new AggregateError([inner], 'many'); agg.stack = 'AggregateError: many';
+console.log(util.inspect(agg));
+class Static { static s = 1; static m() {} }
+console.log(Static, util.inspect(Static, { showHidden: false }));
+function args() { return arguments; }
+console.log(args(1, 'a'));
+const tagged = { [Symbol.toStringTag]: 'Own', v: 1 };
+console.log(tagged, Object.assign(Object.create({ inherited: 1 }), { own: 2 }));
+const num = Object.assign(new Number(5), { extra: true });
+console.log(num, [new Boolean(true), new String('ab')]);
+console.log({ 'a-b': { 'c d': [{ e: 'f' }] } }, [[[[['deep']]]]], { a: [[[[1]]]] });
+console.log(util.inspect(new Set([1, 2, 3, 4]), { maxArrayLength: 2 }), util.inspect(new Map([[1, 2], [3, 4]]), { maxArrayLength: 1 }));
+console.log(util.inspect(new Uint8Array(200), { maxArrayLength: 3 }), util.inspect([1, 2, 3], { maxArrayLength: 0 }));
+console.log(util.inspect({ a: { b: [1, 2, { c: 3 }] } }, { compact: 0 }));
+console.log(util.inspect({ a: 1, b: [1, 2, 3] }, { compact: 2, breakLength: 20 }));
+console.log(util.inspect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27], { breakLength: 40 }));
+console.log(util.inspect({ z: 1, y: { b: 2, a: 1 } }, { sorted: (a, b) => (a < b ? 1 : -1) }));
+console.log(util.inspect(new Map([['b', 1], ['a', 2]]), { sorted: true }), util.inspect(new Set(['z', 'a']), { sorted: true }));
+console.log([, 'a', , , 'b', ,], Object.assign([1, 2], { prop: 'x', [Symbol('s')]: 1 }), Object.assign([], { '-1': 'neg' }));
+console.log(util.inspect([1, [2]], { showHidden: true }));
+console.log(new Array(3).fill({ same: 'object' }), [undefined, , null]);
+const longKeys = {}; for (let i = 0; i < 30; i++) longKeys['key' + i] = i;
+console.log(longKeys);
+console.log(Array.from({ length: 26 }, (_, i) => String.fromCharCode(97 + i).repeat(i % 5 + 1)));
+console.log([1.25, 100, -3, 4000, 5, 60000, 7, 8]);
+console.log([true, false, true, false, true, false, true, 1n, 22n]);

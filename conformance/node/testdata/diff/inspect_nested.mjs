@@ -1,0 +1,10 @@
+import util from 'node:util';
+console.log({ a: 1, b: 'two', c: [1, 2, 3], d: { e: { f: { g: 1 } } } });
+console.log([[1, [2, [3, [4]]]]]);
+console.log({ arr: new Array(5), sparse: [1, , 3], neg: -0, big: 10n, u: undefined, n: null });
+console.log(util.inspect({ a: { b: { c: { d: { e: 1 } } } } }, { depth: 0 }));
+console.log(util.inspect({ a: { b: { c: { d: { e: 1 } } } } }, { depth: Infinity }));
+console.log(util.inspect({ a: { b: { c: { d: {} } } } }, { depth: 1 }));
+console.log({ 'key with space': 1, $dollar: 2, _under: 3, 'quote\'s': 4, 123: 5, 'a-b': 6 });
+console.log(Object.create(null), Object.assign(Object.create(null), { x: 1 }));
+console.log([], {}, [{}], [[]], { a: {} });

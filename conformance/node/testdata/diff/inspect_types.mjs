@@ -1,0 +1,12 @@
+import util from 'node:util';
+console.log(new Map([['a', 1], [{ k: 1 }, [1, 2]]]), new Set([1, 'two', [3]]));
+console.log(new Map(), new Set(), new WeakMap(), new WeakSet());
+console.log(Symbol('s'), Symbol.for('reg'), Symbol(), { [Symbol('k')]: 1, [Symbol.iterator]: 2 });
+console.log(new Uint8Array([1, 2, 3]), new Float64Array(2), new Int16Array(0), new ArrayBuffer(4));
+console.log(new Date(0), new Date(NaN), /re+/gi, new Number(3), new String('str'), new Boolean(false));
+console.log(function named() {}, () => {}, async function af() {}, function* gen() {}, class K {}, class extends Array {});
+console.log(Object.assign(function withProps() {}, { p: 1 }));
+console.log([undefined, null, NaN, Infinity, -Infinity, 1e21, 1e-7]);
+console.log(util.inspect(new Map([[1, { a: { b: { c: 1 } } }]]), { depth: 1 }));
+console.log([new Set([new Map([[1, 2]])])]);
+console.log(Promise.resolve(4), Promise.reject(new Error('x')).catch(() => {}) && 'p', new Promise(() => {}));

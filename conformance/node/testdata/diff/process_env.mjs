@@ -1,0 +1,12 @@
+process.env.NOOK_TEST_VAR = 42;
+console.log(typeof process.env.NOOK_TEST_VAR, process.env.NOOK_TEST_VAR, 'NOOK_TEST_VAR' in process.env);
+delete process.env.NOOK_TEST_VAR;
+console.log(process.env.NOOK_TEST_VAR, Object.keys(process.env).includes('NOOK_TEST_VAR'));
+process.env.U = undefined; console.log(JSON.stringify(process.env.U));
+const [s, ns] = process.hrtime(); console.log(typeof s, typeof ns, process.hrtime([s, ns]).length);
+console.log(typeof process.uptime(), typeof process.argv0, Array.isArray(process.execArgv), process.exitCode);
+process.on('warning', (w) => console.log('warning event', w.name, w.message, w.code));
+process.emitWarning('custom warning', 'MyWarning', 'MY_CODE');
+process.emitWarning(new Error('error as warning'));
+process.nextTick(() => { throw new Error('tick throws'); });
+process.on('uncaughtException', (e) => console.log('caught', e.message));

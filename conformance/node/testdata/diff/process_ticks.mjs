@@ -1,0 +1,11 @@
+const log = [];
+setTimeout(() => log.push('timeout'), 0);
+setImmediate(() => log.push('immediate'));
+Promise.resolve().then(() => log.push('promise1'));
+process.nextTick(() => log.push('tick1'));
+queueMicrotask(() => log.push('microtask'));
+process.nextTick(() => { log.push('tick2'); Promise.resolve().then(() => log.push('promise-in-tick')); process.nextTick(() => log.push('tick-in-tick')); });
+Promise.resolve().then(() => { log.push('promise2'); process.nextTick(() => log.push('tick-in-promise')); });
+log.push('sync');
+setTimeout(() => console.log(log.join(' ')), 10);
+process.nextTick((a, b) => console.log('args', a, b), 'x', 'y');

@@ -1,0 +1,10 @@
+import qs from 'node:querystring';
+console.log(qs.parse('a=1&b=2&a=3&c=&d&e=x%20y+z'));
+console.log(qs.stringify({ a: [1, 2], b: 'x y', c: '', d: null, e: undefined, f: true, g: 'é&=' }));
+console.log(qs.parse('k:v;k2:v2', ';', ':'), qs.stringify({ a: 1, b: 2 }, ';', ':'));
+console.log(qs.escape('a b&c/é'), qs.unescape('a%20b%zz'), qs.decode === qs.parse, qs.encode === qs.stringify);
+console.log(qs.parse('a=1&b=2&c=3', null, null, { maxKeys: 2 }), qs.parse(''), qs.parse('%E2%82%AC=%E2%82%AC'));
+console.log(qs.stringify({ n: 5, o: { x: 1 }, arr: [] }), qs.parse('a[b]=1&a[c]=2'));
+console.log(qs.parse('a=%zz&b=%E2%82&=x&&c=1=2&+d+=+e+'), qs.parse('x=1&x=2&x=3&y', '&', '=', { maxKeys: 0 }));
+console.log(qs.unescapeBuffer('a%41%4'), qs.stringify({ a: 'b' }, null, null, { encodeURIComponent: (s) => s.toUpperCase() }), qs.stringify('str'), qs.stringify({ n: NaN, i: Infinity, b: 2n }));
+console.log(qs.parse('a=1', null, null, { decodeURIComponent: (s) => s + '!' }), qs.escape(5), qs.unescape('%41+b'));

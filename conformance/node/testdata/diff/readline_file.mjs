@@ -1,0 +1,12 @@
+import fs from 'node:fs';
+import readline from 'node:readline';
+fs.writeFileSync('data.txt', 'first line\nsecond line\n\nfourth: ünïcödé\nlast without newline');
+const rl = readline.createInterface({ input: fs.createReadStream('data.txt'), crlfDelay: Infinity });
+let n = 0;
+rl.on('line', (line) => console.log(++n, JSON.stringify(line)));
+rl.on('close', () => console.log('closed after', n));
+await new Promise((r) => rl.once('close', r));
+const rl2 = readline.createInterface({ input: fs.createReadStream('data.txt', { highWaterMark: 3 }) });
+const lens = [];
+for await (const l of rl2) lens.push(l.length);
+console.log(lens);

@@ -1,0 +1,17 @@
+import fs from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { Readable } from 'node:stream';
+fs.writeFileSync('q.txt', 'answer one\nanswer two\n');
+const rl = createInterface({ input: fs.createReadStream('q.txt') });
+const lines = [];
+for await (const l of rl) lines.push(l.toUpperCase());
+console.log(lines);
+const rl2 = createInterface({ input: Readable.from(['x\ny', '\nz\n']) });
+const all = [];
+rl2.on('line', (l) => all.push(l));
+await new Promise((r) => rl2.on('close', r));
+console.log(all);
+const rl3 = createInterface({ input: Readable.from(['a\r\nb\rc\n']), crlfDelay: Infinity });
+const crs = [];
+for await (const l of rl3) crs.push(l);
+console.log(crs);

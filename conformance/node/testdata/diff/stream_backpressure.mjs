@@ -1,0 +1,13 @@
+import { Readable, Writable } from 'node:stream';
+const log = [];
+let n = 0;
+const r = new Readable({ highWaterMark: 2, objectMode: true, read() { log.push('read ' + n); this.push(n < 5 ? n++ : null); } });
+const w = new Writable({ highWaterMark: 1, objectMode: true, write(c, e, cb) { log.push('write ' + c); setTimeout(cb, 2); } });
+r.pipe(w);
+w.on('finish', () => { console.log(log.filter((l) => l.startsWith('write'))); console.log(r.readableHighWaterMark, w.writableHighWaterMark); });
+const b = new Readable({ read() {} });
+console.log(b.push('12345'), b.readableLength, b.push('x'.repeat(70000)), b.readableLength);
+const small = new Readable({ highWaterMark: 3, read() {} });
+console.log(small.push('ab'), small.push('cd'), small.readableLength);
+const w2 = new Writable({ highWaterMark: 3, write(c, e, cb) { cb(); } });
+console.log(w2.write('ab'), w2.write('c'), w2.writableLength);

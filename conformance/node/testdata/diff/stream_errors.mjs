@@ -1,0 +1,34 @@
+import { Readable, Writable, Transform, Duplex, addAbortSignal, finished } from 'node:stream';
+const r = new Readable({ read() {} });
+r.push(null);
+r.on('error', (e) => console.log('push after EOF', e.code, e.message));
+r.push('late');
+const w = new Writable({ write(c, e, cb) { cb(); } });
+w.end();
+w.on('error', (e) => console.log('write after end', e.code, e.message));
+w.write('x', (err) => console.log('write cb', err && err.code));
+const dbl = new Writable({ write(c, e, cb) { cb(); cb(); } });
+dbl.on('error', (e) => console.log('double cb', e.code, e.message));
+dbl.write('y');
+const t = new Transform({ transform(c, e, cb) { cb(null, c); } });
+t.destroy(new Error('boom'));
+t.on('error', (e) => console.log('transform error', e.message, t.destroyed));
+t.on('close', () => console.log('transform close'));
+const ac = new AbortController();
+const rs = addAbortSignal(ac.signal, new Readable({ read() {} }));
+rs.on('error', (e) => console.log('aborted stream', e.name, e.code));
+ac.abort();
+const d = Duplex.from ? Duplex.from(async function* (src) { for await (const c of src) yield String(c).toUpperCase(); }) : null;
+if (d) {
+  const out = [];
+  d.on('data', (c) => out.push(String(c)));
+  d.on('end', () => console.log('duplex.from', out));
+  d.write('ab'); d.end('cd');
+}
+const noRead = new Readable();
+noRead.on('error', (e) => console.log('no _read', e.code, e.message));
+noRead.read();
+const wd = new Writable();
+wd.on('error', (e) => console.log('no _write', e.code, e.message));
+wd.write('z');
+finished(new Readable({ read() { this.push(null); } }).resume(), (err) => console.log('finished cb', err));

@@ -1,0 +1,16 @@
+import { StringDecoder } from 'node:string_decoder';
+const d = new StringDecoder('utf8');
+const euro = Buffer.from('€');
+console.log(JSON.stringify(d.write(euro.subarray(0, 1))), JSON.stringify(d.write(euro.subarray(1))), JSON.stringify(d.end()));
+console.log(JSON.stringify(d.write(Buffer.from([0xe2, 0x82]))), JSON.stringify(d.end()));
+const h = new StringDecoder('hex');
+console.log(h.write(Buffer.from('ab')), h.end(Buffer.from('c')));
+const b = new StringDecoder('base64');
+console.log(b.write(Buffer.from('ab')), b.write(Buffer.from('c')), b.end(Buffer.from('d')));
+const u = new StringDecoder('utf16le');
+console.log(u.write(Buffer.from([0x61])), u.write(Buffer.from([0x00, 0x62])), JSON.stringify(u.end(Buffer.from([0x00]))));
+const l = new StringDecoder('latin1');
+console.log(l.write(Buffer.from([0xe9, 0x41])), l.encoding, d.encoding, new StringDecoder().encoding, new StringDecoder('UCS2').encoding);
+const emoji = Buffer.from('🎉');
+const e = new StringDecoder();
+console.log([...emoji].map((x) => e.write(Buffer.from([x]))).join('|'));

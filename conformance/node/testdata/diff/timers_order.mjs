@@ -1,0 +1,26 @@
+import { setTimeout as sleep, setImmediate as immediate } from 'node:timers/promises';
+const log = [];
+setTimeout(() => log.push('t30'), 30);
+setTimeout(() => log.push('t5-a'), 5);
+setTimeout(() => log.push('t15'), 15);
+setTimeout(() => log.push('t5-b'), 5);
+let ivDone;
+const ivP = new Promise((r) => { ivDone = r; });
+let count = 0;
+const iv = setInterval(() => { count++; if (count === 3) { clearInterval(iv); ivDone(); } }, 2);
+const cancelled = setTimeout(() => log.push('cancelled'), 1); clearTimeout(cancelled);
+const ci = setImmediate(() => log.push('cancelled imm')); clearImmediate(ci);
+setImmediate(() => { log.push('imm1'); setImmediate(() => console.log('nested immediate')); });
+setImmediate(() => log.push('imm2'));
+console.log(await immediate('imm-value'));
+await ivP;
+console.log('interval ran', count);
+console.log(await sleep(50, 'slept'));
+console.log(log.join(' '));
+setTimeout(() => {
+  const order = [];
+  setImmediate(() => order.push('immediate'));
+  setTimeout(() => { order.push('timeout'); console.log('inside timer:', order.join(' ')); }, 0);
+}, 1);
+const t = setTimeout(() => {}, 1000); t.unref(); console.log(typeof t.ref, typeof t.hasRef, t.hasRef());
+const t2 = setTimeout(() => {}, 1); console.log(typeof t2[Symbol.toPrimitive], typeof +t2);

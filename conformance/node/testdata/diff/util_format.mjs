@@ -1,0 +1,11 @@
+import util from 'node:util';
+console.log(util.format('%s|%d|%i|%f', 'str', 42.5, 42.5, '3.25'));
+console.log(util.format('%s', { a: { b: { c: 1 } } }), util.format('%s', [1, [2, [3]]]), util.format('%s', 5n), util.format('%s', Symbol('q')));
+console.log(util.format('%j', { a: [1, 'x'] }), util.format('%o', [1, { a: 2 }]), util.format('%O', { a: { b: { c: { d: 1 } } } }));
+console.log(util.format('100%% sure %s', 'yes'), util.format('%s %s', 'only one'), util.format('%x %s', 'a'));
+console.log(util.format('a', 'b', 3, { c: 4 }), util.format(1, 2, '3'), util.format('%d', '0x10'), util.format('%i', 'abc'));
+console.log(util.format('%s', null), util.format('%s', undefined), util.format('%d', null), util.format('%s', -0), util.format('%d', -0));
+console.log(util.format('%c styled', 'color: red'), util.format('%', 1), util.format('%s'), util.format());
+console.log(util.format('%s', new (class Foo { toString() { return 'FOO'; } })()), util.format('%s', new Error('em').message));
+console.log(util.format('%s', new Date(0)), util.format('%s:%s', 'a'), util.formatWithOptions({ compact: false }, '%O', { a: 1 }));
+console.log('%s and %d', 'console', 7, 'extra');

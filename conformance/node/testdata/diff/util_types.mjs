@@ -1,0 +1,12 @@
+import util from 'node:util';
+const t = util.types;
+console.log(t.isDate(new Date()), t.isRegExp(/a/), t.isPromise(Promise.resolve()), t.isMap(new Map()), t.isSet(new Set()));
+console.log(t.isTypedArray(new Uint8Array()), t.isUint8Array(Buffer.alloc(1)), t.isArrayBuffer(new ArrayBuffer(1)), t.isDataView(new DataView(new ArrayBuffer(1))));
+console.log(t.isAsyncFunction(async () => {}), t.isGeneratorFunction(function* () {}), t.isBoxedPrimitive(new Number(1)), t.isNativeError(new TypeError()));
+console.log(t.isDate({}), t.isPromise({ then() {} }), t.isAsyncFunction(() => {}), t.isFloat64Array(new Float64Array()), t.isInt32Array(new Int32Array()));
+console.log(t.isNumberObject(new Number(1)), t.isStringObject(new String('')), t.isSymbolObject(Object(Symbol())), t.isBigInt64Array(new BigInt64Array(1)));
+console.log(t.isWeakMap(new WeakMap()), t.isWeakSet(new WeakSet()), t.isMapIterator(new Map().keys()), t.isSetIterator(new Set().values()), t.isGeneratorObject((function* () {})()));
+console.log(util.isDeepStrictEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }), util.isDeepStrictEqual([1], ['1']), util.isDeepStrictEqual(new Set([1, 2]), new Set([2, 1])));
+console.log(util.isDeepStrictEqual(NaN, NaN), util.isDeepStrictEqual(0, -0), util.isDeepStrictEqual({ a: undefined }, {}), util.isDeepStrictEqual(new Date(1), new Date(1)));
+console.log(util.isDeepStrictEqual(new Map([[1, { x: 1 }]]), new Map([[1, { x: 1 }]])), util.isDeepStrictEqual(Buffer.from('a'), Buffer.from('a')), util.isDeepStrictEqual([1, 2], { 0: 1, 1: 2, length: 2 }));
+console.log(util.isArray([]), typeof util.inherits, typeof util.TextEncoder, util.types.isAnyArrayBuffer(new ArrayBuffer(0)));

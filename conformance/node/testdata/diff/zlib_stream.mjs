@@ -1,0 +1,16 @@
+import zlib from 'node:zlib';
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+fs.writeFileSync('plain.txt', 'line of text\n'.repeat(100));
+await pipeline(fs.createReadStream('plain.txt'), zlib.createGzip(), fs.createWriteStream('plain.txt.gz'));
+const gz = fs.readFileSync('plain.txt.gz');
+console.log(gz[0].toString(16), gz[1].toString(16), zlib.gunzipSync(gz).length);
+await pipeline(fs.createReadStream('plain.txt.gz'), zlib.createGunzip(), fs.createWriteStream('back.txt'));
+console.log(fs.readFileSync('back.txt', 'utf8') === fs.readFileSync('plain.txt', 'utf8'));
+const chunks = [];
+for await (const c of Readable.from([Buffer.from('abc'), Buffer.from('def')]).pipe(zlib.createDeflate()).pipe(zlib.createInflate())) chunks.push(c);
+console.log(Buffer.concat(chunks).toString());
+const bad = zlib.createGunzip();
+bad.on('error', (e) => console.log('stream error', e.code));
+bad.end(Buffer.from('garbage!'));
