@@ -1363,11 +1363,13 @@ function dirRead(dir, maybeSync, cb) {
   }
   s.queue = [];
   const settle = (e) => {
-    tick(() => {
-      const q = s.queue;
-      s.queue = null;
-      for (const op of q) op();
-    });
+    // The read is over once its callback runs (Node clears its queue in
+    // the tick after a libuv callback, before any promise job; here the
+    // callback runs in a promise job, so it is cleared now), and what
+    // waited for it runs in the next tick.
+    const q = s.queue;
+    s.queue = null;
+    tick(() => { for (const op of q) op(); });
     if (e) cb(e);
     else cb(null, s.buf.length ? s.buf.shift() : null);
   };

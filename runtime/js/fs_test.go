@@ -461,7 +461,7 @@ export default async function () {
  "buffer": "A", "dotdot": "A",
  "number": ["ERR_INVALID_ARG_TYPE", "The \"path\" argument must be of type string or an instance of Buffer or URL. Received type number (5)", null, null, null, null],
  "undef": ["ERR_INVALID_ARG_TYPE", "The \"path\" argument must be of type string or an instance of Buffer or URL. Received undefined", null, null, null, null],
- "nul": ["ERR_INVALID_ARG_VALUE", "The argument 'path' must be a string, Uint8Array, or URL without null bytes. Received 'a\u0000b'", null, null, null, null],
+ "nul": ["ERR_INVALID_ARG_VALUE", "The argument 'path' must be a string, Uint8Array, or URL without null bytes. Received 'a\\x00b'", null, null, null, null],
  "empty": ["ENOENT", "ENOENT: no such file or directory, stat ''", "stat", "", null, -2],
  "badEncoding": ["ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received 'klingon'", null, null, null, null],
  "badFlag": ["ERR_INVALID_ARG_VALUE", "The argument 'flags' is invalid. Received 'q'", null, null, null, null],

@@ -83,7 +83,7 @@ TypeError ERR_INVALID_ARG_TYPE The "len" argument must be of type number. Receiv
 TypeError ERR_INVALID_ARG_TYPE The "len" argument must be of type number. Received null
 TypeError ERR_INVALID_ARG_TYPE The "options.recursive" property must be of type boolean. Received type number (1)
 TypeError ERR_INVALID_ARG_TYPE The "options.recursive" property must be of type boolean. Received function recursive
-TypeError ERR_INVALID_ARG_TYPE The "options.recursive" property must be of type boolean. Received [Object]
+TypeError ERR_INVALID_ARG_TYPE The "options.recursive" property must be of type boolean. Received [Object: null prototype] {}
 TypeError ERR_INVALID_ARG_VALUE The property 'options.recursive' is no longer supported. Received true
 TypeError ERR_INVALID_ARG_VALUE The argument 'type' must be one of: 'dir', 'file', 'junction', null, undefined. Received '🍏'
 TypeError ERR_INVALID_ARG_TYPE The "newPath" argument must be of type string or an instance of Buffer or URL. Received type number (1)
