@@ -693,6 +693,7 @@ function writeStd(fd, bytes) {
 }
 
 const isStd = (fd) => fd === 0 || fd === 1 || fd === 2;
+const stdinNames = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 // positionArg: null/undefined/-1 mean "the current position".
 // positionArg checks a position as Node does: -1, null and undefined mean
@@ -803,6 +804,9 @@ impl.readFile = function* readFile(path, opts) {
   }
   if (path instanceof FileHandle) return decode(yield* readAllFd(path.fd), o.encoding);
   const p = P(path, 'open');
+  // The standard input by name (fs.readFileSync('/dev/stdin'), a common
+  // way to read all of it) is the run's stdin, as fd 0 is.
+  if (stdinNames.has(p.abs)) return decode(yield* readAllFd(0), o.encoding);
   const flags = flagsArg(o.flag, 'r');
   if (flags !== C.O_RDONLY) yield ['open', { path: p.abs, flags, mode: 0o666 }, [p]];
   return decode(yield ['readFile', { path: p.abs }, [p]], o.encoding);
