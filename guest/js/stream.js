@@ -4,6 +4,12 @@
 // npm/build.go). As in Node, the module is the legacy Stream class with
 // the stream classes and helpers as properties.
 
+// readable-stream keys disposables by Symbol.dispose, or a symbol of its
+// own where the engine has none (goja): define the one the rest of the
+// shims use (node:events' addAbortListener returns such a disposable)
+// before it loads.
+if (!Symbol.dispose) Object.defineProperty(Symbol, 'dispose', { value: Symbol.for('Symbol.dispose') });
+if (!Symbol.asyncDispose) Object.defineProperty(Symbol, 'asyncDispose', { value: Symbol.for('Symbol.asyncDispose') });
 const rs = require('nook:vendor_stream.js');
 const Stream = rs.Stream;
 for (const k of ['Readable', 'Writable', 'Duplex', 'Transform', 'PassThrough', 'pipeline', 'finished', 'compose',

@@ -11,6 +11,14 @@ import (
 // v20 running the source as a .mjs file). They pin the behaviours the
 // differential test (conformance/node) found different.
 var nodeCases = []struct{ name, src, want string }{
+	{"stream/abort signal", `
+import { Readable } from 'node:stream';
+const c = new AbortController();
+const r = new Readable({ read() {}, signal: c.signal });
+r.on('error', (e) => console.log('error', e.name, e.code));
+r.on('close', () => console.log('close', r.destroyed));
+c.abort();`,
+		"error AbortError ABORT_ERR\nclose true\n"},
 	{"inspect/compact", `
 console.log({ a: 1, b: 'two', c: [1, 2, 3], d: { e: { f: { g: 1 } } } });
 console.log({ a: { b: { c: { d: { e: 1 } } } } }.a.b);
