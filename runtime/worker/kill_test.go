@@ -213,7 +213,7 @@ func TestWorkerKilledAtRandom(t *testing.T) {
 		ws.Close()
 	}
 	t.Logf("killed %d of 50 workers mid-run (the others had finished)", killed)
-	if killed < 40 {
+	if killed < 25 { // on a loaded machine (or under -race) some runs end before their kill
 		t.Fatalf("only %d kills hit a running worker", killed)
 	}
 }
