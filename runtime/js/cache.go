@@ -41,14 +41,15 @@ func newProgramCache(max int) *programCache {
 func (c *programCache) get(ctx context.Context, fsys *vfs.FS, key string) (*cacheEntry, bool) {
 	c.mu.Lock()
 	el, ok := c.byKey[key]
+	var e *cacheEntry
 	if ok {
 		c.order.MoveToFront(el)
+		e = el.Value.(*cacheEntry) // put may replace it: read it under the lock
 	}
 	c.mu.Unlock()
 	if !ok {
 		return nil, false
 	}
-	e := el.Value.(*cacheEntry)
 	for _, d := range e.deps {
 		if !depValid(ctx, fsys, d) {
 			c.remove(el)

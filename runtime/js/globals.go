@@ -30,6 +30,16 @@ import (
 func (r *run) setup() error {
 	rt := goja.New()
 	r.rt = rt
+	// Publish the runtime to fail, which other goroutines call (the
+	// run's context ending while it starts); a failure that came first
+	// interrupts it at once.
+	r.fatalMu.Lock()
+	r.vm = rt
+	fatal := r.fatal
+	r.fatalMu.Unlock()
+	if fatal != nil {
+		rt.Interrupt(fatal)
+	}
 	r.start = r.host.Now()
 	rt.SetTimeSource(r.host.Now)
 	rt.SetRandSource(r.random)

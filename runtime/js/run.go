@@ -42,6 +42,7 @@ type run struct {
 
 	fatalMu sync.Mutex
 	fatal   error
+	vm      *goja.Runtime // rt, once setup made it (under fatalMu)
 
 	rt *goja.Runtime
 	loop
@@ -131,12 +132,13 @@ func (r *run) fail(err error) error {
 		r.fatal = err
 	}
 	err = r.fatal
+	rt := r.vm // published by setup under fatalMu: fail may race with it
 	r.fatalMu.Unlock()
 	if err == nil {
 		return nil
 	}
-	if r.rt != nil {
-		r.rt.Interrupt(err)
+	if rt != nil {
+		rt.Interrupt(err)
 	}
 	select {
 	case r.wake <- struct{}{}:
