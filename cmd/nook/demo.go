@@ -172,10 +172,12 @@ export default async () => {
 };`
 
 // shellScript is the shell run of the demo: bash over the same live
-// files, with coreutils written in Go (nothing runs on the host).
+// files, with coreutils written in Go (nothing runs on the host), and node
+// run by the shell on the JavaScript backend (a nested run).
 const shellScript = `grep -rl TODO . | sort
 wc -l $(find . -name '*.js' | sort) | tail -1
-echo "$(ls src | wc -l) files in $(pwd)/src"`
+echo "$(ls src | wc -l) files in $(pwd)/src"
+node -e 'console.log("node, run by the shell:", require("fs").readdirSync("src").join(" "))'`
 
 // crashScript appends a step to a log and prints it, five times, pausing
 // between steps: the demo kills the process running it after step 2.

@@ -669,7 +669,7 @@ func TestDemo(t *testing.T) {
 		"/workspace/demo/src/server.js:13:      // TODO: rate-limit checkout per user\n",
 		"\n'\ncounted the words of 6 files\n" +
 			`{"total":285,"words":{"README.md":75,"docs/design.md":36,"notes/todo.md":29,"src/cart.js":42,"src/server.js":63,"src/worker.py":40}}` + "\n",
-		"$ nook exec --backend shell --cwd demo -e '\n", "./notes/todo.md\n./src/cart.js\n./src/server.js\n./src/worker.py\n 29 total\n3 files in /workspace/demo/src\n",
+		"$ nook exec --backend shell --cwd demo -e '\n", "./notes/todo.md\n./src/cart.js\n./src/server.js\n./src/worker.py\n 29 total\n3 files in /workspace/demo/src\nnode, run by the shell: cart.js server.js worker.py\n",
 		"$ nook tool grep ", "/workspace/demo/notes/todo.md:4:- [ ] retry payments with exponential backoff\n",
 		"\nstep 1\nstep 2\n(killed the process running demo-crash-",
 		"$ nook runs recover\ndemo-crash-", "\tcompleted\texit 0\n",
