@@ -28,7 +28,7 @@ import (
 
 // passFloor is the number of test files that passed when this floor was
 // last raised; fewer fails the suite.
-const passFloor = 250
+const passFloor = 252
 
 // perTest bounds one test file's run.
 const perTest = 30 * time.Second

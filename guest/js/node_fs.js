@@ -1451,6 +1451,21 @@ class FileHandle extends EventEmitter {
     this.emit('close');
     return this._closing;
   }
+  // readableWebStream is a WHATWG ReadableStream of the file's bytes from
+  // its current position, as Node's (Uint8Array chunks of up to 64 KiB).
+  readableWebStream() {
+    if (this.fd === -1) throw uvError('EBADF', 'read');
+    const fh = this;
+    const { ReadableStream } = require('node:stream/web');
+    return new ReadableStream({
+      async pull(c) {
+        const buf = Buffer.alloc(65536);
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (bytesRead === 0) c.close();
+        else c.enqueue(new Uint8Array(buf.buffer, buf.byteOffset, bytesRead));
+      },
+    });
+  }
   readLines() {
     const fh = this;
     let lines = null;

@@ -31,6 +31,9 @@ module.exports = function make(name) {
     case 'URL': case 'URLSearchParams': return require('nook:whatwg_url.js')[name];
     case 'EventTarget': case 'Event': case 'CustomEvent': case 'AbortController': case 'AbortSignal': return require('node:events')[name];
     case 'fetch': case 'Headers': case 'Response': case 'Request': return group('fetch.js')[name];
+    case 'ReadableStream': case 'WritableStream': case 'TransformStream': case 'ReadableStreamDefaultReader':
+    case 'WritableStreamDefaultWriter': case 'ByteLengthQueuingStrategy': case 'CountQueuingStrategy':
+    case 'TextEncoderStream': case 'TextDecoderStream': return require('node:stream/web')[name];
     case 'polyfills': group('polyfills.js')(); return undefined;
     case 'locale': group('polyfills.js').locale(); return undefined;
     case 'guard:String': group('guards.js').guardStrings(); return undefined;

@@ -42,6 +42,39 @@ if (typeof Stream.getDefaultHighWaterMark !== 'function') {
   Stream.getDefaultHighWaterMark = (objectMode) => (objectMode ? hwm.object : hwm.bytes);
   Stream.setDefaultHighWaterMark = (objectMode, n) => { if (objectMode) hwm.object = n; else hwm.bytes = n; };
 }
+// Readable.toWeb and Readable.fromWeb, as Node's (readable-stream leaves
+// them to Node's internals): a Readable as a WHATWG ReadableStream that
+// pulls with backpressure, and a ReadableStream read as a Readable.
+rs.Readable.toWeb = function toWeb(readable) {
+  const { ReadableStream } = require('node:stream/web');
+  const objectMode = readable.readableObjectMode;
+  return new ReadableStream({
+    start(c) {
+      readable.on('data', (chunk) => {
+        c.enqueue(!objectMode && typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        if (c.desiredSize <= 0) readable.pause();
+      });
+      readable.once('end', () => c.close());
+      readable.once('error', (e) => c.error(e));
+      readable.pause();
+    },
+    pull() { readable.resume(); },
+    cancel(reason) { readable.destroy(reason); },
+  }, { highWaterMark: readable.readableHighWaterMark });
+};
+rs.Readable.fromWeb = function fromWeb(stream, options = {}) {
+  const reader = stream.getReader();
+  return new rs.Readable({
+    objectMode: !!options.objectMode,
+    highWaterMark: options.highWaterMark,
+    encoding: options.encoding,
+    signal: options.signal,
+    read() {
+      reader.read().then(({ value, done }) => (done ? this.push(null) : this.push(value)), (e) => this.destroy(e));
+    },
+    destroy(err, cb) { reader.cancel(err).then(() => cb(err), (e) => cb(e || err)); },
+  });
+};
 Stream.isWritable = (s) => !!(s && s.writable && !s.destroyed && !s.writableEnded);
 Stream.duplexPair = undefined;
 module.exports = Stream;

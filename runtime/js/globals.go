@@ -100,6 +100,9 @@ var lazyNames = map[string]bool{
 	"TextDecoder": true, "btoa": true, "atob": true, "structuredClone": true, "crypto": true, "performance": true,
 	"Buffer": true, "URL": true, "URLSearchParams": true, "EventTarget": true, "Event": true, "CustomEvent": true,
 	"AbortController": true, "AbortSignal": true, "fetch": true, "Headers": true, "Response": true, "Request": true,
+	"ReadableStream": true, "WritableStream": true, "TransformStream": true, "ReadableStreamDefaultReader": true,
+	"WritableStreamDefaultWriter": true, "ByteLengthQueuingStrategy": true, "CountQueuingStrategy": true,
+	"TextEncoderStream": true, "TextDecoderStream": true,
 }
 
 // lazyGlobals is the prototype of the global object: a name in lazyNames

@@ -42,6 +42,7 @@ var builtinFiles = map[string]string{
 	"node:module":            "module.js",
 	"node:querystring":       "querystring.js",
 	"node:stream/consumers":  "stream_consumers.js",
+	"node:stream/web":        "stream_web.js",
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).

@@ -11,6 +11,18 @@ import (
 // v20 running the source as a .mjs file). They pin the behaviours the
 // differential test (conformance/node) found different.
 var nodeCases = []struct{ name, src, want string }{
+	{"stream/web", `
+import { Readable } from 'node:stream';
+const rs = new ReadableStream({ start(c) { c.enqueue('a'); c.enqueue('b'); c.close(); } });
+const out = [];
+for await (const x of rs) out.push(x);
+const t = new TransformStream({ transform(ch, c) { c.enqueue(ch.toUpperCase()); } });
+const w = t.writable.getWriter(); w.write('hi'); w.close();
+console.log(out, await t.readable.getReader().read());
+let s = ''; for await (const c of Readable.toWeb(Readable.from(['x', 'y']))) s += c;
+for await (const c of Readable.fromWeb(new ReadableStream({ start(c) { c.enqueue('z'); c.close(); } }), { objectMode: true })) s += c;
+console.log(s);`,
+		"[ 'a', 'b' ] { value: 'HI', done: false }\nxyz\n"},
 	{"stream/abort signal", `
 import { Readable } from 'node:stream';
 const c = new AbortController();

@@ -19,6 +19,7 @@ import (
 var bundles = []struct{ out, entry, license string }{
 	{"vendor_buffer.js", "module.exports = require('buffer/');", "buffer 6.0.3 (feross/buffer), base64-js, ieee754"},
 	{"vendor_stream.js", "module.exports = require('readable-stream'); module.exports.StringDecoder = require('string_decoder/').StringDecoder;", "readable-stream 4.8.0 (nodejs/readable-stream), string_decoder 1.3.0, safe-buffer"},
+	{"vendor_webstreams.js", "module.exports = require('web-streams-polyfill');", "web-streams-polyfill 4.3.0 (MattiasBuelens/web-streams-polyfill)"},
 }
 
 // external maps the bare names the packages require to what the sandbox
