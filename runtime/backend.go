@@ -19,7 +19,9 @@ type Backend interface {
 	// unresolvable imports and limits on the source are reported here, and
 	// Exec then fails without creating a record. Prepare may read module
 	// sources from fsys (confined to the backend's root); it must not change
-	// anything.
+	// anything. When a nested run (KindExec) does not prepare, its exit
+	// code is 1, or what the error's ExitCode() int method says (a shell
+	// syntax error: 2).
 	Prepare(ctx context.Context, fsys *vfs.FS, req *Request) (Program, error)
 }
 

@@ -285,8 +285,9 @@ func (x *run) spawn(ctx context.Context, seq int64, backend string, m map[string
 		case errors.As(err, &pe):
 			// The program did not compile: it fails as node and sh do.
 			code := 1
-			if backend == "shell" || backend == "sh" {
-				code = 2 // as sh reports a syntax error
+			var ec interface{ ExitCode() int }
+			if errors.As(pe.err, &ec) {
+				code = ec.ExitCode() // the shell's syntax error: 2, as sh's
 			}
 			msg := pe.Error()
 			return map[string]any{"code": float64(code), "status": string(StatusFailed), "stdout": []byte{},

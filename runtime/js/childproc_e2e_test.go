@@ -301,3 +301,15 @@ for (let i = 0; i < 8; i++) spawn("node", ["bomb.js"]).on("error", (e) => { if (
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A command line that does not parse exits 2, as sh's syntax error does.
+func TestChildProcessSyntaxErrorE2E(t *testing.T) {
+	ws := shellWS(t)
+	got := e2e(t, ws, `import { execSync } from "node:child_process";
+let status;
+try { execSync("if then", { stdio: "pipe" }) } catch (e) { status = [e.status, String(e.stderr).startsWith("shell syntax error: ")] }
+export default () => status;`)
+	if got != "[2,true]" {
+		t.Errorf("value %s, want [2,true]", got)
+	}
+}

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -117,7 +116,7 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Source), "")
 	if err != nil {
-		return nil, fmt.Errorf("shell syntax error: %v", err)
+		return nil, &syntaxError{err}
 	}
 	if err := check(file); err != nil {
 		return nil, err
@@ -125,6 +124,14 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	funcs := rewrite(file)
 	return &program{b: b, req: req, file: file, funcs: funcs}, nil
 }
+
+// syntaxError is a script that does not parse. As a nested run (bash -c,
+// child_process) it exits 2, as sh does (see runtime.Backend.Prepare).
+type syntaxError struct{ err error }
+
+func (e *syntaxError) Error() string { return "shell syntax error: " + e.err.Error() }
+func (e *syntaxError) Unwrap() error { return e.err }
+func (e *syntaxError) ExitCode() int { return 2 }
 
 // NodeVersion is what the shell's `node --version` prints: the Node
 // version whose surface the JavaScript backend follows.
