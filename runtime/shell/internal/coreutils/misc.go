@@ -40,23 +40,12 @@ func init() {
 func sleep(e *Env, args []string) int {
 	var total time.Duration
 	for _, a := range args[1:] {
-		unit := time.Second
-		switch {
-		case strings.HasSuffix(a, "s"):
-			a = a[:len(a)-1]
-		case strings.HasSuffix(a, "m"):
-			unit, a = time.Minute, a[:len(a)-1]
-		case strings.HasSuffix(a, "h"):
-			unit, a = time.Hour, a[:len(a)-1]
-		case strings.HasSuffix(a, "d"):
-			unit, a = 24*time.Hour, a[:len(a)-1]
-		}
-		v, err := strconv.ParseFloat(a, 64)
-		if err != nil || v < 0 {
+		d, ok := parseDuration(a)
+		if !ok {
 			e.Errf("invalid time interval '%s'", a)
 			return 1
 		}
-		total += time.Duration(v * float64(unit))
+		total += d
 	}
 	t := time.NewTimer(total)
 	defer t.Stop()
