@@ -14,7 +14,7 @@ import (
 // The workspace commands: changes, usage, gc, version.
 
 var cmdChanges = &command{
-	name: "changes", group: "Workspace", synopsis: "[--since REV] [--limit N] [--follow]",
+	name: "changes", reads: true, group: "Workspace", synopsis: "[--since REV] [--limit N] [--follow]",
 	summary: "list the change feed",
 	help: `Lists the changes made after revision REV (default 0: all that are kept), one
 per line: "REV OP TYPE PATH", and "REV rename TYPE OLD -> NEW" for renames.
@@ -27,17 +27,17 @@ one JSON line.`,
 }
 
 type changeJSON struct {
-	Seq     int64  `json:"seq"`
-	Rev     int64  `json:"rev"`
-	Op      string `json:"op"`
-	Path    string `json:"path"`
-	OldPath string `json:"oldPath,omitempty"`
-	Type    string `json:"type"`
-	Time    string `json:"time"`
+	Seq     int64     `json:"seq"`
+	Rev     int64     `json:"rev"`
+	Op      string    `json:"op"`
+	Path    bytesText `json:"path"`
+	OldPath bytesText `json:"oldPath,omitempty"`
+	Type    string    `json:"type"`
+	Time    string    `json:"time"`
 }
 
 func changeJSONOf(c vfs.Change) changeJSON {
-	return changeJSON{Seq: c.Seq, Rev: c.Rev, Op: string(c.Op), Path: c.Path, OldPath: c.OldPath, Type: c.Kind.String(), Time: nanoTime(c.Time)}
+	return changeJSON{Seq: c.Seq, Rev: c.Rev, Op: string(c.Op), Path: bytesText(c.Path), OldPath: bytesText(c.OldPath), Type: c.Kind.String(), Time: nanoTime(c.Time)}
 }
 
 func changeLine(c vfs.Change) string {
@@ -123,7 +123,7 @@ func runChanges(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdUsage = &command{
-	name: "usage", group: "Workspace", synopsis: "",
+	name: "usage", reads: true, group: "Workspace", synopsis: "",
 	summary: "show the workspace's size and limits",
 	run:     runUsage,
 }
@@ -159,7 +159,7 @@ func runUsage(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdGC = &command{
-	name: "gc", group: "Workspace", synopsis: "",
+	name: "gc", reads: true, group: "Workspace", synopsis: "",
 	summary: "reclaim unreferenced storage and prune the change feed",
 	run:     runGC,
 }

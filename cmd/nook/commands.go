@@ -24,6 +24,10 @@ type command struct {
 	// flag package does: for commands whose later arguments belong to
 	// something else (git's own flags).
 	argsEnd bool
+	// reads marks a command that only looks at a workspace: it fails when
+	// there is none at --db rather than create an empty one (a mistyped
+	// path would otherwise list nothing and exit 0).
+	reads bool
 }
 
 var groups = []string{"Files", "Search", "Host transfer", "Runs", "Model tools", "Workspace"}
@@ -75,7 +79,7 @@ func (a *app) parseOpen(fl *flag.FlagSet, args []string, minArgs, maxArgs int) (
 
 // Usage texts of the global flags, which every command accepts too.
 const (
-	dbUsage   = "workspace database `FILE`, created on first use (default $NOOK_DB or " + defaultDB + ")"
+	dbUsage   = "workspace database `FILE`, created by the first command that writes; one that only reads fails where there is none (default $NOOK_DB or " + defaultDB + ")"
 	jsonUsage = "machine output: one JSON document per command"
 	// isolationUsage: where programs run (see the process tier).
 	isolationUsage = "run programs in sandboxed worker processes (`process`) or in nook's own (in-process)"

@@ -40,7 +40,7 @@ func runPut(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdCat = &command{
-	name: "cat", group: "Files", synopsis: "PATH",
+	name: "cat", reads: true, group: "Files", synopsis: "PATH",
 	summary: "write a file to standard output",
 	help: `Streams the content of PATH to standard output. With --json the output is
 {"path", "size", "content"} for UTF-8 text or {"path", "size",
@@ -79,7 +79,7 @@ func runCat(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdLs = &command{
-	name: "ls", group: "Files", synopsis: "[-l] [PATH]",
+	name: "ls", reads: true, group: "Files", synopsis: "[-l] [PATH]",
 	summary: "list a directory",
 	help: `Lists the directory PATH (default /), sorted by name in byte order. A path
 that is not a directory lists itself. With -l each line shows the mode, the
@@ -122,12 +122,12 @@ func runLs(a *app, fl *flag.FlagSet, args []string) error {
 			return lerr
 		}
 		e := entryOf(li)
-		return a.emit(listJSON{Path: p, Entries: []jsonEntry{jsonEntryOf(e)}}, func() error {
+		return a.emit(listJSON{Path: bytesText(p), Entries: []jsonEntry{jsonEntryOf(e)}}, func() error {
 			show(e, fl.Arg(0))
 			return nil
 		})
 	}
-	out := listJSON{Path: fi.Path, Entries: []jsonEntry{}}
+	out := listJSON{Path: bytesText(fi.Path), Entries: []jsonEntry{}}
 	off := 0
 	for {
 		l, err := f.ReadDir(a.ctx, p, vfs.Page{Offset: off, Limit: f.Limits().MaxPage})
@@ -150,7 +150,7 @@ func runLs(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdStat = &command{
-	name: "stat", group: "Files", synopsis: "[-L] PATH",
+	name: "stat", reads: true, group: "Files", synopsis: "[-L] PATH",
 	summary: "show a node's metadata",
 	help: `Shows the metadata of PATH: type, mode, size, inode, link count, times and
 the revision of its last change. A symlink is described itself unless -L is
@@ -176,7 +176,7 @@ func runStat(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	j := jsonInfoOf(fi)
 	return a.emit(j, func() error {
-		a.printf("path:   %s\n", shown(j.Path))
+		a.printf("path:   %s\n", shown(string(j.Path)))
 		a.printf("type:   %s\n", j.Type)
 		a.printf("mode:   %s (%s)\n", j.Mode, modeString(fi.Kind, vfs.UnixMode(fi.Perm)))
 		a.printf("size:   %d\n", j.Size)
@@ -358,43 +358,43 @@ func entryOf(fi *vfs.FileInfo) vfs.Entry {
 // JSON shapes.
 
 type jsonEntry struct {
-	Path  string `json:"path"`
-	Name  string `json:"name"`
-	Type  string `json:"type"`
-	Mode  string `json:"mode"`
-	Size  int64  `json:"size"`
-	Mtime string `json:"mtime"`
-	Inode int64  `json:"inode"`
+	Path  bytesText `json:"path"`
+	Name  bytesText `json:"name"`
+	Type  string    `json:"type"`
+	Mode  string    `json:"mode"`
+	Size  int64     `json:"size"`
+	Mtime string    `json:"mtime"`
+	Inode int64     `json:"inode"`
 }
 
 type listJSON struct {
-	Path    string      `json:"path"`
+	Path    bytesText   `json:"path"`
 	Entries []jsonEntry `json:"entries"`
 }
 
 func jsonEntryOf(e vfs.Entry) jsonEntry {
-	return jsonEntry{Path: e.Path, Name: e.Name, Type: e.Kind.String(), Mode: fmt.Sprintf("%04o", vfs.UnixMode(e.Mode)),
+	return jsonEntry{Path: bytesText(e.Path), Name: bytesText(e.Name), Type: e.Kind.String(), Mode: fmt.Sprintf("%04o", vfs.UnixMode(e.Mode)),
 		Size: e.Size, Mtime: nanoTime(e.Mtime), Inode: e.Inode}
 }
 
 type jsonInfo struct {
-	Path     string `json:"path"`
-	Type     string `json:"type"`
-	Mode     string `json:"mode"`
-	Size     int64  `json:"size"`
-	Target   string `json:"target,omitempty"`
-	Inode    int64  `json:"inode"`
-	Nlink    int64  `json:"nlink"`
-	Mtime    string `json:"mtime"`
-	Ctime    string `json:"ctime"`
-	Atime    string `json:"atime"`
-	Rev      int64  `json:"rev"`
-	ReadOnly bool   `json:"readOnly,omitempty"`
+	Path     bytesText `json:"path"`
+	Type     string    `json:"type"`
+	Mode     string    `json:"mode"`
+	Size     int64     `json:"size"`
+	Target   bytesText `json:"target,omitempty"`
+	Inode    int64     `json:"inode"`
+	Nlink    int64     `json:"nlink"`
+	Mtime    string    `json:"mtime"`
+	Ctime    string    `json:"ctime"`
+	Atime    string    `json:"atime"`
+	Rev      int64     `json:"rev"`
+	ReadOnly bool      `json:"readOnly,omitempty"`
 }
 
 func jsonInfoOf(fi *vfs.FileInfo) jsonInfo {
-	return jsonInfo{Path: fi.Path, Type: fi.Kind.String(), Mode: fmt.Sprintf("%04o", vfs.UnixMode(fi.Perm)), Size: fi.Bytes,
-		Target: fi.Target, Inode: fi.Inode, Nlink: fi.Nlink, Mtime: nanoTime(fi.Mtime), Ctime: nanoTime(fi.Ctime),
+	return jsonInfo{Path: bytesText(fi.Path), Type: fi.Kind.String(), Mode: fmt.Sprintf("%04o", vfs.UnixMode(fi.Perm)), Size: fi.Bytes,
+		Target: bytesText(fi.Target), Inode: fi.Inode, Nlink: fi.Nlink, Mtime: nanoTime(fi.Mtime), Ctime: nanoTime(fi.Ctime),
 		Atime: nanoTime(fi.Atime), Rev: fi.Rev, ReadOnly: fi.ReadOnly}
 }
 

@@ -110,7 +110,7 @@ func clip(s string, n int) string {
 }
 
 var cmdApprovals = &command{
-	name: "approvals", group: "Runs", synopsis: "ls | respond RUN CALL JSON",
+	name: "approvals", reads: true, group: "Runs", synopsis: "ls | respond RUN CALL JSON",
 	summary: "list and answer host-module calls waiting for an answer",
 	help: `A host-module function can pause a replay-policy run until someone answers
 (CallContext.Interrupt): the run waits, with no process running it.
@@ -194,7 +194,7 @@ func runApprovals(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdReplay = &command{
-	name: "replay", group: "Runs", synopsis: "--verify ID",
+	name: "replay", reads: true, group: "Runs", synopsis: "--verify ID",
 	summary: "check that a finished run replays exactly from its journal",
 	help: `Runs the finished replay-policy run ID again against its journal without
 touching anything: every call must be answered by the journal, and the

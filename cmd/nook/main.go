@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -58,6 +59,10 @@ type app struct {
 	json   bool
 	cmd    *command
 	ws     *nook.Workspace // opened on first use
+
+	// reads: this invocation only looks at the workspace (a read-only
+	// tool, say), so it must exist already (see command.reads).
+	reads bool
 
 	isolation string    // the tier of runs: "process" or "in-process"
 	pool      *lazyPool // the process tier, once a workspace has used it
@@ -236,6 +241,11 @@ func hostErrnoName(e syscall.Errno) string {
 // workspace opens the workspace on first use.
 func (a *app) workspace() (*vfs.FS, error) {
 	if a.ws == nil {
+		if a.reads || a.cmd != nil && a.cmd.reads {
+			if err := workspaceExists(a.dbPath); err != nil {
+				return nil, err
+			}
+		}
 		ws, err := openWorkspace(a.ctx, a.dbPath, a.isolator())
 		if err != nil {
 			return nil, err
@@ -243,6 +253,19 @@ func (a *app) workspace() (*vfs.FS, error) {
 		a.ws = ws
 	}
 	return a.ws.FS(), nil
+}
+
+// workspaceExists fails, with ENOENT, when there is no workspace file
+// at path: a command that only reads says so rather than create one.
+func workspaceExists(path string) error {
+	if path == "" {
+		return nil // in memory
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &vfs.PathError{Op: "open", Path: path, Code: vfs.ENOENT,
+			Text: "no such workspace"}
+	}
+	return nil
 }
 
 // wsPath turns a command-line path into a workspace path: a relative path is

@@ -504,12 +504,12 @@ func TestExportStaysInside(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	w := newWS(t)
+	w.ok("mkdir", "/dir")
 	w.fail(1, "nook: no such path: /nope (ENOENT)\n", "stat", "/nope")
 	r := w.run("cat", "/nope")
 	if r.code != 1 || !regexp.MustCompile(`^nook: no such [a-z]+: /nope \(ENOENT\)\n$`).MatchString(r.stderr) {
 		t.Errorf("cat /nope: exit %d, stderr %q", r.code, r.stderr)
 	}
-	w.ok("mkdir", "/dir")
 	if r := w.run("cat", "/dir"); r.code != 1 || !strings.HasSuffix(r.stderr, "(EISDIR)\n") {
 		t.Errorf("cat dir: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -712,4 +712,28 @@ func TestModeString(t *testing.T) {
 			t.Errorf("modeString(%o) = %s, want %s", c.perm, got, c.want)
 		}
 	}
+}
+
+// A command that only reads fails on a --db where there is no workspace
+// (a mistyped path) and creates nothing there; a command that writes
+// creates the workspace.
+func TestReadingNeedsAWorkspace(t *testing.T) {
+	w := newWS(t)
+	w.db = filepath.Join(filepath.Dir(w.db), "typo", "ws.db")
+	want := "nook: no such workspace: " + w.db + " (ENOENT)\n"
+	for _, args := range [][]string{
+		{"ls", "/"}, {"cat", "/a"}, {"stat", "/"}, {"find", "*"}, {"grep", "x"},
+		{"changes"}, {"usage"}, {"gc"}, {"runs", "ls"}, {"approvals", "ls"},
+		{"tool", "ls", `{"path":"/"}`}, {"tool", "--read-only", "write", `{"path":"/a","content":"x"}`},
+	} {
+		w.fail(1, want, args...)
+	}
+	r := w.run("--json", "ls", "/")
+	equal(t, "--json ls", r.stderr, `{"code":"ENOENT","error":"no such workspace: `+w.db+`","op":"open","path":"`+w.db+`"}`+"\n")
+	w.ok("runs", "backends") // describes any workspace; creates none
+	if _, err := os.Stat(filepath.Dir(w.db)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a reading command created %s: %v", filepath.Dir(w.db), err)
+	}
+	w.okIn([]byte("x"), "put", "/a")
+	equal(t, "ls after put created the workspace", w.ok("ls", "/"), "a\n")
 }

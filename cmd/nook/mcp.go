@@ -39,6 +39,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
 	}
+	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
 	set, err := a.toolSet(*readOnly)
 	if err != nil {
 		return err
@@ -80,6 +81,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	if token == "" && !loopbackHost(host) {
 		return a.usagef("serve: refusing to listen on %q without a token: use a loopback address or set --token-file or $NOOK_TOKEN", *addr)
 	}
+	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
 	set, err := a.toolSet(*readOnly)
 	if err != nil {
 		return err
@@ -287,6 +289,7 @@ func runTool(a *app, fl *flag.FlagSet, args []string) error {
 	default:
 		in = []byte(arg)
 	}
+	a.reads = *readOnly || readOnlyTool(fl.Arg(0))
 	set, err := a.toolSet(*readOnly)
 	if err != nil {
 		return err
@@ -314,6 +317,17 @@ func runTool(a *app, fl *flag.FlagSet, args []string) error {
 		return errors.New(strings.Join(msg, "\n"))
 	}
 	return nil
+}
+
+// readOnlyTool reports whether the tool name changes nothing (read, ls,
+// find, grep): a call of one needs a workspace that is there already.
+func readOnlyTool(name string) bool {
+	for _, t := range tools.New(nil, tools.Options{ReadOnly: true}).Tools() {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // contentText renders one content part for a terminal, ending in a newline.

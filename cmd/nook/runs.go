@@ -56,6 +56,16 @@ func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 		// "nook runs -h" and stray flags.
 		return a.parse(fl, args, 0, 0)
 	}
+	// A workspace that is not there has no runs; "backends" describes
+	// what any workspace would run, so it asks an empty one in memory
+	// rather than create one at --db.
+	if sub == "backends" {
+		if workspaceExists(a.dbPath) != nil {
+			a.dbPath = ""
+		}
+	} else {
+		a.reads = true
+	}
 	switch sub {
 	case "ls":
 		return runsLs(a, fl, args)

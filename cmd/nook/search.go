@@ -10,7 +10,7 @@ import (
 // The search commands: find and grep. Both page through every result.
 
 var cmdFind = &command{
-	name: "find", group: "Search", synopsis: "[--path DIR] [--exclude GLOB]... [--type T]... PATTERN",
+	name: "find", reads: true, group: "Search", synopsis: "[--path DIR] [--exclude GLOB]... [--type T]... PATTERN",
 	summary: "find paths matching a glob",
 	help: `Prints, one per line, the paths below DIR (default /) whose path relative
 to DIR matches the glob PATTERN: '*.go' matches at the top of DIR only,
@@ -48,7 +48,7 @@ func runFind(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	root := wsPath(*dir)
-	out := listJSON{Path: root, Entries: []jsonEntry{}}
+	out := listJSON{Path: bytesText(root), Entries: []jsonEntry{}}
 	opts.Limit = f.Limits().MaxPage
 	for {
 		l, err := f.Find(a.ctx, root, fl.Arg(0), opts)
@@ -71,7 +71,7 @@ func runFind(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdGrep = &command{
-	name: "grep", group: "Search",
+	name: "grep", reads: true, group: "Search",
 	synopsis: "[-i] [-E] [-l|-c] [-C N] [--include GLOB]... [--exclude GLOB]... QUERY [PATH]",
 	summary:  "search file contents",
 	help: `Searches the files below PATH (default /; PATH may also be one file) for
@@ -88,34 +88,34 @@ standard error. Exit status is 1 when nothing matched, as grep's.`,
 
 type grepJSON struct {
 	Query   string          `json:"query"`
-	Path    string          `json:"path"`
+	Path    bytesText       `json:"path"`
 	Matches []grepMatchJSON `json:"matches,omitempty"`
 	Files   []grepFileJSON  `json:"files,omitempty"`
 	Skipped []grepSkipJSON  `json:"skipped,omitempty"`
 }
 
 type grepMatchJSON struct {
-	Path    string         `json:"path"`
+	Path    bytesText      `json:"path"`
 	Line    int            `json:"line"`
-	Text    string         `json:"text"`
+	Text    bytesText      `json:"text"`
 	Context []grepLineJSON `json:"context,omitempty"`
 }
 
 type grepLineJSON struct {
-	Line      int    `json:"line"`
-	Text      string `json:"text"`
-	Match     bool   `json:"match"`
-	Truncated bool   `json:"truncated,omitempty"`
+	Line      int       `json:"line"`
+	Text      bytesText `json:"text"`
+	Match     bool      `json:"match"`
+	Truncated bool      `json:"truncated,omitempty"`
 }
 
 type grepFileJSON struct {
-	Path  string `json:"path"`
-	Count int    `json:"count"`
+	Path  bytesText `json:"path"`
+	Count int       `json:"count"`
 }
 
 type grepSkipJSON struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
+	Path   bytesText `json:"path"`
+	Reason string    `json:"reason"`
 }
 
 func runGrep(a *app, fl *flag.FlagSet, args []string) error {
@@ -160,7 +160,7 @@ func runGrep(a *app, fl *flag.FlagSet, args []string) error {
 		opts.Mode = vfs.GrepCount
 	}
 	opts.Limit = f.Limits().MaxPage
-	out := grepJSON{Query: query, Path: root}
+	out := grepJSON{Query: query, Path: bytesText(root)}
 	pr := &grepPrinter{a: a, context: *context}
 	found := 0
 	for {
@@ -170,7 +170,7 @@ func runGrep(a *app, fl *flag.FlagSet, args []string) error {
 		}
 		for _, s := range res.Skipped {
 			if a.json {
-				out.Skipped = append(out.Skipped, grepSkipJSON{s.Path, s.Reason})
+				out.Skipped = append(out.Skipped, grepSkipJSON{bytesText(s.Path), s.Reason})
 			} else if s.Reason != "binary" {
 				a.warnf("grep: skipped %s (%s)", shown(s.Path), s.Reason)
 			}
@@ -185,7 +185,7 @@ func runGrep(a *app, fl *flag.FlagSet, args []string) error {
 		for _, gf := range res.Files {
 			switch {
 			case a.json:
-				out.Files = append(out.Files, grepFileJSON{gf.Path, gf.Count})
+				out.Files = append(out.Files, grepFileJSON{bytesText(gf.Path), gf.Count})
 			case *count:
 				a.printf("%s:%d\n", shown(gf.Path), gf.Count)
 			default:
@@ -209,9 +209,9 @@ func runGrep(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 func grepMatchOf(m vfs.GrepMatch) grepMatchJSON {
-	j := grepMatchJSON{Path: m.Path, Line: m.Line, Text: m.Text}
+	j := grepMatchJSON{Path: bytesText(m.Path), Line: m.Line, Text: bytesText(m.Text)}
 	for _, l := range m.Context {
-		j.Context = append(j.Context, grepLineJSON{Line: l.Line, Text: l.Text, Match: l.IsMatch, Truncated: l.Truncated})
+		j.Context = append(j.Context, grepLineJSON{Line: l.Line, Text: bytesText(l.Text), Match: l.IsMatch, Truncated: l.Truncated})
 	}
 	return j
 }

@@ -168,7 +168,7 @@ func countHost(root string) (files, bytes int64) {
 }
 
 var cmdExport = &command{
-	name: "export", group: "Host transfer", synopsis: "PATH HOSTDIR",
+	name: "export", reads: true, group: "Host transfer", synopsis: "PATH HOSTDIR",
 	summary: "copy a workspace tree out to a host directory",
 	help: `Copies the workspace directory PATH into the host directory HOSTDIR
 (created when missing): the inverse of import. Files keep their mode and
