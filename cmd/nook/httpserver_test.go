@@ -19,7 +19,8 @@ import (
 )
 
 // testTimeouts are short enough for a test to outlast them.
-var testTimeouts = serveTimeouts{Header: time.Second, Read: 300 * time.Millisecond, Write: 300 * time.Millisecond, Idle: time.Second}
+var testTimeouts = serveTimeouts{Header: time.Second, Body: 300 * time.Millisecond, BodyRate: 1 << 20, MaxBody: 1 << 20,
+	Write: 300 * time.Millisecond, Idle: time.Second}
 
 // startServe starts the server "nook serve" runs, with t's timeouts and the
 // tools of an in-memory workspace, on 127.0.0.1; it returns the /mcp URL.
@@ -76,7 +77,7 @@ func TestServeCutsSlowBody(t *testing.T) {
 		break
 	}
 	if sent == bodyLen {
-		t.Fatalf("the server read a %d-byte body dribbled over %v; want it cut after %v", bodyLen, bodyLen*50*time.Millisecond, testTimeouts.Read)
+		t.Fatalf("the server read a %d-byte body dribbled over %v; want it cut after %v", bodyLen, bodyLen*50*time.Millisecond, testTimeouts.Body)
 	}
 	select {
 	case <-closed:
@@ -151,5 +152,39 @@ func TestServeLongResponses(t *testing.T) {
 	case err := <-ended:
 		t.Fatalf("the event stream ended after less than 1s: %v", err)
 	case <-time.After(time.Second):
+	}
+}
+
+// A body over MaxRequestBytes is refused whole when its length is
+// declared, and cut off where it passes the limit when it is chunked; a
+// body under the limit is read in full, however long the tool call.
+func TestServeBodyLimit(t *testing.T) {
+	t.Parallel()
+	url := startServe(t, testTimeouts)
+	post := func(body io.Reader, length int64) (int, string) {
+		req, _ := http.NewRequest("POST", url, body)
+		req.ContentLength = length
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 1<<20) + `"}}`
+	code, msg := post(strings.NewReader(big), int64(len(big)))
+	if want := fmt.Sprintf("request body of %d bytes is over MaxRequestBytes (%d)\n", len(big), testTimeouts.MaxBody); code != http.StatusRequestEntityTooLarge || msg != want {
+		t.Errorf("declared body over the limit: %d %q, want 413 %q", code, msg, want)
+	}
+	if code, msg := post(io.MultiReader(strings.NewReader(big)), -1); code < 400 {
+		t.Errorf("chunked body over the limit: %d %q, want it refused", code, msg)
+	}
+	ok := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},` +
+		`"clientInfo":{"name":"t","version":"1"},"pad":"` + strings.Repeat("x", 900<<10) + `"}}`
+	if code, msg := post(strings.NewReader(ok), int64(len(ok))); code != http.StatusOK || !strings.Contains(msg, `"serverInfo"`) {
+		t.Errorf("a 900 KiB body under the limit: %d %.200q", code, msg)
 	}
 }
