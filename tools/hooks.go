@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/nookdev/nook/runtime"
 )
 
@@ -48,6 +46,8 @@ type Call struct {
 	// for approval (which runs as a call run, runtime.ExecCall). Both are
 	// empty for a model's call that does not wait.
 	RunID, CallID string
+
+	set *Set // the set called, whose root and filesystem Resolve uses
 }
 
 // Verdict is what a Before hook decides about a call.
@@ -93,52 +93,6 @@ type ApprovalRequest struct {
 	Tool   string          `json:"tool"`
 	Input  json.RawMessage `json:"input"`
 	Reason string          `json:"reason"`
-}
-
-// ApprovalPolicy says which calls need approval; [RequireApproval] makes
-// it a hook.
-type ApprovalPolicy struct {
-	// Tools lists tools every call of which needs approval ("exec",
-	// "delete").
-	Tools []string
-	// Paths are globs (doublestar syntax: "/workspace/secrets/**"): a call
-	// of write, edit, delete or move that names a matching path (move: from
-	// or to) needs approval, and so does every patch while Paths is set
-	// (a patch's paths are inside its text).
-	Paths []string
-}
-
-// RequireApproval returns a hook that makes the calls p names wait for
-// approval.
-func RequireApproval(p ApprovalPolicy) Hook {
-	return Hook{Before: func(ctx context.Context, c *Call) Verdict {
-		if slices.Contains(p.Tools, c.Tool) {
-			return Verdict{Approve: c.Tool + " needs approval"}
-		}
-		if len(p.Paths) == 0 {
-			return Verdict{}
-		}
-		var in struct{ Path, From, To string }
-		switch c.Tool {
-		case "write", "edit", "delete", "move":
-			json.Unmarshal(c.Input, &in)
-		case "patch":
-			return Verdict{Approve: "patch needs approval (it may change a protected path)"}
-		default:
-			return Verdict{}
-		}
-		for _, path := range []string{in.Path, in.From, in.To} {
-			if path == "" {
-				continue
-			}
-			for _, g := range p.Paths {
-				if ok, _ := doublestar.Match(g, path); ok {
-					return Verdict{Approve: fmt.Sprintf("%s of %s needs approval (it matches %s)", c.Tool, path, g)}
-				}
-			}
-		}
-		return Verdict{}
-	}}
 }
 
 // needsRunError: a model's call needs approval, so it must run as a call
@@ -197,10 +151,7 @@ func (s *Set) after(ctx context.Context, c *Call, r *Result) *Result {
 // decide: a model's call that a hook sent to a call run asks it there, so
 // that the answer is heeded even by a process whose hooks differ.
 func (s *Set) invoke(ctx context.Context, cc *runtime.CallContext, t *Tool, in json.RawMessage, ask string) (*Result, error) {
-	c := &Call{Tool: t.Name, Input: in}
-	if cc != nil {
-		c.RunID, c.CallID = cc.RunID, cc.CallID
-	}
+	c := s.newCall(cc, t, in)
 	res, needs := s.before(ctx, c)
 	if res == nil && ask != "" && !strings.Contains(needs, ask) {
 		needs = strings.TrimPrefix(needs+"; "+ask, "; ")
@@ -235,11 +186,21 @@ func (s *Set) invoke(ctx context.Context, cc *runtime.CallContext, t *Tool, in j
 			}
 		}
 		var err error
-		if res, err = t.Call(ctx, c.Input); err != nil {
+		if res, err = t.call(ctx, c.Input); err != nil {
 			return nil, err
 		}
 	}
 	return s.after(ctx, c, res), nil
+}
+
+// newCall is the Call hooks see for a call of t with input in, carried by
+// cc (nil for a model's call).
+func (s *Set) newCall(cc *runtime.CallContext, t *Tool, in json.RawMessage) *Call {
+	c := &Call{Tool: t.Name, Input: in, set: s}
+	if cc != nil {
+		c.RunID, c.CallID = cc.RunID, cc.CallID
+	}
+	return c
 }
 
 func noop(context.Context, *runtime.CallContext, []any) (any, error) { return nil, nil }
@@ -248,7 +209,7 @@ func noop(context.Context, *runtime.CallContext, []any) (any, error) { return ni
 // run when one asks for approval.
 func (s *Set) callModel(ctx context.Context, t *Tool, in json.RawMessage) (*Result, error) {
 	if len(s.opts.Hooks) == 0 {
-		return t.Call(ctx, in)
+		return t.call(ctx, in)
 	}
 	res, err := s.invoke(ctx, nil, t, in, "")
 	var nr *needsRunError
@@ -277,14 +238,7 @@ func (s *Set) callFunc(ctx context.Context, cc *runtime.CallContext, args []any)
 	if t == nil {
 		return nil, &runtime.CallError{Code: ErrTool, Message: "the tool set has no " + a.Tool + " tool; its tools are " + strings.Join(s.names(), ", ")}
 	}
-	in := orEmpty(a.Input)
-	if rc := s.receiptIfMutating(cc, t, in); rc != nil {
-		if v, ok := rc.find(ctx, s.fs); ok {
-			return wireOf(JSON(v)), nil
-		}
-		ctx = context.WithValue(ctx, receiptKey{}, rc)
-	}
-	res, err := s.invoke(ctx, cc, t, in, a.Approve)
+	res, err := s.callWithReceipt(ctx, cc, t, orEmpty(a.Input), a.Approve)
 	if err != nil {
 		return nil, err
 	}

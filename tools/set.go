@@ -175,6 +175,7 @@ func New(f *vfs.FS, opts Options) *Set {
 		if t == nil {
 			continue
 		}
+		t.set = s
 		s.tools = append(s.tools, t)
 	}
 	return s
