@@ -1,0 +1,50 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Redact rewrites every string a result carries, in text and structured
+// value alike, and leaves the result it was given as it was.
+func TestRedact(t *testing.T) {
+	hide := strings.NewReplacer("hunter2", "[x]").Replace
+	in := &Result{
+		Content:    []Content{{Type: TextContent, Text: "pw hunter2"}, {Type: LinkContent, URI: "nook:///hunter2", Name: "hunter2.txt"}},
+		Structured: map[string]any{"content": "pw hunter2", "hunter2.txt": []any{"a hunter2", 12345678901234567}, "n": 3},
+		IsError:    true,
+	}
+	out := Redact(in, hide)
+	b, _ := json.Marshal(out.Structured)
+	if want := `{"[x].txt":["a [x]",12345678901234567],"content":"pw [x]","n":3}`; string(b) != want {
+		t.Errorf("structured = %s, want %s", b, want)
+	}
+	if out.Content[0].Text != "pw [x]" || out.Content[1].URI != "nook:///[x]" || out.Content[1].Name != "[x].txt" || !out.IsError {
+		t.Errorf("content = %+v, isError %v", out.Content, out.IsError)
+	}
+	if in.Content[0].Text != "pw hunter2" || in.Structured.(map[string]any)["content"] != "pw hunter2" {
+		t.Errorf("Redact changed its input: %+v", in)
+	}
+	if Redact(nil, hide) != nil {
+		t.Error("Redact(nil) is not nil")
+	}
+}
+
+// A tool of a set, called as a Tool, meets the set's hooks: there is no
+// call around them.
+func TestToolCallMeetsHooks(t *testing.T) {
+	s, f := newSet(t, Options{Hooks: []Hook{{Before: func(ctx context.Context, c *Call) Verdict {
+		return Verdict{Block: "no " + c.Tool}
+	}}}})
+	mustWrite(t, f, "/a.txt", "a")
+	r, err := s.Tool("read").Call(bg, json.RawMessage(`{"path":"/a.txt"}`))
+	if err != nil || !r.IsError || text(r) != "read was blocked: no read" {
+		t.Errorf("Tool.Call: %v %q", err, text(r))
+	}
+	r, _ = (&Tool{Name: "mine"}).Call(bg, nil)
+	if !r.IsError || text(r) != "mine is not a tool of a tool set (tools.New makes them)" {
+		t.Errorf("a Tool literal: %q", text(r))
+	}
+}
