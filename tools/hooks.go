@@ -15,9 +15,10 @@ import (
 // Hook is middleware on a tool set's calls (Options.Hooks), the Go
 // counterpart of Cloudflare Think's beforeToolCall: Before decides whether
 // and how a call goes on; After sees, and may replace, what the caller
-// gets. Hooks apply to every call of the set's tools: a model's through
-// Set.Call and code's through the ws:tools module, so code cannot get round
-// a hook that a model call meets.
+// gets. Hooks apply to every call of the set's tools, whichever way it
+// comes: Set.Call and (*Tool).Call, MCP (tools/mcp, over stdio and HTTP),
+// the OpenAI and Anthropic adapters, "nook tool", and code's calls through
+// the ws:tools module, so neither a client nor code can get round a hook.
 type Hook struct {
 	// Before runs before the tool, in the order of Options.Hooks, and
 	// returns a Verdict; the zero Verdict lets the call go on. The first
@@ -31,7 +32,10 @@ type Hook struct {
 	// After runs, in reverse order, on the result the caller is about to
 	// get (the tool's, a substitute, a block or a refusal) and returns the
 	// result to give instead, or nil to keep it: to observe, redact or
-	// annotate.
+	// annotate. The returned Result replaces the whole result, its text
+	// and its structured value alike: a redaction must change both (MCP
+	// sends the structured value as structuredContent, ws:tools returns it
+	// to code), which [Redact] does.
 	After func(ctx context.Context, c *Call, r *Result) *Result
 }
 
