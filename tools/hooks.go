@@ -238,7 +238,7 @@ func (s *Set) callFunc(ctx context.Context, cc *runtime.CallContext, args []any)
 	if json.Unmarshal(b, &list) != nil || len(list) != 1 || json.Unmarshal(list[0], &a) != nil || a.Tool == "" {
 		return nil, &runtime.CallError{Code: ErrTool, Message: `call takes one object, e.g. call({ tool: "read", input: { path: "/workspace/a.txt" } })`}
 	}
-	t := s.Tool(a.Tool)
+	t := s.tool(a.Tool)
 	if t == nil {
 		return nil, &runtime.CallError{Code: ErrTool, Message: "the tool set has no " + a.Tool + " tool; its tools are " + strings.Join(s.names(), ", ")}
 	}

@@ -119,7 +119,7 @@ func module(names []string, get func(context.Context) (*Set, error)) runtime.Mod
 
 // callFromCode serves one ws:tools call.
 func (s *Set) callFromCode(ctx context.Context, cc *runtime.CallContext, name string, args []any) (any, error) {
-	t := s.Tool(name)
+	t := s.tool(name)
 	if t == nil {
 		names := make([]string, len(s.tools))
 		for i, t := range s.tools {

@@ -31,9 +31,10 @@ import (
 // back). A patch is parsed and each path it adds, updates, deletes or
 // moves to is checked the same way.
 //
-// It does not cover code: a program exec runs (or code's own fs calls)
-// writes through the runtime, not through these tools, so only
-// Tools: []string{"exec"} puts code under approval. Nor does it follow hard
+// It does not cover code: a program exec runs writes through the runtime
+// (its own file calls, ws:git), not through these tools, so only
+// Tools: []string{"exec"} puts code under approval; code's calls of
+// ws:tools do meet the policy. Nor does it follow hard
 // links (which only code and the embedder can make), and it checks the
 // workspace as it is when the call is made: code running at the same time
 // could change a symlink between the check and the write.

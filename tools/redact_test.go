@@ -43,6 +43,13 @@ func TestToolCallMeetsHooks(t *testing.T) {
 	if err != nil || !r.IsError || text(r) != "read was blocked: no read" {
 		t.Errorf("Tool.Call: %v %q", err, text(r))
 	}
+	// A copy renamed still runs the set's read, and hooks see "read".
+	tl := s.Tool("read")
+	tl.Name = "harmless"
+	r, _ = tl.Call(bg, json.RawMessage(`{"path":"/a.txt"}`))
+	if text(r) != "read was blocked: no read" || s.Tool("read") == nil {
+		t.Errorf("renamed copy: %q", text(r))
+	}
 	r, _ = (&Tool{Name: "mine"}).Call(bg, nil)
 	if !r.IsError || text(r) != "mine is not a tool of a tool set (tools.New makes them)" {
 		t.Errorf("a Tool literal: %q", text(r))

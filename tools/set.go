@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
@@ -175,17 +174,34 @@ func New(f *vfs.FS, opts Options) *Set {
 		if t == nil {
 			continue
 		}
-		t.set = s
+		t.set, t.id = s, t.Name
 		s.tools = append(s.tools, t)
 	}
 	return s
 }
 
-// Tools returns the set's tools in a stable order.
-func (s *Set) Tools() []*Tool { return slices.Clone(s.tools) }
+// Tools returns the set's tools in a stable order. Each is a copy: what a
+// caller changes in one changes neither the set nor what its Call runs.
+func (s *Set) Tools() []*Tool {
+	out := make([]*Tool, len(s.tools))
+	for i, t := range s.tools {
+		c := *t
+		out[i] = &c
+	}
+	return out
+}
 
-// Tool returns the named tool, or nil.
+// Tool returns (a copy of) the named tool, or nil.
 func (s *Set) Tool(name string) *Tool {
+	if t := s.tool(name); t != nil {
+		c := *t
+		return &c
+	}
+	return nil
+}
+
+// tool returns the set's own named tool, or nil.
+func (s *Set) tool(name string) *Tool {
 	for _, t := range s.tools {
 		if t.Name == name {
 			return t
@@ -197,7 +213,7 @@ func (s *Set) Tool(name string) *Tool {
 // Call calls the named tool; an unknown name is an error result listing
 // the tools there are.
 func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (*Result, error) {
-	t := s.Tool(name)
+	t := s.tool(name)
 	if t == nil {
 		names := make([]string, len(s.tools))
 		for i, t := range s.tools {

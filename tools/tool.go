@@ -26,7 +26,8 @@ type Tool struct {
 	Annotations Annotations
 
 	run func(ctx context.Context, in json.RawMessage) (*Result, error)
-	set *Set // the set the tool belongs to, whose hooks every call meets
+	set *Set   // the set the tool belongs to, whose hooks every call meets
+	id  string // the name the set knows the tool by (Name may be changed in a copy)
 }
 
 // Annotations describe a tool's effects (MCP's tool annotations).
@@ -45,10 +46,10 @@ type Annotations struct {
 // tool becomes an error Result. A Tool not made by New (a struct literal)
 // has nothing to run and returns an error Result.
 func (t *Tool) Call(ctx context.Context, in json.RawMessage) (*Result, error) {
-	if t.set == nil || t.run == nil {
+	if t.set == nil {
 		return Errorf("%s is not a tool of a tool set (tools.New makes them)", t.Name), nil
 	}
-	return t.set.callModel(ctx, t, in)
+	return t.set.Call(ctx, t.id, in)
 }
 
 // call runs the tool itself, without hooks: only the set's call path
