@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -69,6 +70,9 @@ func RequireApproval(p ApprovalPolicy) Hook {
 				if g != "" && g[0] != '/' {
 					g = c.set.abs(g)
 				}
+				// Globs are written as paths: "/workspace//secrets/**/"
+				// means what "/workspace/secrets/**" does.
+				g = path.Clean(g)
 				if !doublestar.ValidatePattern(g) {
 					return Verdict{Approve: fmt.Sprintf("%s needs approval (the approval policy's glob %q is invalid)", c.Tool, g)}
 				}

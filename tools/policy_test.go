@@ -172,3 +172,24 @@ func TestCovers(t *testing.T) {
 		}
 	}
 }
+
+// Globs are paths too: cleaned, and relative ones taken from the set's
+// Root; an invalid glob makes every call it would judge ask.
+func TestApprovalGlobs(t *testing.T) {
+	s, _ := newSet(t, Options{Root: "/workspace"})
+	for _, c := range []struct {
+		glob, tool, in, want string
+	}{
+		{"/workspace//secrets/**/", "write", `{"path":"secrets/key","content":"x"}`, "write of /workspace/secrets/key needs approval (it matches /workspace/secrets/**)"},
+		{"secrets/**", "write", `{"path":"/workspace/secrets/key","content":"x"}`, "write of /workspace/secrets/key needs approval (it matches /workspace/secrets/**)"},
+		{"secrets/**", "write", `{"path":"/secrets/key","content":"x"}`, ""},
+		{"/workspace/[", "write", `{"path":"a","content":"x"}`, `write needs approval (the approval policy's glob "/workspace/[" is invalid)`},
+		{"/workspace/secrets/**", "write", `{"path":"/workspace/secrets/key","content":"x","extra":1}`, ""}, // the tool refuses it
+	} {
+		h := RequireApproval(ApprovalPolicy{Paths: []string{c.glob}})
+		v := h.Before(bg, s.newCall(nil, s.tool(c.tool), json.RawMessage(c.in)))
+		if v.Approve != c.want {
+			t.Errorf("glob %q, %s %s: approve %q, want %q", c.glob, c.tool, c.in, v.Approve, c.want)
+		}
+	}
+}
