@@ -55,3 +55,12 @@ func TestToolCallMeetsHooks(t *testing.T) {
 		t.Errorf("a Tool literal: %q", text(r))
 	}
 }
+
+// A hook that panics fails the call closed, as a panicking tool does.
+func TestHookPanicFailsClosed(t *testing.T) {
+	s, f := newSet(t, Options{Hooks: []Hook{{Before: func(ctx context.Context, c *Call) Verdict { panic("boom") }}}})
+	fails(t, s, "write", `{"path":"/a.txt","content":"x"}`, "internal error in write: boom")
+	if _, err := f.Stat(bg, "/a.txt"); err == nil {
+		t.Error("the write went on")
+	}
+}

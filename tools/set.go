@@ -210,9 +210,16 @@ func (s *Set) tool(name string) *Tool {
 	return nil
 }
 
-// Call calls the named tool; an unknown name is an error result listing
-// the tools there are.
-func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (*Result, error) {
+// Call calls the named tool through the set's hooks (the one call path
+// every entry takes); an unknown name is an error result listing the tools
+// there are. A panic in a hook or a tool becomes an error result: the call
+// fails closed.
+func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Errorf("internal error in %s: %v", name, p), nil
+		}
+	}()
 	t := s.tool(name)
 	if t == nil {
 		names := make([]string, len(s.tools))

@@ -39,7 +39,7 @@ type Annotations struct {
 }
 
 // Call runs the tool on the model's JSON arguments, through its set's
-// hooks exactly as Set.Call(ctx, t.Name, in) does: there is no way to call
+// hooks: it is the set's Set.Call of this tool. There is no way to call
 // a tool of a set around the set's hooks (see RATIONALE.md, "One call
 // path"). A failure the model can fix is a Result with IsError set; the
 // error return is only for the end of ctx. Call never panics: a panic in a
