@@ -35,7 +35,11 @@ type Hook struct {
 	// annotate. The returned Result replaces the whole result, its text
 	// and its structured value alike: a redaction must change both (MCP
 	// sends the structured value as structuredContent, ws:tools returns it
-	// to code), which [Redact] does.
+	// to code), which [Redact] does. A model's call that waited for
+	// approval meets After twice: in the process that carries it out (on
+	// the call run's result) and in the one whose caller gets the result,
+	// which may be another process with other hooks (or the same one), so
+	// a redaction holds whoever answers.
 	After func(ctx context.Context, c *Call, r *Result) *Result
 }
 
@@ -218,7 +222,14 @@ func (s *Set) callModel(ctx context.Context, t *Tool, in json.RawMessage) (*Resu
 	res, err := s.invoke(ctx, nil, t, in, "")
 	var nr *needsRunError
 	if errors.As(err, &nr) {
-		return s.callAsRun(ctx, t.Name, nr.input, nr.reason)
+		// The call run ran the hooks of the process that carried it out
+		// (perhaps "nook approvals respond", which has none); this
+		// process's After hooks see what its caller gets.
+		res, err = s.callAsRun(ctx, t.Name, nr.input, nr.reason)
+		if err != nil {
+			return nil, err
+		}
+		return s.after(ctx, s.newCall(nil, t, nr.input), res), nil
 	}
 	return res, err
 }

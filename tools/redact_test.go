@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -62,5 +63,34 @@ func TestHookPanicFailsClosed(t *testing.T) {
 	fails(t, s, "write", `{"path":"/a.txt","content":"x"}`, "internal error in write: boom")
 	if _, err := f.Stat(bg, "/a.txt"); err == nil {
 		t.Error("the write went on")
+	}
+}
+
+// A model's call that waits for approval and is carried out by a process
+// without hooks (as "nook approvals respond" is) still reaches the model
+// through this process's redaction.
+func TestRedactionAfterApprovalElsewhere(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ws.db")
+	hide := strings.NewReplacer("hunter2", "[x]").Replace
+	ws1, set1 := hookedWS(t, db,
+		RequireApproval(ApprovalPolicy{Tools: []string{"read"}}),
+		Hook{After: func(ctx context.Context, c *Call, r *Result) *Result { return Redact(r, hide) }})
+	defer ws1.Close()
+	mustWrite(t, ws1.FS(), "/workspace/pw.txt", "pw hunter2\n")
+	got := make(chan *Result, 1)
+	go func() {
+		r, _ := set1.Call(bg, "read", json.RawMessage(`{"path":"/workspace/pw.txt"}`))
+		got <- r
+	}()
+	ws2, _ := hookedWS(t, db) // no hooks
+	defer ws2.Close()
+	p := pendingCalls(t, ws2.Runtime(), 1)
+	if err := ws2.Runtime().Respond(bg, p[0].RunID, p[0].CallID, Approval{Approved: true}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-got
+	b, _ := json.Marshal(r)
+	if r.IsError || strings.Contains(string(b), "hunter2") || !strings.Contains(text(r), "pw [x]") {
+		t.Errorf("result after an approval elsewhere: %s", b)
 	}
 }
