@@ -10,6 +10,12 @@
 // on; Call returns a Go error only when the context ends. Adapters (MCP,
 // OpenAI, Anthropic) translate this contract and hold no logic of their own.
 //
+// There is one call path: Set.Call, (*Tool).Call (which is Set.Call of its
+// tool), ws:tools from code, MCP over stdio and HTTP, the adapters and the
+// command line all run a call through the set's hooks (Options.Hooks), so
+// a block, an approval or a redaction holds whichever way a tool is
+// reached.
+//
 // Mutating tools take per-path locks shared by every Set over the same
 // workspace in this process, and do their read-modify-write inside one
 // workspace transaction, so they stay correct against other processes too.

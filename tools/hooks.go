@@ -9,17 +9,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/nookdev/nook/runtime"
 )
 
 // Hook is middleware on a tool set's calls (Options.Hooks), the Go
 // counterpart of Cloudflare Think's beforeToolCall: Before decides whether
 // and how a call goes on; After sees, and may replace, what the caller
-// gets. Hooks apply to every call of the set's tools: a model's through
-// Set.Call and code's through the ws:tools module, so code cannot get round
-// a hook that a model call meets.
+// gets. Hooks apply to every call of the set's tools, whichever way it
+// comes: Set.Call and (*Tool).Call, MCP (tools/mcp, over stdio and HTTP),
+// the OpenAI and Anthropic adapters, "nook tool", and code's calls through
+// the ws:tools module, so neither a client nor code can get round a hook.
 type Hook struct {
 	// Before runs before the tool, in the order of Options.Hooks, and
 	// returns a Verdict; the zero Verdict lets the call go on. The first
@@ -33,7 +32,14 @@ type Hook struct {
 	// After runs, in reverse order, on the result the caller is about to
 	// get (the tool's, a substitute, a block or a refusal) and returns the
 	// result to give instead, or nil to keep it: to observe, redact or
-	// annotate.
+	// annotate. The returned Result replaces the whole result, its text
+	// and its structured value alike: a redaction must change both (MCP
+	// sends the structured value as structuredContent, ws:tools returns it
+	// to code), which [Redact] does. A model's call that waited for
+	// approval meets After twice: in the process that carries it out (on
+	// the call run's result) and in the one whose caller gets the result,
+	// which may be another process with other hooks (or the same one), so
+	// a redaction holds whoever answers.
 	After func(ctx context.Context, c *Call, r *Result) *Result
 }
 
@@ -48,6 +54,8 @@ type Call struct {
 	// for approval (which runs as a call run, runtime.ExecCall). Both are
 	// empty for a model's call that does not wait.
 	RunID, CallID string
+
+	set *Set // the set called, whose root and filesystem Resolve uses
 }
 
 // Verdict is what a Before hook decides about a call.
@@ -93,52 +101,6 @@ type ApprovalRequest struct {
 	Tool   string          `json:"tool"`
 	Input  json.RawMessage `json:"input"`
 	Reason string          `json:"reason"`
-}
-
-// ApprovalPolicy says which calls need approval; [RequireApproval] makes
-// it a hook.
-type ApprovalPolicy struct {
-	// Tools lists tools every call of which needs approval ("exec",
-	// "delete").
-	Tools []string
-	// Paths are globs (doublestar syntax: "/workspace/secrets/**"): a call
-	// of write, edit, delete or move that names a matching path (move: from
-	// or to) needs approval, and so does every patch while Paths is set
-	// (a patch's paths are inside its text).
-	Paths []string
-}
-
-// RequireApproval returns a hook that makes the calls p names wait for
-// approval.
-func RequireApproval(p ApprovalPolicy) Hook {
-	return Hook{Before: func(ctx context.Context, c *Call) Verdict {
-		if slices.Contains(p.Tools, c.Tool) {
-			return Verdict{Approve: c.Tool + " needs approval"}
-		}
-		if len(p.Paths) == 0 {
-			return Verdict{}
-		}
-		var in struct{ Path, From, To string }
-		switch c.Tool {
-		case "write", "edit", "delete", "move":
-			json.Unmarshal(c.Input, &in)
-		case "patch":
-			return Verdict{Approve: "patch needs approval (it may change a protected path)"}
-		default:
-			return Verdict{}
-		}
-		for _, path := range []string{in.Path, in.From, in.To} {
-			if path == "" {
-				continue
-			}
-			for _, g := range p.Paths {
-				if ok, _ := doublestar.Match(g, path); ok {
-					return Verdict{Approve: fmt.Sprintf("%s of %s needs approval (it matches %s)", c.Tool, path, g)}
-				}
-			}
-		}
-		return Verdict{}
-	}}
 }
 
 // needsRunError: a model's call needs approval, so it must run as a call
@@ -197,10 +159,7 @@ func (s *Set) after(ctx context.Context, c *Call, r *Result) *Result {
 // decide: a model's call that a hook sent to a call run asks it there, so
 // that the answer is heeded even by a process whose hooks differ.
 func (s *Set) invoke(ctx context.Context, cc *runtime.CallContext, t *Tool, in json.RawMessage, ask string) (*Result, error) {
-	c := &Call{Tool: t.Name, Input: in}
-	if cc != nil {
-		c.RunID, c.CallID = cc.RunID, cc.CallID
-	}
+	c := s.newCall(cc, t, in)
 	res, needs := s.before(ctx, c)
 	if res == nil && ask != "" && !strings.Contains(needs, ask) {
 		needs = strings.TrimPrefix(needs+"; "+ask, "; ")
@@ -235,11 +194,21 @@ func (s *Set) invoke(ctx context.Context, cc *runtime.CallContext, t *Tool, in j
 			}
 		}
 		var err error
-		if res, err = t.Call(ctx, c.Input); err != nil {
+		if res, err = t.call(ctx, c.Input); err != nil {
 			return nil, err
 		}
 	}
 	return s.after(ctx, c, res), nil
+}
+
+// newCall is the Call hooks see for a call of t with input in, carried by
+// cc (nil for a model's call).
+func (s *Set) newCall(cc *runtime.CallContext, t *Tool, in json.RawMessage) *Call {
+	c := &Call{Tool: t.Name, Input: in, set: s}
+	if cc != nil {
+		c.RunID, c.CallID = cc.RunID, cc.CallID
+	}
+	return c
 }
 
 func noop(context.Context, *runtime.CallContext, []any) (any, error) { return nil, nil }
@@ -248,12 +217,19 @@ func noop(context.Context, *runtime.CallContext, []any) (any, error) { return ni
 // run when one asks for approval.
 func (s *Set) callModel(ctx context.Context, t *Tool, in json.RawMessage) (*Result, error) {
 	if len(s.opts.Hooks) == 0 {
-		return t.Call(ctx, in)
+		return t.call(ctx, in)
 	}
 	res, err := s.invoke(ctx, nil, t, in, "")
 	var nr *needsRunError
 	if errors.As(err, &nr) {
-		return s.callAsRun(ctx, t.Name, nr.input, nr.reason)
+		// The call run ran the hooks of the process that carried it out
+		// (perhaps "nook approvals respond", which has none); this
+		// process's After hooks see what its caller gets.
+		res, err = s.callAsRun(ctx, t.Name, nr.input, nr.reason)
+		if err != nil {
+			return nil, err
+		}
+		return s.after(ctx, s.newCall(nil, t, nr.input), res), nil
 	}
 	return res, err
 }
@@ -273,18 +249,11 @@ func (s *Set) callFunc(ctx context.Context, cc *runtime.CallContext, args []any)
 	if json.Unmarshal(b, &list) != nil || len(list) != 1 || json.Unmarshal(list[0], &a) != nil || a.Tool == "" {
 		return nil, &runtime.CallError{Code: ErrTool, Message: `call takes one object, e.g. call({ tool: "read", input: { path: "/workspace/a.txt" } })`}
 	}
-	t := s.Tool(a.Tool)
+	t := s.tool(a.Tool)
 	if t == nil {
 		return nil, &runtime.CallError{Code: ErrTool, Message: "the tool set has no " + a.Tool + " tool; its tools are " + strings.Join(s.names(), ", ")}
 	}
-	in := orEmpty(a.Input)
-	if rc := s.receiptIfMutating(cc, t, in); rc != nil {
-		if v, ok := rc.find(ctx, s.fs); ok {
-			return wireOf(JSON(v)), nil
-		}
-		ctx = context.WithValue(ctx, receiptKey{}, rc)
-	}
-	res, err := s.invoke(ctx, cc, t, in, a.Approve)
+	res, err := s.callWithReceipt(ctx, cc, t, orEmpty(a.Input), a.Approve)
 	if err != nil {
 		return nil, err
 	}

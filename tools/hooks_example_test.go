@@ -27,10 +27,8 @@ func ExampleHook() {
 			return tools.Verdict{}
 		}},
 		{After: func(ctx context.Context, c *tools.Call, r *tools.Result) *tools.Result {
-			for i := range r.Content {
-				r.Content[i].Text = strings.ReplaceAll(r.Content[i].Text, "hunter2", "[redacted]")
-			}
-			return r
+			// Both the text and the structured value: MCP sends both.
+			return tools.Redact(r, strings.NewReplacer("hunter2", "[redacted]").Replace)
 		}},
 		tools.RequireApproval(tools.ApprovalPolicy{Tools: []string{"delete"}}),
 	}}
@@ -49,7 +47,8 @@ func ExampleHook() {
 	}
 	show("read", `{"path":"/app/.env"}`)
 	r, _ := set.Call(ctx, "read", json.RawMessage(`{"path":"/app/notes.txt"}`))
-	fmt.Println("read notes.txt: secret shown:", strings.Contains(r.Content[0].Text, "hunter2"),
+	structured, _ := json.Marshal(r.Structured)
+	fmt.Println("read notes.txt: secret shown:", strings.Contains(r.Content[0].Text+string(structured), "hunter2"),
 		"redacted:", strings.Contains(r.Content[0].Text, "[redacted]"))
 
 	// A person answers the pending delete while the call waits.

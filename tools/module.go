@@ -119,7 +119,7 @@ func module(names []string, get func(context.Context) (*Set, error)) runtime.Mod
 
 // callFromCode serves one ws:tools call.
 func (s *Set) callFromCode(ctx context.Context, cc *runtime.CallContext, name string, args []any) (any, error) {
-	t := s.Tool(name)
+	t := s.tool(name)
 	if t == nil {
 		names := make([]string, len(s.tools))
 		for i, t := range s.tools {
@@ -144,13 +144,7 @@ func (s *Set) callFromCode(ctx context.Context, cc *runtime.CallContext, name st
 	if err != nil {
 		return nil, &runtime.CallError{Code: ErrTool, Message: "invalid input for " + name + ": " + err.Error()}
 	}
-	if rc := s.receiptIfMutating(cc, t, in); rc != nil {
-		if res, ok := rc.find(ctx, s.fs); ok {
-			return res, nil
-		}
-		ctx = context.WithValue(ctx, receiptKey{}, rc)
-	}
-	res, err := s.invoke(ctx, cc, t, in, "")
+	res, err := s.callWithReceipt(ctx, cc, t, in, "")
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +164,21 @@ func (s *Set) callFromCode(ctx context.Context, cc *runtime.CallContext, name st
 		return nil, err
 	}
 	return out, nil
+}
+
+// callWithReceipt serves code's call of t with input in: a repeat of a
+// mutating call that already happened (its receipt is there) returns the
+// recorded result, through the After hooks as the first time, so a replay
+// sees the redacted result the first execution gave; any other call goes
+// through invoke.
+func (s *Set) callWithReceipt(ctx context.Context, cc *runtime.CallContext, t *Tool, in json.RawMessage, approve string) (*Result, error) {
+	if rc := s.receiptIfMutating(cc, t, in); rc != nil {
+		if v, ok := rc.find(ctx, s.fs); ok {
+			return s.after(ctx, s.newCall(cc, t, in), JSON(v)), nil
+		}
+		ctx = context.WithValue(ctx, receiptKey{}, rc)
+	}
+	return s.invoke(ctx, cc, t, in, approve)
 }
 
 // receiptIfMutating is the receipt of call cc of a mutating tool t (nil

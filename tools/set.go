@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
@@ -175,16 +174,34 @@ func New(f *vfs.FS, opts Options) *Set {
 		if t == nil {
 			continue
 		}
+		t.set, t.id = s, t.Name
 		s.tools = append(s.tools, t)
 	}
 	return s
 }
 
-// Tools returns the set's tools in a stable order.
-func (s *Set) Tools() []*Tool { return slices.Clone(s.tools) }
+// Tools returns the set's tools in a stable order. Each is a copy: what a
+// caller changes in one changes neither the set nor what its Call runs.
+func (s *Set) Tools() []*Tool {
+	out := make([]*Tool, len(s.tools))
+	for i, t := range s.tools {
+		c := *t
+		out[i] = &c
+	}
+	return out
+}
 
-// Tool returns the named tool, or nil.
+// Tool returns (a copy of) the named tool, or nil.
 func (s *Set) Tool(name string) *Tool {
+	if t := s.tool(name); t != nil {
+		c := *t
+		return &c
+	}
+	return nil
+}
+
+// tool returns the set's own named tool, or nil.
+func (s *Set) tool(name string) *Tool {
 	for _, t := range s.tools {
 		if t.Name == name {
 			return t
@@ -193,10 +210,17 @@ func (s *Set) Tool(name string) *Tool {
 	return nil
 }
 
-// Call calls the named tool; an unknown name is an error result listing
-// the tools there are.
-func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (*Result, error) {
-	t := s.Tool(name)
+// Call calls the named tool through the set's hooks (the one call path
+// every entry takes); an unknown name is an error result listing the tools
+// there are. A panic in a hook or a tool becomes an error result: the call
+// fails closed.
+func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Errorf("internal error in %s: %v", name, p), nil
+		}
+	}()
+	t := s.tool(name)
 	if t == nil {
 		names := make([]string, len(s.tools))
 		for i, t := range s.tools {

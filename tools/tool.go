@@ -26,6 +26,8 @@ type Tool struct {
 	Annotations Annotations
 
 	run func(ctx context.Context, in json.RawMessage) (*Result, error)
+	set *Set   // the set the tool belongs to, whose hooks every call meets
+	id  string // the name the set knows the tool by (Name may be changed in a copy)
 }
 
 // Annotations describe a tool's effects (MCP's tool annotations).
@@ -36,10 +38,23 @@ type Annotations struct {
 	OpenWorld   bool // may reach beyond the workspace (the network)
 }
 
-// Call runs the tool on the model's JSON arguments. A failure the model can
-// fix is a Result with IsError set; the error return is only for the end of
-// ctx. Call never panics: a panic in a tool becomes an error Result.
-func (t *Tool) Call(ctx context.Context, in json.RawMessage) (res *Result, err error) {
+// Call runs the tool on the model's JSON arguments, through its set's
+// hooks: it is the set's Set.Call of this tool. There is no way to call
+// a tool of a set around the set's hooks (see RATIONALE.md, "One call
+// path"). A failure the model can fix is a Result with IsError set; the
+// error return is only for the end of ctx. Call never panics: a panic in a
+// tool becomes an error Result. A Tool not made by New (a struct literal)
+// has nothing to run and returns an error Result.
+func (t *Tool) Call(ctx context.Context, in json.RawMessage) (*Result, error) {
+	if t.set == nil {
+		return Errorf("%s is not a tool of a tool set (tools.New makes them)", t.Name), nil
+	}
+	return t.set.Call(ctx, t.id, in)
+}
+
+// call runs the tool itself, without hooks: only the set's call path
+// (Set.callModel and Set.invoke) calls it.
+func (t *Tool) call(ctx context.Context, in json.RawMessage) (res *Result, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

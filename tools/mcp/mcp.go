@@ -7,7 +7,8 @@
 // The adapter holds no tool logic. Every tool of the set is registered with
 // the SDK's low-level Server.AddTool, with the tool's hand-written input and
 // output schemas (never inferred from Go types) and its annotations; a call
-// goes to (*tools.Tool).Call and its Result is translated:
+// goes to tools.Set.Call, the one call path where the set's hooks
+// (blocks, approvals, redaction) run, and its Result is translated:
 //
 //	text          -> TextContent
 //	image         -> ImageContent (the SDK base64-encodes the bytes)
@@ -74,7 +75,7 @@ func NewServer(set *tools.Set, opts *Options) *sdk.Server {
 		Capabilities: &sdk.ServerCapabilities{},
 	})
 	for _, t := range set.Tools() {
-		s.AddTool(Tool(t), handler(t))
+		s.AddTool(Tool(t), handler(set, t.Name))
 	}
 	return s
 }
@@ -105,7 +106,9 @@ func Tool(t *tools.Tool) *sdk.Tool {
 
 func ptr[T any](v T) *T { return &v }
 
-func handler(t *tools.Tool) sdk.ToolHandler {
+// handler serves calls of the named tool through set.Call, so that the
+// set's hooks apply over MCP exactly as to any other caller.
+func handler(set *tools.Set, name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			ctx = tools.WithProgress(ctx, func(p tools.Progress) {
@@ -115,7 +118,7 @@ func handler(t *tools.Tool) sdk.ToolHandler {
 					ProgressToken: tok, Message: p.Message, Progress: p.Current, Total: p.Total})
 			})
 		}
-		res, err := t.Call(ctx, req.Params.Arguments)
+		res, err := set.Call(ctx, name, req.Params.Arguments)
 		if err != nil {
 			// Only the end of ctx: the request was cancelled or the
 			// session closed; there is nobody to tell the model.
