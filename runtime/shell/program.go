@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/nookdev/nook/internal/memwatch"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
 )
@@ -26,6 +27,19 @@ type program struct {
 	req   *runtime.Request
 	file  *syntax.File
 	funcs map[string]bool
+}
+
+// waitingHost is the run's host, with its calls counted as waiting by the
+// memory watchdog: a nested run or a file read is not the script's growth.
+type waitingHost struct {
+	runtime.Host
+	mem *memwatch.Run
+}
+
+func (h waitingHost) Call(ctx context.Context, c *runtime.Call) (any, error) {
+	h.mem.Leave()
+	defer h.mem.Enter()
+	return h.Host.Call(ctx, c)
 }
 
 // runProgram is the state of one attempt of a run.
@@ -68,6 +82,12 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	lim := pr.req.Limits.WithDefaults()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	// The memory watchdog charges the run with the heap's growth while it
+	// is not waiting for its host, and stops it past its tree's budget.
+	mem := memwatch.Watch(memwatch.Options{Tree: pr.req.Tree, Limit: lim.MaxMemoryBytes,
+		Stop: func(le *runtime.LimitError) { cancel(le) }})
+	defer mem.Done()
+	host = waitingHost{host, mem}
 	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim,
 		fs: hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)}
 	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)
