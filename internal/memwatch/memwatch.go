@@ -17,6 +17,7 @@
 package memwatch
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime/debug"
@@ -272,4 +273,20 @@ func tick(h, prev float64, stops []stopCall) []stopCall {
 		}
 	}
 	return stops
+}
+
+// Host returns h with its calls counted as waiting for r (Leave before a
+// call, Enter after it): a nested run or a file read is not the calling
+// run's growth. The wrapper has only the methods of runtime.Host.
+func Host(h runtime.Host, r *Run) runtime.Host { return waitingHost{h, r} }
+
+type waitingHost struct {
+	runtime.Host
+	mem *Run
+}
+
+func (h waitingHost) Call(ctx context.Context, c *runtime.Call) (any, error) {
+	h.mem.Leave()
+	defer h.mem.Enter()
+	return h.Host.Call(ctx, c)
 }

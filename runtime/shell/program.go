@@ -29,19 +29,6 @@ type program struct {
 	funcs map[string]bool
 }
 
-// waitingHost is the run's host, with its calls counted as waiting by the
-// memory watchdog: a nested run or a file read is not the script's growth.
-type waitingHost struct {
-	runtime.Host
-	mem *memwatch.Run
-}
-
-func (h waitingHost) Call(ctx context.Context, c *runtime.Call) (any, error) {
-	h.mem.Leave()
-	defer h.mem.Enter()
-	return h.Host.Call(ctx, c)
-}
-
 // runProgram is the state of one attempt of a run.
 type runProgram struct {
 	*program
@@ -87,7 +74,7 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	mem := memwatch.Watch(memwatch.Options{Tree: pr.req.Tree, Limit: lim.MaxMemoryBytes,
 		Stop: func(le *runtime.LimitError) { cancel(le) }})
 	defer mem.Done()
-	host = waitingHost{host, mem}
+	host = memwatch.Host(host, mem)
 	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim,
 		fs: hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)}
 	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)

@@ -1,0 +1,95 @@
+package js_test
+
+import (
+	"bytes"
+	"os"
+	goruntime "runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook/internal/tiertest"
+	"github.com/nookdev/nook/runtime"
+)
+
+func selfRSS(t testing.TB) int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		t.Skip("no /proc/self/statm")
+	}
+	n, _ := strconv.ParseInt(string(bytes.Fields(b)[1]), 10, 64)
+	return n * int64(os.Getpagesize())
+}
+
+// hog is a program that takes about 100 MB and holds it for a few seconds.
+const hog = `const a = []; for (let i = 0; i < 100; i++) a.push(new Uint8Array(1 << 20).fill(i + 1));` +
+	`const t = Date.now(); while (Date.now() - t < 4000) {} console.log(a.length)`
+
+// MaxMemoryBytes bounds a tree of runs, not each run: eight nested runs
+// that each take 100 MB at once, under the default 256 MiB, stop the run
+// that started them with a LimitError naming MaxMemoryBytes (in process
+// the watchdog adds the tree's charges up; in the process tier the parent
+// adds up its workers' resident memory), and the host stays small.
+func TestNestedRunsShareMemoryBudget(t *testing.T) {
+	if raceOn {
+		t.Skip("the race detector's memory is part of what is measured")
+	}
+	hogSrc := strings.ReplaceAll(hog, "'", `'\''`)
+	cases := []struct{ name, backend, src string }{
+		{"child_process", "js", `
+import { exec } from "node:child_process";
+import { promisify } from "node:util";
+const run = promisify(exec);
+const rs = await Promise.allSettled(Array.from({ length: 8 }, () => run("node -e '` + hogSrc + `'")));
+console.log(rs.map(r => r.status).join(" "));`},
+		{"shell", "shell", `for i in 1 2 3 4 5 6 7 8; do node -e '` + hogSrc + `' & done; wait; echo all done`},
+	}
+	want := "exceeds the limit MaxMemoryBytes (268435456)"
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ws := shellWS(t)
+			g0 := goruntime.NumGoroutine()
+			debug.FreeOSMemory()
+			rss0 := selfRSS(t)
+			var peak atomic.Int64
+			done := make(chan struct{})
+			go func() {
+				for {
+					if v := selfRSS(t); v > peak.Load() {
+						peak.Store(v)
+					}
+					select {
+					case <-done:
+						return
+					case <-time.After(time.Millisecond):
+					}
+				}
+			}()
+			res := runWS(t, ws, c.src, runtime.ExecOptions{Backend: c.backend, Timeout: 25 * time.Second})
+			close(done)
+			if res.Status != runtime.StatusFailed || !strings.Contains(res.Error, want) {
+				t.Fatalf("status %s error %q\nstdout %s\nstderr %s", res.Status, res.Error, res.Stdout, res.Stderr)
+			}
+			t.Logf("%s; RSS %d MiB, peak %d MiB", res.Error, rss0>>20, peak.Load()>>20)
+			if tiertest.Pool == nil && peak.Load() > rss0+256<<20+128<<20 {
+				t.Errorf("the host peaked at %d MiB of RSS from %d MiB", peak.Load()>>20, rss0>>20)
+			}
+			var ms goruntime.MemStats
+			for i := 0; ; i++ {
+				debug.FreeOSMemory()
+				goruntime.ReadMemStats(&ms)
+				r, g := selfRSS(t), goruntime.NumGoroutine()
+				if r < rss0+48<<20 && g <= g0+4 {
+					break
+				}
+				if i == 50 {
+					t.Fatalf("host did not settle: RSS %d MiB (before %d MiB), %d goroutines (before %d)", r>>20, rss0>>20, g, g0)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
+	}
+}
