@@ -71,7 +71,7 @@ const RuntimeMargin = 32 << 20
 // the tree's memory is the sum of its running workers' (past the margin)
 // and its CPU time what its runs used, ended or running.
 type tree struct {
-	cpuDone time.Duration         // the CPU time of the tree's runs that ended
+	cpuDone time.Duration        // the CPU time of the tree's runs that ended
 	members map[*member]struct{} // its running workers
 	over    *runtime.LimitError  // the limit the tree passed: all its workers are killed
 }
