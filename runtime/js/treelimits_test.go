@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/internal/tiertest"
 	"github.com/nookdev/nook/runtime"
 )
@@ -91,5 +92,25 @@ console.log(rs.map(r => r.status).join(" "));`},
 				time.Sleep(100 * time.Millisecond)
 			}
 		})
+	}
+}
+
+// In the process tier MaxCPUTime bounds a tree of runs too: three nested
+// runs of 700 ms of CPU each, one after the other, pass a limit of one
+// second together, and the run that started them fails naming it.
+func TestNestedRunsShareCPUBudget(t *testing.T) {
+	if tiertest.Pool == nil {
+		t.Skip("CPU time is measured in the process tier (NOOK_TEST_ISOLATION=process)")
+	}
+	ws := shellWS(t, nook.WithRuntime(runtime.Options{Limits: runtime.Limits{MaxCPUTime: time.Second}}))
+	spin := `const t = Date.now(); while (Date.now() - t < 700) {}`
+	res := runWS(t, ws, `for i in 1 2 3; do node -e '`+spin+`'; echo "ran $i: $?"; done`,
+		runtime.ExecOptions{Backend: "shell", Timeout: 25 * time.Second})
+	want := "of a run and the runs nested in it exceeds the limit MaxCPUTime (1000000000)"
+	if res.Status != runtime.StatusFailed || !strings.Contains(res.Error, want) {
+		t.Fatalf("status %s error %q\nstdout %s\nstderr %s", res.Status, res.Error, res.Stdout, res.Stderr)
+	}
+	if !strings.HasPrefix(string(res.Stdout), "ran 1: 0\n") {
+		t.Errorf("stdout %q: the first nested run should have completed within the budget", res.Stdout)
 	}
 }
