@@ -60,11 +60,12 @@ type tree struct {
 }
 
 var w struct {
-	mu      sync.Mutex
-	runs    map[*Run]struct{}
-	trees   map[string]*tree
-	running bool
-	freeing atomic.Bool
+	mu        sync.Mutex
+	runs      map[*Run]struct{}
+	trees     map[string]*tree
+	running   bool
+	freeing   atomic.Bool // a goroutine returns memory
+	freeAgain atomic.Bool // memory to return since it last started
 }
 
 // Options describe a run to Watch.
@@ -166,14 +167,25 @@ func (r *Run) Done() {
 }
 
 // returnMemory returns the freed heap to the operating system, in the
-// background, one at a time.
+// background: one goroutine at a time, which runs once more if asked
+// while it ran (a run that ended meanwhile left memory of its own).
 func returnMemory() {
+	w.freeAgain.Store(true)
 	if !w.freeing.CompareAndSwap(false, true) {
 		return
 	}
 	go func() {
-		defer w.freeing.Store(false)
-		debug.FreeOSMemory()
+		for {
+			for w.freeAgain.Swap(false) {
+				debug.FreeOSMemory()
+			}
+			w.freeing.Store(false)
+			// One asked after the loop's last look and before freeing
+			// was cleared found it set: take its turn.
+			if !w.freeAgain.Load() || !w.freeing.CompareAndSwap(false, true) {
+				return
+			}
+		}
 	}()
 }
 
