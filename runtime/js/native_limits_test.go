@@ -35,6 +35,9 @@ func TestNativeCallsBoundedByMemory(t *testing.T) {
 		{"replaceAll inserting the prefix", def, "'x'.repeat(1e5).replaceAll('x', '$`')",
 			"a replacement of 100000 matches (its result and a record of each match) of 10006600000 bytes exceeds the limit MaxAllocBytes (67108864)"},
 	}
+	for _, ws := range []*nook.Workspace{big, def} { // warm: the process tier's workers start
+		runWS(t, ws, "export default () => 1", runtime.ExecOptions{})
+	}
 	g0 := goruntime.NumGoroutine()
 	debug.FreeOSMemory()
 	var ms goruntime.MemStats
