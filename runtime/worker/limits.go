@@ -151,7 +151,7 @@ func (t *tree) check(m *member) *runtime.LimitError {
 		switch {
 		case mem > limMem && n == 1:
 			t.over = &runtime.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
-				What: fmt.Sprintf("the sandbox process's resident memory of %d bytes (%d past the runtime's own %d MiB)", u.rss, mem, RuntimeMargin>>20)}
+				What: fmt.Sprintf("the sandbox process's resident memory of %d bytes (%d past the runtime's own %d MiB)", m.last.rss, mem, RuntimeMargin>>20)}
 		case mem > limMem:
 			t.over = &runtime.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
 				What: fmt.Sprintf("the resident memory of %d bytes of %d sandbox processes running one tree of runs (past the runtime's own %d MiB each)", mem, n, RuntimeMargin>>20)}
