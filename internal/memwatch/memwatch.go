@@ -13,7 +13,8 @@
 //
 // A backend registers a run with Watch, says when it runs and waits with
 // Enter and Leave (or an Active function), and calls Done when the run's
-// goroutines have ended. See runtime/RATIONALE.md, "Memory".
+// goroutines have ended. See runtime/RATIONALE.md, "Memory and CPU: one
+// budget per tree of runs", and runtime/js/RATIONALE.md, "Memory".
 package memwatch
 
 import (
