@@ -2,6 +2,7 @@ package js_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	goruntime "runtime"
 	"runtime/debug"
@@ -112,5 +113,28 @@ func TestNestedRunsShareCPUBudget(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(res.Stdout), "ran 1: 0\n") {
 		t.Errorf("stdout %q: the first nested run should have completed within the budget", res.Stdout)
+	}
+}
+
+// A shell run that sleeps while a JavaScript run of another tree blows up
+// is charged nothing for it: the bomb stops naming MaxMemoryBytes and the
+// shell finishes.
+func TestSleepingShellBesideABomb(t *testing.T) {
+	ws := shellWS(t, nook.WithRuntime(runtime.Options{Limits: runtime.Limits{MaxMemoryBytes: 64 << 20}}))
+	ctx := context.Background()
+	sh, err := ws.Runtime().Exec(ctx, `sleep 1.5; echo slept`, runtime.ExecOptions{Backend: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bomb := runWS(t, ws, `const a = []; for (;;) a.push(new Array(1e5).fill(1));`, runtime.ExecOptions{Timeout: 20 * time.Second})
+	if bomb.Status != runtime.StatusFailed || !strings.Contains(bomb.Error, "exceeds the limit MaxMemoryBytes (67108864)") {
+		t.Fatalf("bomb: status %s error %q", bomb.Status, bomb.Error)
+	}
+	res, err := sh.Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != runtime.StatusCompleted || string(res.Stdout) != "slept\n" {
+		t.Fatalf("the sleeping shell: status %s error %q stdout %q", res.Status, res.Error, res.Stdout)
 	}
 }

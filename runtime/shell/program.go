@@ -37,6 +37,7 @@ type runProgram struct {
 	host   runtime.Host
 	fs     *hostfs.FS
 	limits runtime.Limits
+	mem    *memwatch.Run // the run's registration with the memory watchdog
 	ticks  atomic.Int64
 	depth  int // MaxFunctionDepth, clamped to MaxStackDepth
 	procs  procs
@@ -75,7 +76,7 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 		Stop: func(le *runtime.LimitError) { cancel(le) }})
 	defer mem.Done()
 	host = memwatch.Host(host, mem)
-	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim,
+	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim, mem: mem,
 		fs: hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)}
 	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)
 	p.procs.pipes = map[*os.File]struct{}{}
