@@ -110,6 +110,12 @@ type Request struct {
 	Fetch bool
 	// Limits are the run's limits, defaults applied.
 	Limits Limits
+	// Tree names the tree of runs this run belongs to: a top run gets a
+	// key of its own, unique in the process, and every run nested in it
+	// (KindExec, at any depth) inherits it. The runs of one tree share
+	// one budget of MaxMemoryBytes, and in the process tier of
+	// MaxCPUTime: a nested run's usage counts against its parent's.
+	Tree string
 }
 
 // Exit is how a program ended.

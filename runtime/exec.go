@@ -194,7 +194,8 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 
 	// Reserve the id in this process, then prepare, then record.
 	x := &run{rt: r, id: o.ID, backend: info.ID, info: info, encoding: o.Encoding, limits: lim,
-		notify: make(chan struct{})}
+		notify: make(chan struct{}), tree: r.treeOf(nest, o.ID)}
+	req.Tree = x.tree
 	r.mu.Lock()
 	switch {
 	case r.closed:

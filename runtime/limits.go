@@ -8,9 +8,12 @@ import (
 // Limits bound one run. Zero fields take the Default* values below; every
 // limit stops a run with a *LimitError naming the field.
 type Limits struct {
-	// MaxMemoryBytes bounds the memory a run may allocate (JavaScript: a
-	// watchdog interrupts the run when the heap grows this far past its
-	// start).
+	// MaxMemoryBytes bounds the memory a run and the runs nested in it
+	// (Request.Tree) may allocate together. In process a watchdog stops
+	// the tree when the heap growth charged to its runs passes it; in the
+	// process tier the parent stops it when its workers' resident memory
+	// (each past worker.RuntimeMargin) does. A WebAssembly guest's linear
+	// memory is bounded by its page limit (by default this many bytes).
 	MaxMemoryBytes int64
 	// MaxAllocBytes bounds one string, array or buffer a built-in creates
 	// ('x'.repeat(n), new Array(n).fill(0), new Uint8Array(n)).
@@ -61,8 +64,9 @@ type Limits struct {
 	// stages, subshells and background jobs of one run (a fork bomb stops
 	// with an error naming it).
 	MaxProcesses int
-	// MaxCPUTime bounds the CPU time of a run's worker process in the
-	// process isolation tier (user plus system).
+	// MaxCPUTime bounds the CPU time (user plus system) of a run and the
+	// runs nested in it, measured on their worker processes in the process
+	// isolation tier.
 	MaxCPUTime time.Duration
 	// MaxOpenFiles bounds the open file descriptors of a run's worker
 	// process in the process isolation tier.

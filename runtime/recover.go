@@ -70,6 +70,9 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 	// reader of this runtime polling meanwhile sees it as running here
 	// rather than as a run of ours whose end was lost.
 	x := &run{rt: r, id: rec.ID, notify: make(chan struct{})}
+	if prev != nil {
+		x.tree = prev.tree // a new attempt stays in its tree
+	}
 	r.mu.Lock()
 	if cur := r.runs[rec.ID]; r.closed || cur != nil && cur != prev {
 		r.mu.Unlock()
@@ -148,6 +151,10 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 	x.backend, x.info, x.encoding, x.limits = info.ID, info, q.Encoding, r.opts.Limits
 	x.created, x.policy, x.seed, x.resumed, x.release, x.fullTimeout = rec.Created, policy, q.Seed, rs, release, timeout
 	x.depth, x.attempt = q.Depth, attempts
+	if x.tree == "" {
+		x.tree = r.treeOf(nest, rec.ID)
+	}
+	req.Tree = x.tree
 	if policy == PolicyReplay {
 		if x.replay, err = r.store.Recording(ctx, rec.ID); err != nil {
 			return false, err

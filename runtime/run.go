@@ -55,6 +55,7 @@ type run struct {
 	release     func()             // called once the attempt ends (Recover's slot)
 	depth       int                // how deeply the run is nested (0: started by Exec)
 	attempt     int                // the attempt number once resumed (0 on the first)
+	tree        string             // Request.Tree: the budget it shares with its tree
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc

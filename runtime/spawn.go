@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nookdev/nook/vfs"
@@ -40,6 +41,7 @@ type nesting struct {
 	root     string // the parent's root: the nested run reaches no further
 	readOnly bool   // the parent could not change files: neither can it
 	entry    string // the workspace file the source was read from, if any
+	tree     string // the parent's Request.Tree (not stored: a budget lives in one process)
 }
 
 // confine narrows a backend's reach to the parent's.
@@ -63,6 +65,27 @@ func (n *nesting) level() int {
 		return 0
 	}
 	return n.depth
+}
+
+// treeKeys numbers the trees of runs of this process.
+var treeKeys atomic.Uint64
+
+// treeOf is the Request.Tree of run id: its parent's, or a new key for a
+// top run. A nested run resumed without its parent's key (its parent is
+// not running here) takes the key of its parent if that runs in r.
+func (r *Runtime) treeOf(n *nesting, id string) string {
+	if n != nil && n.tree != "" {
+		return n.tree
+	}
+	if n != nil && n.parent != "" {
+		r.mu.Lock()
+		p := r.runs[n.parent]
+		r.mu.Unlock()
+		if p != nil && p.tree != "" {
+			return p.tree
+		}
+	}
+	return fmt.Sprintf("%d:%s", treeKeys.Add(1), id)
 }
 
 func (n *nesting) entryPath() string {
@@ -238,7 +261,7 @@ func (x *run) spawn(ctx context.Context, seq int64, backend string, m map[string
 	if root == "" {
 		root = "/workspace"
 	}
-	nest := &nesting{parent: x.id, depth: depth, root: root, readOnly: x.info.Access == ReadOnly}
+	nest := &nesting{parent: x.id, depth: depth, root: root, readOnly: x.info.Access == ReadOnly, tree: x.tree}
 	cwd := a.cwd
 	if cwd == "" {
 		cwd = root

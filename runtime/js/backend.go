@@ -276,6 +276,9 @@ func features(src string) []string {
 	if any("fill", "join", "from") {
 		out = append(out, "guard:Array")
 	}
+	if any("replace") {
+		out = append(out, "guard:replace")
+	}
 	for _, n := range guardedMethods {
 		if strings.Contains(src, n) {
 			out = append(out, "guard:"+n)

@@ -34,6 +34,11 @@ import (
 //     (flat(Infinity) included), over at most MaxAllocBytes/8 elements.
 //   - the iterators of arrays, strings and typed arrays, which spreads and
 //     Array.from drive in one native call (see guardIterator).
+//   - String.prototype.replace and replaceAll with a string pattern and a
+//     string replacement, when the program's text mentions "replace":
+//     goja builds the whole result in one native call (60 MB of "x"
+//     replaced by "yyyy" took 3 GB), so a result that would pass
+//     maxAlloc stops the run first (see checkReplace).
 
 // stringifyCheckEvery is how many values JSON.stringify serialises between
 // two looks at whether the run was stopped.
@@ -76,6 +81,11 @@ func (r *run) guardBuiltins() {
 		if strings.HasPrefix(f, "typed:") {
 			r.guardTypedIterator()
 			break
+		}
+	}
+	for _, f := range r.p.features {
+		if f == "guard:replace" {
+			r.guardReplace()
 		}
 	}
 	flat, _ := goja.AssertFunction(ap.Get("flat"))
@@ -153,11 +163,27 @@ func (r *run) guardTypedIterator() {
 	r.guardIterator(u8.Prototype().Get("prototype").(*goja.Object), "a typed array", "values")
 }
 
-// allocLimit stops the run: what would allocate n bytes, past
-// MaxAllocBytes. It does not return.
+// maxAlloc is the most one allocation guard lets a built-in create:
+// MaxAllocBytes, or MaxMemoryBytes when that is smaller (one string
+// bigger than the run's memory cannot fit in it, and goja builds it in a
+// native call the memory watchdog cannot interrupt).
+func (r *run) maxAlloc() int64 {
+	l := r.req.Limits
+	if l.MaxMemoryBytes > 0 && l.MaxMemoryBytes < l.MaxAllocBytes {
+		return l.MaxMemoryBytes
+	}
+	return l.MaxAllocBytes
+}
+
+// allocLimit stops the run: what would allocate n bytes, past maxAlloc
+// (the error names MaxAllocBytes, or MaxMemoryBytes when that is the
+// smaller). It does not return.
 func (r *run) allocLimit(what string, n float64) {
-	max := r.req.Limits.MaxAllocBytes
-	le := &runtime.LimitError{Limit: "MaxAllocBytes", Max: max, What: fmt.Sprintf("%s of %.0f bytes", what, n)}
+	name, max := "MaxAllocBytes", r.req.Limits.MaxAllocBytes
+	if m := r.maxAlloc(); m < max {
+		name, max = "MaxMemoryBytes", m
+	}
+	le := &runtime.LimitError{Limit: name, Max: max, What: fmt.Sprintf("%s of %.0f bytes", what, n)}
 	r.fail(le)
 	panic(r.newError("RangeError", le.Error()))
 }
@@ -183,7 +209,7 @@ func (r *run) lengthOf(v goja.Value) float64 {
 // each of them in one native call.
 func (r *run) checkElements(v goja.Value) float64 {
 	n := r.lengthOf(v)
-	if n*8 > float64(r.req.Limits.MaxAllocBytes) {
+	if n*8 > float64(r.maxAlloc()) {
 		r.allocLimit(fmt.Sprintf("array of %.0f elements", n), n*8)
 	}
 	return n
@@ -195,7 +221,7 @@ func (r *run) join(join goja.Callable, call goja.FunctionCall) goja.Value {
 	if s := call.Argument(0); !goja.IsUndefined(s) {
 		sep = len(s.String())
 	}
-	if n > 1 && (n-1)*float64(sep) > float64(r.req.Limits.MaxAllocBytes) {
+	if n > 1 && (n-1)*float64(sep) > float64(r.maxAlloc()) {
 		r.allocLimit("string", (n-1)*float64(sep))
 	}
 	r.joinDepth++
@@ -224,7 +250,7 @@ type stringifier struct {
 }
 
 func (r *run) stringify(orig goja.Callable, call goja.FunctionCall) goja.Value {
-	s := &stringifier{r: r, budget: float64(r.req.Limits.MaxAllocBytes), max: r.req.Limits.MaxNestingDepth}
+	s := &stringifier{r: r, budget: float64(r.maxAlloc()), max: r.req.Limits.MaxNestingDepth}
 	if rep, ok := call.Argument(1).(*goja.Object); ok {
 		if fn, ok := goja.AssertFunction(rep); ok {
 			s.user = fn
@@ -390,3 +416,69 @@ func jsonLen(s string) int {
 	}
 	return n
 }
+
+// guardReplace wraps String.prototype.replace and replaceAll with
+// checkReplace.
+func (r *run) guardReplace() {
+	sp := r.rt.ToValue("").ToObject(r.rt).Prototype()
+	for _, name := range []string{"replace", "replaceAll"} {
+		orig, ok := goja.AssertFunction(sp.Get(name))
+		if !ok {
+			continue
+		}
+		all := name == "replaceAll"
+		r.defineNative(sp, name, 2, func(call goja.FunctionCall) goja.Value {
+			r.checkReplace(call, all)
+			v, err := orig(call.This, call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		})
+	}
+}
+
+// checkReplace stops the run when replacing the string pattern in this
+// string by the string replacement would pass maxAlloc: the result (what
+// the replacement's patterns insert bounded: $& the match, $` and $' up
+// to the whole string) plus goja's record of each match, about
+// replaceMatchBytes (replaceAll of 60 million one-letter matches held
+// 3 GB). A regular expression or a function is left to the memory
+// watchdog.
+func (r *run) checkReplace(call goja.FunctionCall, all bool) {
+	s, ok1 := call.This.(goja.String)
+	pat, ok2 := call.Argument(0).(goja.String)
+	rep, ok3 := call.Argument(1).(goja.String)
+	if !ok1 || !ok2 || !ok3 {
+		return
+	}
+	ls, lp, lr := float64(s.Length()), float64(pat.Length()), float64(rep.Length())
+	rs := rep.String()
+	per := lr // what one match becomes, at most
+	if strings.Contains(rs, "$`") || strings.Contains(rs, "$'") {
+		per = lr + lr/2*ls // each two-character pattern inserts at most the string
+	} else if strings.Contains(rs, "$&") {
+		per = lr + lr/2*lp
+	}
+	limit := float64(r.maxAlloc())
+	cost := func(n float64) float64 { return ls + n*(max(per-lp, 0)+replaceMatchBytes) }
+	var n float64
+	switch {
+	case !all:
+		n = 1
+	case lp == 0:
+		n = ls + 1
+	default:
+		if cost(ls/lp) <= limit {
+			return // not even a match at every position would pass it
+		}
+		n = float64(strings.Count(s.String(), pat.String()))
+	}
+	if size := cost(n); size > limit {
+		r.allocLimit(fmt.Sprintf("a replacement of %.0f matches (its result and a record of each match)", n), size)
+	}
+}
+
+// replaceMatchBytes is what goja keeps of one match while it replaces (a
+// slice of two indexes, in a slice that grows by doubling).
+const replaceMatchBytes = 64

@@ -256,7 +256,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 	set("access", r.p.b.opts.Access.String())
 	set("entry", r.entryPath())
 	set("fetchAllowed", r.req.Fetch)
-	set("maxAlloc", float64(r.req.Limits.MaxAllocBytes))
+	set("maxAlloc", float64(r.maxAlloc()))
 	set("maxNesting", float64(r.req.Limits.MaxNestingDepth))
 	set("nestingLimit", func(what string) { panic(r.nestingError(what)) })
 	set("countSplit", func(s, sep string) int { return strings.Count(s, sep) + 1 })
@@ -385,12 +385,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		r.fail(&exitRequest{code: c})
 		panic(rt.NewGoError(errors.New("process.exit")))
 	})
-	set("allocLimit", func(what string, n float64) {
-		max := r.req.Limits.MaxAllocBytes
-		le := &runtime.LimitError{Limit: "MaxAllocBytes", Max: max, What: fmt.Sprintf("%s of %.0f bytes", what, n)}
-		r.fail(le)
-		panic(r.newError("RangeError", le.Error()))
-	})
+	set("allocLimit", func(what string, n float64) { r.allocLimit(what, n) })
 	set("userFrames", func(stack string) string { return r.userFrames(stack) })
 	set("cleanStack", func(stack string) string {
 		head, _, _ := strings.Cut(stack, "\n\tat ")

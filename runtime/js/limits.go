@@ -2,13 +2,13 @@ package js
 
 import (
 	"fmt"
-	"runtime/metrics"
 	"sync"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dop251/goja"
 
+	"github.com/nookdev/nook/internal/memwatch"
 	"github.com/nookdev/nook/runtime"
 )
 
@@ -60,117 +60,15 @@ func (r *run) guardRegexp() {
 	}
 }
 
-// The memory watchdog. goja cannot cap a runtime's memory, and Go only
-// measures the whole process, so one goroutine samples the heap every
-// watchdogTick while any run is active and charges each increase to the
-// runs that executed JavaScript during that tick (split evenly), and
-// shrinks every charge in proportion when the heap shrinks (a collection).
-// A run whose charge passes its MaxMemoryBytes is interrupted with a
-// *runtime.LimitError. A run waiting for timers or host calls is charged
-// nothing, so a memory bomb stops while runs sharing the process go on.
-// See RATIONALE.md for the reasoning and its limits.
-const watchdogTick = 2 * time.Millisecond
-
-type memState struct {
-	charge      float64
-	limit       float64
-	interrupted bool // the run was interrupted for its memory
-}
-
-var watchdog struct {
-	mu      sync.Mutex
-	runs    map[*run]*memState
-	running bool
-}
-
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-func heapBytes(s []metrics.Sample) float64 {
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return float64(s[0].Value.Uint64())
-}
-
-// watch registers r with the watchdog, starting it if needed; the
-// returned func unregisters it.
+// watch registers r with the memory watchdog (internal/memwatch), which
+// charges it with the heap's growth while it executes JavaScript and
+// interrupts it with a *runtime.LimitError naming MaxMemoryBytes when its
+// tree of runs passes its budget; the returned func unregisters it. A run
+// waiting for timers or host calls is charged nothing.
 func (r *run) watch() func() {
-	watchdog.mu.Lock()
-	defer watchdog.mu.Unlock()
-	if watchdog.runs == nil {
-		watchdog.runs = map[*run]*memState{}
-	}
-	watchdog.runs[r] = &memState{limit: float64(r.req.Limits.MaxMemoryBytes)}
-	if !watchdog.running {
-		watchdog.running = true
-		go watchLoop()
-	}
-	return func() {
-		watchdog.mu.Lock()
-		delete(watchdog.runs, r)
-		watchdog.mu.Unlock()
-	}
-}
-
-func watchLoop() {
-	s := []metrics.Sample{{Name: heapMetric}}
-	prev := heapBytes(s)
-	t := time.NewTicker(watchdogTick)
-	defer t.Stop()
-	for range t.C {
-		h := heapBytes(s)
-		watchdog.mu.Lock()
-		if len(watchdog.runs) == 0 {
-			watchdog.running = false
-			watchdog.mu.Unlock()
-			return
-		}
-		var active []*memState
-		var worst *run
-		for r, st := range watchdog.runs {
-			if r.touched.Swap(false) || r.busy.Load() {
-				active = append(active, st)
-			}
-		}
-		switch {
-		case h > prev && len(active) > 0:
-			share := (h - prev) / float64(len(active))
-			for _, st := range active {
-				st.charge += share
-			}
-		case h < prev && prev > 0:
-			for _, st := range watchdog.runs {
-				st.charge *= h / prev
-			}
-		}
-		// A run stays registered (and charged) after its interrupt until
-		// its goroutine ends: one still inside a long native call keeps
-		// the blame for what it allocates, and is interrupted again.
-		var again []*run
-		for r, st := range watchdog.runs {
-			if st.charge <= st.limit {
-				continue
-			}
-			if st.interrupted {
-				again = append(again, r)
-			} else if worst == nil || st.charge > watchdog.runs[worst].charge {
-				worst = r
-			}
-		}
-		var st *memState
-		if worst != nil {
-			st = watchdog.runs[worst]
-			st.interrupted = true
-		}
-		watchdog.mu.Unlock()
-		prev = h
-		if worst != nil {
-			worst.fail(&runtime.LimitError{Limit: "MaxMemoryBytes", Max: int64(st.limit),
-				What: fmt.Sprintf("memory growth of about %d MiB", int64(st.charge)>>20)})
-		}
-		for _, r := range again {
-			r.fail(nil)
-		}
-	}
+	m := memwatch.Watch(memwatch.Options{Tree: r.req.Tree, Limit: r.req.Limits.MaxMemoryBytes,
+		Active: func() bool { return r.touched.Swap(false) || r.busy.Load() },
+		Stop:   func(le *runtime.LimitError) { r.fail(le) }})
+	r.mem = m
+	return m.Done
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/require"
 
+	"github.com/nookdev/nook/internal/memwatch"
 	"github.com/nookdev/nook/runtime"
 )
 
@@ -38,6 +39,7 @@ type run struct {
 	wake    chan struct{} // pokes the loop when a fatal error is set
 	busy    atomic.Bool   // the loop goroutine is executing JavaScript
 	touched atomic.Bool   // JavaScript ran since the watchdog last looked
+	mem     *memwatch.Run // the run's registration with the memory watchdog
 	start   time.Time     // host clock at start (performance.now)
 
 	fatalMu sync.Mutex

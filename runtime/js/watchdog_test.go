@@ -17,15 +17,6 @@ func TestWatchdogKeepsAccounting(t *testing.T) {
 	defer unwatch()
 	r.busy.Store(true)
 	var keep [][]byte
-	charge := func() (float64, bool) {
-		watchdog.mu.Lock()
-		defer watchdog.mu.Unlock()
-		st, ok := watchdog.runs[r]
-		if !ok {
-			return 0, false
-		}
-		return st.charge, st.interrupted
-	}
 	deadline := time.Now().Add(5 * time.Second)
 	for r.fatalErr() == nil && time.Now().Before(deadline) {
 		keep = append(keep, make([]byte, 1<<20))
@@ -35,16 +26,16 @@ func TestWatchdogKeepsAccounting(t *testing.T) {
 	if !errors.As(r.fatalErr(), &le) || le.Limit != "MaxMemoryBytes" {
 		t.Fatalf("fatal = %v", r.fatalErr())
 	}
-	c0, interrupted := charge()
-	if !interrupted {
-		t.Fatalf("the run is no longer watched after its interrupt")
+	c0 := r.mem.Charge()
+	if r.mem.Stopped() == nil {
+		t.Fatalf("the run is not marked stopped after its interrupt")
 	}
-	for c, _ := charge(); c < c0+8<<20 && time.Now().Before(deadline); c, _ = charge() {
+	for c := r.mem.Charge(); c < c0+8<<20 && time.Now().Before(deadline); c = r.mem.Charge() {
 		keep = append(keep, make([]byte, 1<<20))
 		time.Sleep(time.Millisecond)
 	}
-	if c, _ := charge(); c < c0+8<<20 {
-		t.Errorf("the growth after the interrupt was not charged: %.0f then %.0f", c0, c)
+	if c := r.mem.Charge(); c < c0+8<<20 {
+		t.Errorf("the growth after the interrupt was not charged: %d then %d", c0, c)
 	}
 	_ = keep
 }

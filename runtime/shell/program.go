@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/nookdev/nook/internal/memwatch"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
 )
@@ -36,6 +37,7 @@ type runProgram struct {
 	host   runtime.Host
 	fs     *hostfs.FS
 	limits runtime.Limits
+	mem    *memwatch.Run // the run's registration with the memory watchdog
 	ticks  atomic.Int64
 	depth  int // MaxFunctionDepth, clamped to MaxStackDepth
 	procs  procs
@@ -68,7 +70,13 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	lim := pr.req.Limits.WithDefaults()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim,
+	// The memory watchdog charges the run with the heap's growth while it
+	// is not waiting for its host, and stops it past its tree's budget.
+	mem := memwatch.Watch(memwatch.Options{Tree: pr.req.Tree, Limit: lim.MaxMemoryBytes,
+		Stop: func(le *runtime.LimitError) { cancel(le) }})
+	defer mem.Done()
+	host = memwatch.Host(host, mem)
+	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim, mem: mem,
 		fs: hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)}
 	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)
 	p.procs.pipes = map[*os.File]struct{}{}

@@ -11,9 +11,11 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/experimental/sysfs"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/nookdev/nook/internal/memwatch"
 	"github.com/nookdev/nook/runtime"
 )
 
@@ -84,6 +86,13 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	st := &runState{ctx: ctx, cancel: cancel, host: host, opts: &p.opts, req: p.req}
+	// The memory watchdog charges the run with the growth of the Go heap
+	// (the host side: the guest's memory is mapped outside it and bounded
+	// by its page limit) while it is not waiting for its host.
+	mem := memwatch.Watch(memwatch.Options{Tree: p.req.Tree, Limit: p.req.Limits.MaxMemoryBytes,
+		Stop: func(le *runtime.LimitError) { st.stop(le) }})
+	defer mem.Done()
+	st.host = memwatch.Host(host, mem)
 	st.start = host.Now()
 	st.fds = newFDTable()
 	fsys := newFS(st)
@@ -123,7 +132,7 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 		st.stop(le)
 		return p.exit(st, parent, le)
 	}
-	cctx := context.WithValue(ctx, stateKey{}, st)
+	cctx := experimental.WithMemoryAllocator(context.WithValue(ctx, stateKey{}, st), memoryAllocator)
 	mod, err := p.mod.rt.rt.InstantiateModule(cctx, p.mod.cm, cfg)
 	if err != nil {
 		return p.exit(st, parent, fmt.Errorf("cannot instantiate the module: %w", err))

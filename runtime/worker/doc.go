@@ -3,10 +3,11 @@
 // carried over a pipe to the parent, which keeps the journal, the
 // database, the host modules and the network.
 //
-// From outside, the parent enforces a run's memory (resident size,
-// Limits.MaxMemoryBytes), CPU time (Limits.MaxCPUTime), open files
-// (Limits.MaxOpenFiles) and timeout on its worker, and kills it (SIGKILL)
-// over a limit; a worker that crashes (a Go fatal error such as a stack
+// From outside, the parent enforces a run's memory (resident size past
+// RuntimeMargin, Limits.MaxMemoryBytes) and CPU time (Limits.MaxCPUTime),
+// both shared with the runs nested in it (summed over their workers), and
+// its open files (Limits.MaxOpenFiles) and timeout on its worker, and
+// kills it (SIGKILL) over a limit; a worker that crashes (a Go fatal error such as a stack
 // overflow) ends only its run. Inside, a worker starts with an empty
 // environment and only its three pipes, and sandboxes itself with Landlock
 // and a seccomp filter; a privileged parent gives it an empty network

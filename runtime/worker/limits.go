@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
@@ -54,23 +55,121 @@ func readUsage(pid int) (usage, error) {
 	return u, nil
 }
 
-// checkUsage reads pid's usage into last and returns the limit it
-// exceeds, if any: MaxMemoryBytes (its resident memory) or MaxCPUTime
-// (the CPU time it used since base).
-func checkUsage(pid int, lim runtime.Limits, base usage, last *usage) *runtime.LimitError {
-	u, err := readUsage(pid)
-	if err != nil {
-		return nil
+// RuntimeMargin is the part of a worker's resident memory that
+// MaxMemoryBytes does not count: the worker's own footprint (the Go
+// runtime, the backends' code, a WebAssembly runtime and its compiled
+// module), about 15-25 MiB measured. Without it a guest could never reach
+// the memory its limit documents (WebAssembly's 4096 pages of 256 MiB, a
+// JavaScript heap of MaxMemoryBytes): the worker would be killed first.
+// A run's memory in the process tier is its worker's resident memory past
+// RuntimeMargin; a tree's (a run and the runs nested in it, which run in
+// workers of their own) is the sum of its workers'. See RATIONALE.md.
+const RuntimeMargin = 32 << 20
+
+// tree is what the workers of one tree of runs (runtime.Request.Tree)
+// use together. A nested run's usage counts against its parent's budget:
+// the tree's memory is the sum of its running workers' (past the margin)
+// and its CPU time what its runs used, ended or running.
+type tree struct {
+	cpuDone time.Duration        // the CPU time of the tree's runs that ended
+	members map[*member]struct{} // its running workers
+	over    *runtime.LimitError  // the limit the tree passed: all its workers are killed
+}
+
+// member is one run of a tree, in its worker.
+type member struct {
+	pid  int
+	lim  runtime.Limits
+	base usage // the worker's usage before the run
+	last usage // its usage when last sampled
+	kill func()
+}
+
+var trees struct {
+	mu sync.Mutex
+	m  map[string]*tree
+}
+
+// join adds a run to its tree (key "": a tree of its own).
+func join(key string, m *member) *tree {
+	trees.mu.Lock()
+	defer trees.mu.Unlock()
+	t := trees.m[key]
+	if t == nil {
+		t = &tree{members: map[*member]struct{}{}}
+		if key != "" {
+			if trees.m == nil {
+				trees.m = map[string]*tree{}
+			}
+			trees.m[key] = t
+		}
 	}
-	*last = u
-	if u.rss > lim.MaxMemoryBytes {
-		return &runtime.LimitError{Limit: "MaxMemoryBytes", Max: lim.MaxMemoryBytes,
-			What: fmt.Sprintf("the sandbox process's resident memory of %d bytes", u.rss)}
+	m.last = m.base
+	t.members[m] = struct{}{}
+	return t
+}
+
+// leave removes a run from its tree once it ended, keeping the CPU time
+// it used.
+func (t *tree) leave(key string, m *member) {
+	trees.mu.Lock()
+	defer trees.mu.Unlock()
+	delete(t.members, m)
+	t.cpuDone += max(0, m.last.cpu-m.base.cpu)
+	if len(t.members) == 0 && trees.m[key] == t {
+		delete(trees.m, key)
 	}
-	if used := u.cpu - base.cpu; used > lim.MaxCPUTime {
-		return cpuLimit(lim, used)
+}
+
+// passed is the limit the tree passed, if any.
+func (t *tree) passed() *runtime.LimitError {
+	trees.mu.Lock()
+	defer trees.mu.Unlock()
+	return t.over
+}
+
+// check samples m's worker and returns the limit its tree exceeds, if
+// any: MaxMemoryBytes (the resident memory of its workers past
+// RuntimeMargin each) or MaxCPUTime (the CPU time of its runs). Past a
+// limit every worker of the tree is killed.
+func (t *tree) check(m *member) *runtime.LimitError {
+	u, err := readUsage(m.pid)
+	trees.mu.Lock()
+	if err == nil {
+		m.last = u
 	}
-	return nil
+	if t.over == nil {
+		var mem int64
+		cpu := t.cpuDone
+		limMem, limCPU := m.lim.MaxMemoryBytes, m.lim.MaxCPUTime
+		for q := range t.members {
+			mem += max(0, q.last.rss-RuntimeMargin)
+			cpu += max(0, q.last.cpu-q.base.cpu)
+			limMem, limCPU = min(limMem, q.lim.MaxMemoryBytes), min(limCPU, q.lim.MaxCPUTime)
+		}
+		n := len(t.members)
+		switch {
+		case mem > limMem && n == 1:
+			t.over = &runtime.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
+				What: fmt.Sprintf("the sandbox process's resident memory of %d bytes (%d past the runtime's own %d MiB)", m.last.rss, mem, RuntimeMargin>>20)}
+		case mem > limMem:
+			t.over = &runtime.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
+				What: fmt.Sprintf("the resident memory of %d bytes of %d sandbox processes running one tree of runs (past the runtime's own %d MiB each)", mem, n, RuntimeMargin>>20)}
+		case cpu > limCPU && n == 1 && t.cpuDone == 0:
+			t.over = cpuLimit(m.lim, cpu)
+		case cpu > limCPU:
+			t.over = &runtime.LimitError{Limit: "MaxCPUTime", Max: int64(limCPU),
+				What: fmt.Sprintf("CPU time of %s (%d ns) of a run and the runs nested in it", cpu.Round(time.Millisecond), cpu.Nanoseconds())}
+		}
+		if t.over != nil {
+			for q := range t.members {
+				q.kill()
+			}
+		}
+	}
+	over := t.over
+	trees.mu.Unlock()
+	return over
 }
 
 func cpuLimit(lim runtime.Limits, used time.Duration) *runtime.LimitError {

@@ -76,7 +76,9 @@ func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.E
 		Timers: s.tj != nil, OwnClock: own}})
 
 	var ex *exit
-	last := usage0
+	// The run's tree of runs shares its budgets (see limits.go).
+	m := &member{pid: w.pid, lim: lim, base: usage0, kill: w.kill}
+	tr := join(x.req.Tree, m)
 	var over *runtime.LimitError
 	stopped := false // the run's context ended: the worker was told
 	var grace <-chan time.Time
@@ -106,13 +108,16 @@ wait:
 			w.kill()
 		case <-tick.C:
 			if over == nil {
-				if over = checkUsage(w.pid, lim, usage0, &last); over != nil {
-					w.kill()
-				}
+				over = tr.check(m)
 			}
 		}
 	}
 	tick.Stop()
+	if over == nil && ex == nil {
+		over = tr.passed() // killed for its tree by another of its runs
+	}
+	last := m.last
+	tr.leave(x.req.Tree, m)
 	if ex == nil || over != nil || stopped {
 		// A worker whose run was stopped may have left a built-in
 		// running: it is not reused.

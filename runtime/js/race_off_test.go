@@ -1,0 +1,5 @@
+//go:build !race
+
+package js_test
+
+const raceOn = false

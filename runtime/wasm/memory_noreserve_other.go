@@ -1,0 +1,5 @@
+//go:build darwin || freebsd
+
+package wasm
+
+const mapNoReserve = 0
