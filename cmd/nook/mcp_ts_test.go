@@ -234,7 +234,11 @@ func TestMCPTiersTypeScriptSDK(t *testing.T) {
 			url := startTokenServe(t, db, "--isolation", c.isolation)
 			r = runClient(t, node, script, "http", url, "tier-token")
 		}
-		validated, toolErrors := 0, 0
+		// The client validates every structuredContent against its
+		// tool's outputSchema (a failed run's too) and throws on a
+		// mismatch; a tool error without one (isError: a missing file,
+		// a bad argument) has nothing to validate.
+		validated, bare, thrown := 0, 0, 0
 		for i, raw := range r.Results {
 			var res mcpResult
 			if err := json.Unmarshal(raw, &res); err != nil {
@@ -242,18 +246,20 @@ func TestMCPTiersTypeScriptSDK(t *testing.T) {
 			}
 			switch {
 			case res.Thrown != "":
+				thrown++
 				t.Errorf("%s: call %d (%s): the client threw: %s", c.name, i, res.Name, res.Thrown)
-			case res.Result.IsError:
-				// MCP validates no tool error against the output schema.
-				toolErrors++
-			case res.HasOutputSchema && len(res.Result.StructuredContent) > 0:
+			case !res.HasOutputSchema:
+				t.Errorf("%s: call %d (%s): the tool has no outputSchema", c.name, i, res.Name)
+			case len(res.Result.StructuredContent) > 0:
 				validated++
+			case res.Result.IsError:
+				bare++
 			default:
 				t.Errorf("%s: call %d (%s) returned no structured content: %s", c.name, i, res.Name, raw)
 			}
 		}
-		t.Logf("%s: %d calls, %d results validated against their outputSchema by the SDK, %d tool errors (isError), %d thrown",
-			c.name, len(r.Results), validated, toolErrors, len(r.Results)-validated-toolErrors)
+		t.Logf("%s: %d calls: %d results validated against their outputSchema by the SDK, %d tool errors without structured content, %d thrown",
+			c.name, len(r.Results), validated, bare, thrown)
 		masked := make([][]byte, len(r.Results))
 		for i, raw := range r.Results {
 			masked[i] = maskRunSpecific(raw)
@@ -262,6 +268,18 @@ func TestMCPTiersTypeScriptSDK(t *testing.T) {
 			base, baseRun = masked, r
 			if len(r.Results) < 40 {
 				t.Fatalf("the script made %d calls", len(r.Results))
+			}
+			// It calls every tool the server lists.
+			called := map[string]bool{}
+			for _, raw := range r.Results {
+				var res mcpResult
+				json.Unmarshal(raw, &res)
+				called[res.Name] = true
+			}
+			for _, name := range r.Tools {
+				if !called[name] {
+					t.Errorf("the script does not call the tool %s", name)
+				}
 			}
 			continue
 		}
