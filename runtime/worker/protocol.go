@@ -195,9 +195,6 @@ func (c *conn) send(f *frame) error {
 	if err != nil {
 		return err
 	}
-	if len(b) > c.max {
-		return errFrameTooLarge
-	}
 	var n [binary.MaxVarintLen64]byte
 	c.w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))])
 	c.w.Write(b)

@@ -438,3 +438,29 @@ func hasNaN(x any) bool {
 	}
 	return false
 }
+
+// TestConnRefusesLargeFrame: a receiver refuses a frame past its bound
+// from its length alone, and a frame cut short is an error.
+func TestConnRefusesLargeFrame(t *testing.T) {
+	pr, pw := io.Pipe()
+	send := newConn(pr, pw, 1<<20)
+	recv := newConn(pr, io.Discard, 100)
+	go func() {
+		send.send(&frame{T: tWrite, Data: make([]byte, 200)})
+		pw.Close()
+	}()
+	if _, err := recv.recv(); err != errFrameTooLarge {
+		t.Fatalf("a 200-byte frame with a bound of 100: %v", err)
+	}
+	io.Copy(io.Discard, pr)
+
+	pr, pw = io.Pipe()
+	recv = newConn(pr, io.Discard, 100)
+	go func() {
+		pw.Write([]byte{50, 1, 2, 3})
+		pw.Close()
+	}()
+	if _, err := recv.recv(); err != io.ErrUnexpectedEOF {
+		t.Fatalf("a frame cut short: %v", err)
+	}
+}
