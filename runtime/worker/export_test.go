@@ -20,3 +20,6 @@ func (p *Pool) Spawn(ctx context.Context) (int, func(), error) {
 	}
 	return w.pid, func() { w.kill(); <-w.dead }, nil
 }
+
+// KernelLandlockABI is the kernel's Landlock ABI (0: none), for tests.
+func KernelLandlockABI() int { return landlockABI() }

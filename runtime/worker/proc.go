@@ -136,7 +136,7 @@ func (p *Pool) start(ctx context.Context, netns bool) (*proc, error) {
 	w := &proc{pool: p, cmd: cmd, stdin: stdin, netns: netns, stderr: &capture{},
 		dead: make(chan struct{}), exits: make(chan *exit, 1), idle: make(chan bool, 1), jobs: make(chan func())}
 	cmd.Stderr = w.stderr
-	if err := cmd.Start(); err != nil {
+	if _, err := startWorker(cmd); err != nil {
 		return nil, err
 	}
 	w.pid = cmd.Process.Pid

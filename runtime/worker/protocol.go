@@ -2,22 +2,22 @@ package worker
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"io"
+	"reflect"
 	"sync"
 
 	"github.com/nookdev/nook/runtime"
 )
 
-// The wire between a parent and its worker is a stream of gob-encoded
-// frames each way: the worker's stdin carries the parent's frames, its
-// stdout the worker's. The arguments and results of calls cross in their
-// own codec (value.go), which keeps their dynamic types, so a backend sees
-// exactly what an in-process host would have returned.
+// The wire between a parent and its worker is a stream of frames each
+// way: the worker's stdin carries the parent's frames, its stdout the
+// worker's. A frame crosses in an exact codec (wire.go) and the arguments
+// and results of calls in their own (value.go), which keeps their dynamic
+// types: what crosses arrives reflect.DeepEqual to what was sent, so a
+// backend and the runtime see exactly what an in-process run would have.
 
 // Frame types.
 const (
@@ -91,12 +91,15 @@ type exit struct {
 }
 
 // wireError carries the errors a Host returns and a program exits with,
-// keeping the types a backend or the runtime looks at.
+// keeping the types a backend or the runtime looks at and the message
+// whole: a *runtime.CallError or *runtime.LimitError (or a context error)
+// wrapped in more words arrives as an error with the same message that
+// unwraps to the same typed error.
 type wireError struct {
 	Type string // "call", "limit", "canceled", "deadline", "" (any other)
 	Call runtime.CallError
 	Lim  runtime.LimitError
-	Msg  string
+	Msg  string // the message, when it is not the typed error's own
 }
 
 func toWire(err error) *wireError {
@@ -105,23 +108,27 @@ func toWire(err error) *wireError {
 	}
 	var ce *runtime.CallError
 	var le *runtime.LimitError
+	var w *wireError
 	switch {
 	case errors.As(err, &ce):
-		return &wireError{Type: "call", Call: *ce}
+		w = &wireError{Type: "call", Call: *ce}
 	case errors.As(err, &le):
-		return &wireError{Type: "limit", Lim: *le}
+		w = &wireError{Type: "limit", Lim: *le}
 	case errors.Is(err, context.Canceled):
-		return &wireError{Type: "canceled"}
+		w = &wireError{Type: "canceled"}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &wireError{Type: "deadline"}
+		w = &wireError{Type: "deadline"}
+	default:
+		return &wireError{Msg: err.Error()}
 	}
-	return &wireError{Msg: err.Error()}
+	if msg := err.Error(); msg != w.typed().Error() {
+		w.Msg = msg
+	}
+	return w
 }
 
-func (w *wireError) err() error {
-	if w == nil {
-		return nil
-	}
+// typed is the typed error w carries (nil for another kind).
+func (w *wireError) typed() error {
 	switch w.Type {
 	case "call":
 		ce := w.Call
@@ -134,29 +141,47 @@ func (w *wireError) err() error {
 	case "deadline":
 		return context.DeadlineExceeded
 	}
-	return errors.New(w.Msg)
+	return nil
 }
 
+func (w *wireError) err() error {
+	if w == nil {
+		return nil
+	}
+	t := w.typed()
+	switch {
+	case t == nil:
+		return errors.New(w.Msg)
+	case w.Msg != "":
+		return &wrappedError{msg: w.Msg, err: t}
+	}
+	return t
+}
+
+// wrappedError is a typed error that crossed inside more words.
+type wrappedError struct {
+	msg string
+	err error
+}
+
+func (e *wrappedError) Error() string { return e.msg }
+func (e *wrappedError) Unwrap() error { return e.err }
+
 // conn is one end of the wire. Each frame is sent as a chunk: its length
-// (a uvarint) and the gob encoding of the frame (with the type definitions
-// gob sends the first time). A receiver refuses a chunk longer than its
-// bound before reading it, so a worker that misbehaves cannot make its
-// parent allocate more than that.
+// (a uvarint) and the frame's exact encoding (wire.go). A receiver refuses
+// a chunk longer than its bound before reading it, so a worker that
+// misbehaves cannot make its parent allocate more than that.
 type conn struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
-	buf bytes.Buffer
-	enc *gob.Encoder
-	in  *chunkReader
-	dec *gob.Decoder
+	buf []byte
+	r   *bufio.Reader
+	in  []byte
+	max int
 }
 
 func newConn(r io.Reader, w io.Writer, maxFrame int) *conn {
-	c := &conn{w: bufio.NewWriterSize(w, 64<<10),
-		in: &chunkReader{r: bufio.NewReaderSize(r, 64<<10), max: maxFrame}}
-	c.enc = gob.NewEncoder(&c.buf)
-	c.dec = gob.NewDecoder(c.in)
-	return c
+	return &conn{w: bufio.NewWriterSize(w, 64<<10), r: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
 }
 
 // errFrameTooLarge is a chunk past the receiver's bound.
@@ -166,75 +191,48 @@ var errFrameTooLarge = errors.New("a frame exceeds the wire's bound")
 func (c *conn) send(f *frame) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.buf.Reset()
-	if err := c.enc.Encode(f); err != nil {
+	b, err := appendExact(c.buf[:0], reflect.ValueOf(f).Elem())
+	if err != nil {
 		return err
 	}
 	var n [binary.MaxVarintLen64]byte
-	c.w.Write(n[:binary.PutUvarint(n[:], uint64(c.buf.Len()))])
-	c.w.Write(c.buf.Bytes())
-	if c.buf.Cap() > 1<<20 {
+	c.w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))])
+	c.w.Write(b)
+	if cap(b) > 1<<20 {
 		// Do not keep a big frame's buffer for the worker's life.
-		c.buf = bytes.Buffer{}
+		b = nil
 	}
+	c.buf = b
 	return c.w.Flush()
 }
 
 // recv reads the next frame; only one goroutine may call it.
 func (c *conn) recv() (*frame, error) {
+	n, err := binary.ReadUvarint(c.r)
+	if err != nil {
+		return nil, err
+	}
+	if n > uint64(c.max) {
+		return nil, errFrameTooLarge
+	}
+	if uint64(cap(c.in)) < n {
+		c.in = make([]byte, n)
+	}
+	b := c.in[:n]
+	if _, err := io.ReadFull(c.r, b); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	if cap(c.in) > 1<<20 {
+		c.in = nil
+	}
 	f := new(frame)
-	if err := c.dec.Decode(f); err != nil {
+	if err := decodeExact(b, f); err != nil {
 		return nil, err
 	}
 	return f, nil
-}
-
-// chunkReader reads the chunks of a conn back to back, as one stream for
-// gob, checking each chunk's length against max before reading it.
-type chunkReader struct {
-	r    *bufio.Reader
-	max  int
-	left int
-	err  error
-}
-
-func (c *chunkReader) next() error {
-	if c.err != nil {
-		return c.err
-	}
-	for c.left == 0 {
-		n, err := binary.ReadUvarint(c.r)
-		if err != nil {
-			c.err = err
-			return err
-		}
-		if n > uint64(c.max) {
-			c.err = errFrameTooLarge
-			return c.err
-		}
-		c.left = int(n)
-	}
-	return nil
-}
-
-func (c *chunkReader) Read(p []byte) (int, error) {
-	if err := c.next(); err != nil {
-		return 0, err
-	}
-	n, err := c.r.Read(p[:min(len(p), c.left)])
-	c.left -= n
-	return n, err
-}
-
-func (c *chunkReader) ReadByte() (byte, error) {
-	if err := c.next(); err != nil {
-		return 0, err
-	}
-	b, err := c.r.ReadByte()
-	if err == nil {
-		c.left--
-	}
-	return b, err
 }
 
 // maxFrame bounds one frame on the wire, both ways. A call's request and

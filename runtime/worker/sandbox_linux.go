@@ -77,6 +77,40 @@ func restrictLandlock() (int, error) {
 	if abi <= 0 {
 		return 0, nil
 	}
+	attr, size := landlockRuleset(abi)
+	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
+	if e != 0 {
+		return 0, fmt.Errorf("landlock_create_ruleset: %v", e)
+	}
+	defer unix.Close(int(fd))
+	// Landlock applies to the calling thread: restrict every thread of
+	// the process (the Go runtime already has several).
+	_, _, e = unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, unix.LANDLOCK_RESTRICT_SELF_TSYNC, 0)
+	if e == unix.EINVAL {
+		// An older kernel: no TSYNC.
+		if _, _, e = syscall.AllThreadsSyscall(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); e == 0 {
+			_, _, e = syscall.AllThreadsSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0)
+		}
+		if e == unix.ENOTSUP {
+			// cgo is linked: the threads cannot all be restricted
+			// here. They all are when the process started inside its
+			// launcher's domain (launch_linux.go).
+			if inDomain() {
+				return abi, nil
+			}
+			return 0, nil
+		}
+	}
+	if e != 0 {
+		return 0, fmt.Errorf("landlock_restrict_self: %v", e)
+	}
+	return abi, nil
+}
+
+// landlockRuleset is a ruleset that handles every right the kernel's
+// Landlock ABI abi knows (filesystem, TCP, scopes), and its size for
+// landlock_create_ruleset.
+func landlockRuleset(abi int) (unix.LandlockRulesetAttr, uintptr) {
 	var attr unix.LandlockRulesetAttr
 	attr.Handled_access_fs = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
 		unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR |
@@ -101,28 +135,18 @@ func restrictLandlock() (int, error) {
 		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
 		size = unsafe.Offsetof(attr.Quiet_access_fs)
 	}
-	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
-	if e != 0 {
-		return 0, fmt.Errorf("landlock_create_ruleset: %v", e)
+	return attr, size
+}
+
+// inDomain reports that the process is inside a Landlock domain that
+// handles reading directories and grants it nowhere (its launcher's): it
+// cannot list the root directory.
+func inDomain() bool {
+	fd, err := unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err == nil {
+		unix.Close(fd)
 	}
-	defer unix.Close(int(fd))
-	// Landlock applies to the calling thread: restrict every thread of
-	// the process (the Go runtime already has several).
-	_, _, e = unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, unix.LANDLOCK_RESTRICT_SELF_TSYNC, 0)
-	if e == unix.EINVAL {
-		// An older kernel: no TSYNC.
-		if _, _, e = syscall.AllThreadsSyscall(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0); e == 0 {
-			_, _, e = syscall.AllThreadsSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0)
-		}
-		if e == unix.ENOTSUP {
-			// cgo is linked: the threads cannot all be restricted.
-			return 0, nil
-		}
-	}
-	if e != 0 {
-		return 0, fmt.Errorf("landlock_restrict_self: %v", e)
-	}
-	return abi, nil
+	return err == unix.EACCES
 }
 
 // BPF instructions.

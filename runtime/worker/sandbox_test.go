@@ -84,6 +84,12 @@ func TestSandboxRefuses(t *testing.T) {
 	if !strings.Contains(info.String(), "seccomp") {
 		t.Fatal(info.String())
 	}
+	// Landlock is in force whatever the build (with cgo too: the
+	// worker starts inside its launcher's domain).
+	if abi := worker.KernelLandlockABI(); info.Landlock != abi ||
+		(abi > 0 && !strings.Contains(info.String(), fmt.Sprintf("landlock ABI %d", abi))) {
+		t.Fatalf("the kernel has Landlock ABI %d: %s", abi, info)
+	}
 }
 
 // TestOpenFilesLimit: a worker runs with RLIMIT_NOFILE at MaxOpenFiles.

@@ -23,7 +23,7 @@ func backends() []runtime.Backend {
 
 // TestMain makes the test binary its own worker.
 func TestMain(m *testing.M) {
-	worker.Main(append(backends(), probe{})...)
+	worker.Main(append(backends(), probe{}, mirror{})...)
 	os.Exit(m.Run())
 }
 
