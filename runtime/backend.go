@@ -110,6 +110,11 @@ type Request struct {
 	Fetch bool
 	// Limits are the run's limits, defaults applied.
 	Limits Limits
+	// VirtualTime says the run's waits are virtual (Options.VirtualTime):
+	// a backend ends a timer, sleep or poll at once when the program has
+	// nothing else pending, and keeps the time the guest sees moving
+	// forward past the wait.
+	VirtualTime bool
 }
 
 // Exit is how a program ended.

@@ -119,7 +119,7 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 	}
 	lim := r.opts.Limits
 	req := &Request{ID: o.ID, Source: source, Env: o.Env, Args: o.Args, Stdin: o.Stdin,
-		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim, Entry: o.Entry}
+		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim, Entry: o.Entry, VirtualTime: r.opts.VirtualTime}
 	if e := nest.entryPath(); e != "" {
 		req.Entry = e
 	}

@@ -119,7 +119,10 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 			cfg.Random = seededRandom(x.seed)
 		}
 		host = NewHost(cfg)
-		if isolated {
+		// The worker may read its own clock and randomness only when
+		// they are any process's: a GuestClock or a seed is the
+		// parent's to answer, whatever the policy.
+		if isolated && r.opts.GuestClock == nil && len(x.seed) == 0 {
 			host = ownClockHost{host}
 		}
 	}
