@@ -38,6 +38,11 @@ type Config struct {
 	// and Clock the guest clock's start (RFC 3339; default 2025-01-01).
 	Seed  string `json:"seed,omitempty"`
 	Clock string `json:"clock,omitempty"`
+	// ClockReads are the guest clock's readings, in nanoseconds after
+	// Clock, in the order a recorded run made them (Export writes them):
+	// the n-th read of the clock gets the n-th of them. Past the last (and
+	// without any) the clock goes on a millisecond a read.
+	ClockReads []int64 `json:"clockReads,omitempty"`
 	// Modules are the host-module fakes: module ("ws:shop") → function →
 	// fake.
 	Modules map[string]map[string]Fake `json:"modules,omitempty"`
@@ -115,6 +120,10 @@ type Scenario struct {
 	WantStdout string
 	WantStderr string
 	WantFiles  map[string]string
+	// Notes are what Export decided that a person should know (why the
+	// scenario says "restart": "any", say); they are in Comment too, and
+	// Parse leaves them empty.
+	Notes []string
 }
 
 // entries are the program file names, by backend.
