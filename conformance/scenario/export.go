@@ -96,7 +96,11 @@ func Export(ctx context.Context, ws *nook.Workspace, id string, opts ExportOptio
 		if !path.IsAbs(p) {
 			p = path.Join(req.Cwd, p)
 		}
-		r, ok := strings.CutPrefix(path.Clean(p), root+"/")
+		p = path.Clean(p)
+		if p == root {
+			return "", true
+		}
+		r, ok := strings.CutPrefix(p, root+"/")
 		return r, ok
 	}
 	fsc := newFSCalls(rel, root)

@@ -1,9 +1,11 @@
 package scenario
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"sort"
 
 	"github.com/nookdev/nook/runtime"
@@ -43,6 +45,11 @@ type fsCalls struct {
 	read      map[string]bool // paths whose content the run read before changing them
 	listed    []string        // directory entries listed (readdir), before any change
 
+	// appended is what the run appended to each path it changed only by
+	// appending (notAppend: changed otherwise too).
+	appended  map[string][]byte
+	notAppend map[string]bool
+
 	reasons map[string]bool // why a restart may end otherwise
 	order   []string
 	notes   []string
@@ -51,7 +58,7 @@ type fsCalls struct {
 func newFSCalls(rel func(string) (string, bool), root string) *fsCalls {
 	return &fsCalls{rel: rel, root: root, changed: map[string]bool{}, whole: map[string]string{},
 		pieces: map[string]map[int64]string{}, ended: map[string]int64{}, lookedSet: map[string]bool{},
-		read: map[string]bool{}, reasons: map[string]bool{}}
+		read: map[string]bool{}, appended: map[string][]byte{}, notAppend: map[string]bool{}, reasons: map[string]bool{}}
 }
 
 func (f *fsCalls) reason(format string, args ...any) {
@@ -101,6 +108,14 @@ func (f *fsCalls) call(c runtime.JournalCall) {
 		}
 		return r, ok
 	}
+	appending := false
+	defer func() {
+		// Every change but an append makes what the
+		// path held unknowable from its end.
+		if r, ok := str("path"); ok && !appending && f.changed[r] && c.Op != "open" && !readOps[c.Op] {
+			f.notAppend[r] = true
+		}
+	}()
 	switch c.Op {
 	case "open":
 		fl := num("flags")
@@ -147,6 +162,8 @@ func (f *fsCalls) call(c runtime.JournalCall) {
 		switch {
 		case c.Op == "writeFile" && (fl == "a" || fl == "ax"), c.Op == "pwrite" && flag("append"):
 			f.reason("appends to %s", r)
+			f.appended[r] = append(f.appended[r], decodeData(a["data"])...)
+			appending = true
 		case c.Op == "writeFile" && fl == "wx":
 			f.reason("creates %s exclusively, which a restart finds there", r)
 		case c.Op == "mkdir" && !flag("recursive"):
@@ -200,7 +217,7 @@ func (f *fsCalls) look(r string, c runtime.JournalCall) {
 				}
 			}
 			if e.Name != "" {
-				f.listed = append(f.listed, r+"/"+e.Name)
+				f.listed = append(f.listed, path.Join(r, e.Name))
 			}
 		}
 	}
@@ -230,6 +247,12 @@ func (f *fsCalls) fromPieces(r string, partial bool) (string, bool) {
 // only looked at, or listed, and left as it was) its content now.
 func (f *fsCalls) finish(ctx context.Context, fsys *vfs.FS, sc *Scenario) error {
 	paths := append(append([]string{}, f.looked...), f.listed...)
+	for r := range f.appended {
+		if !f.lookedSet[r] {
+			paths = append(paths, r)
+		}
+	}
+	sort.Strings(paths[len(f.looked)+len(f.listed):])
 	for _, r := range paths {
 		if _, have := sc.Files[r]; have {
 			continue
@@ -246,6 +269,19 @@ func (f *fsCalls) finish(ctx context.Context, fsys *vfs.FS, sc *Scenario) error 
 			if b, err := fsys.ReadFile(ctx, f.root+"/"+r); err == nil {
 				sc.Files[r] = string(b)
 			}
+			continue
+		}
+		// Only appended to: it held its end less what the run appended
+		// (nothing, when it did not exist).
+		if add, ok := f.appended[r]; ok && !f.notAppend[r] {
+			if b, err := fsys.ReadFile(ctx, f.root+"/"+r); err == nil && bytes.HasSuffix(b, add) {
+				if len(b) > len(add) || f.lookedSet[r] {
+					sc.Files[r] = string(b[:len(b)-len(add)])
+				}
+				continue
+			}
+		}
+		if !f.lookedSet[r] {
 			continue
 		}
 		what := "without it"
