@@ -148,6 +148,7 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 	x.backend, x.info, x.encoding, x.limits = info.ID, info, q.Encoding, r.opts.Limits
 	x.created, x.policy, x.seed, x.resumed, x.release, x.fullTimeout = rec.Created, policy, q.Seed, rs, release, timeout
 	x.depth, x.attempt = q.Depth, attempts
+	x.timers = q.Timers
 	if policy == PolicyReplay {
 		if x.replay, err = r.store.Recording(ctx, rec.ID); err != nil {
 			return false, err

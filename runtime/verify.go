@@ -230,3 +230,26 @@ func (r *Runtime) ClockReads(ctx context.Context, id string) ([]time.Time, error
 	}
 	return out, nil
 }
+
+// TimerFirings returns the timer firings a replay-policy run journaled, in
+// order: those of a running run, or of a finished one kept with
+// Options.KeepJournal. A scenario exported from the run passes them as
+// ExecOptions.Timers.
+func (r *Runtime) TimerFirings(ctx context.Context, id string) ([]TimerFiring, error) {
+	if _, err := r.store.Get(ctx, id); err != nil {
+		return nil, r.notFound("journal", id, err)
+	}
+	rec, err := r.store.Recording(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []TimerFiring
+	for _, v := range rec.Ticks[journal.TimerStream] {
+		var tf TimerFiring
+		if err := json.Unmarshal(v, &tf); err != nil {
+			return nil, &Error{Op: "journal", ID: id, Code: vfs.EIO, Text: "unreadable timer firing: " + err.Error(), Err: err}
+		}
+		out = append(out, tf)
+	}
+	return out, nil
+}

@@ -85,6 +85,9 @@ func Export(ctx context.Context, ws *nook.Workspace, id string, opts ExportOptio
 	if err != nil {
 		return nil, err
 	}
+	if sc.Config.Timers, err = rt.TimerFirings(ctx, id); err != nil {
+		return nil, err
+	}
 	if start := res.Created.UTC(); !start.IsZero() {
 		sc.Config.Clock = start.Format(time.RFC3339Nano)
 		for _, t := range reads {

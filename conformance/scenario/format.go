@@ -43,6 +43,12 @@ type Config struct {
 	// the n-th read of the clock gets the n-th of them. Past the last (and
 	// without any) the clock goes on a millisecond a read.
 	ClockReads []int64 `json:"clockReads,omitempty"`
+	// Timers are the timer firings a recorded run journaled (Export writes
+	// them): a run of the scenario fires its timers in that order, each at
+	// the recorded point among the completions of its host calls, without
+	// waiting (runtime.ExecOptions.Timers), so a timer that raced a slow
+	// call takes the recorded path when the fake answers at once.
+	Timers []runtime.TimerFiring `json:"timers,omitempty"`
 	// Modules are the host-module fakes: module ("ws:shop") → function →
 	// fake.
 	Modules map[string]map[string]Fake `json:"modules,omitempty"`

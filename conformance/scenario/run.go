@@ -359,7 +359,7 @@ func runCase(ctx context.Context, sc *Scenario, opts *Options, policy runtime.Po
 	seed, _ := sc.seed()
 	eo := runtime.ExecOptions{ID: "s", Backend: sc.Config.Backend, Input: sc.Config.Input, Env: sc.Config.Env,
 		Cwd: sc.Config.Cwd, Args: sc.Config.Args, Stdin: []byte(sc.Config.Stdin), OnInterrupt: policy,
-		Timeout: runTimeout, Seed: seed}
+		Timeout: runTimeout, Seed: seed, Timers: sc.Config.Timers}
 	if sc.Config.Input == nil {
 		eo.Input = nil
 	}
