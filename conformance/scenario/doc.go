@@ -30,7 +30,8 @@
 // runner has a real one (Options.Host). The guest's n-th clock read gets
 // Config.ClockReads[n] (nanoseconds after Config.Clock, as a recorded run
 // read them), and past them the clock advances one millisecond a read;
-// randomness comes from Config.Seed. Guest time is virtual
+// randomness comes from Config.Seed; the timers fire as Config.Timers
+// recorded them. Guest time is virtual
 // (runtime.Options.VirtualTime): a timer or sleep with nothing else to
 // wait for ends at once. So a scenario runs the same every time, in any
 // workspace, at CPU speed.
