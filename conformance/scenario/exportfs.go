@@ -49,6 +49,10 @@ type fsCalls struct {
 	// appending (notAppend: changed otherwise too).
 	appended  map[string][]byte
 	notAppend map[string]bool
+	// moved maps a path the run renamed before changing it otherwise to
+	// where it went; changes counts the changes of each path.
+	moved   map[string]string
+	changes map[string]int
 
 	reasons map[string]bool // why a restart may end otherwise
 	order   []string
@@ -58,7 +62,7 @@ type fsCalls struct {
 func newFSCalls(rel func(string) (string, bool), root string) *fsCalls {
 	return &fsCalls{rel: rel, root: root, changed: map[string]bool{}, whole: map[string]string{},
 		pieces: map[string]map[int64]string{}, ended: map[string]int64{}, lookedSet: map[string]bool{},
-		read: map[string]bool{}, appended: map[string][]byte{}, notAppend: map[string]bool{}, reasons: map[string]bool{}}
+		read: map[string]bool{}, moved: map[string]string{}, changes: map[string]int{}, appended: map[string][]byte{}, notAppend: map[string]bool{}, reasons: map[string]bool{}}
 }
 
 func (f *fsCalls) reason(format string, args ...any) {
@@ -105,6 +109,7 @@ func (f *fsCalls) call(c runtime.JournalCall) {
 				f.reason("reads %s and then changes it", r)
 			}
 			f.changed[r] = true
+			f.changes[r]++
 		}
 		return r, ok
 	}
@@ -119,9 +124,10 @@ func (f *fsCalls) call(c runtime.JournalCall) {
 	switch c.Op {
 	case "open":
 		fl := num("flags")
-		look("path")
 		if fl&(oCreat|oTrunc) != 0 {
 			change("path")
+		} else {
+			look("path") // it was there: what it held matters
 		}
 		if r, ok := str("path"); ok && fl&oAppend != 0 && fl&(oWronly|oRdwr) != 0 {
 			f.reason("appends to %s", r)
@@ -140,10 +146,14 @@ func (f *fsCalls) call(c runtime.JournalCall) {
 			f.reason("links %s, which a restart finds there", r)
 		}
 	case "rename":
+		from, _ := str("from")
+		fresh := from != "" && !f.changed[from]
 		if r, ok := change("from"); ok {
 			f.reason("moves %s away, which a restart finds gone", r)
 		}
-		change("to")
+		if to, ok := change("to"); ok && fresh && c.Error == nil {
+			f.moved[from] = to
+		}
 	case "symlink":
 		if r, ok := change("path"); ok {
 			f.reason("creates the link %s, which a restart finds there", r)
@@ -246,6 +256,15 @@ func (f *fsCalls) fromPieces(r string, partial bool) (string, bool) {
 // initial files: what it read whole, or all its preads, or (for a path it
 // only looked at, or listed, and left as it was) its content now.
 func (f *fsCalls) finish(ctx context.Context, fsys *vfs.FS, sc *Scenario) error {
+	// A path renamed before any other change held what its new name
+	// holds at the end, if nothing changed that since.
+	for from, to := range f.moved {
+		if _, have := sc.Files[from]; !have && f.changes[to] == 1 {
+			if b, err := fsys.ReadFile(ctx, f.root+"/"+to); err == nil {
+				sc.Files[from] = string(b)
+			}
+		}
+	}
 	paths := append(append([]string{}, f.looked...), f.listed...)
 	for r := range f.appended {
 		if !f.lookedSet[r] {

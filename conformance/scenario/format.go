@@ -248,7 +248,8 @@ func Format(sc *Scenario) []byte {
 		fmt.Fprintf(&b, "-- %s --\n%s", name, data)
 		if data != "" && !strings.HasSuffix(data, "\n") {
 			// txtar cannot hold a file without a final newline: such
-			// files are rare in scenarios, and lose nothing but it.
+			// files lose nothing but it, and the runner matches a text
+			// without one against its expectation less it.
 			b.WriteByte('\n')
 		}
 	}

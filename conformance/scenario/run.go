@@ -469,10 +469,10 @@ func (sc *Scenario) check(o *outcome, tail bool) []string {
 			stdout = strings.Join(lines[len(lines)-n:], "")
 		}
 	}
-	if err := m.match(sc.WantStdout, stdout, false); err != nil {
+	if err := m.matchText(sc.WantStdout, stdout); err != nil {
 		probs = append(probs, describe("stdout", err))
 	}
-	if err := m.match(sc.WantStderr, string(res.Stderr), false); err != nil {
+	if err := m.matchText(sc.WantStderr, string(res.Stderr)); err != nil {
 		probs = append(probs, describe("stderr", err))
 	}
 	switch {
@@ -497,7 +497,7 @@ func (sc *Scenario) check(o *outcome, tail bool) []string {
 		want := sc.WantFiles[p]
 		if got, ok := o.files[p]; !ok {
 			probs = append(probs, fmt.Sprintf("file %s: missing, want %q", p, want))
-		} else if err := m.match(want, got, false); err != nil {
+		} else if err := m.matchText(want, got); err != nil {
 			probs = append(probs, describe("files/"+p, err))
 		}
 	}

@@ -287,3 +287,48 @@ export default async function () {
 		t.Errorf("without its timers: %s", probs)
 	}
 }
+
+// Export fills the initial tree from what the run saw even when it did
+// not read a file whole: a file opened for appending held its end less
+// the appends, a renamed file held what its new name holds; and a program
+// that appends, rewrites what it read and moves a file away is exported
+// with "restart": "any", its reasons in Notes, and replays.
+func TestExportNotIdempotent(t *testing.T) {
+	ctx := context.Background()
+	ws, id := recordRun(t, "js", `import fs from "node:fs/promises";
+export default async function () {
+  const fh = await fs.open("log.txt", "a");
+  await fh.write("more\n");
+  await fh.close();
+  const cfg = JSON.parse(await fs.readFile("cfg.json", "utf8"));
+  cfg.n++;
+  await fs.writeFile("cfg.json", JSON.stringify(cfg));
+  await fs.rename("old.txt", "new.txt");
+  return cfg.n;
+}
+`, map[string]string{"log.txt": "first\n", "cfg.json": `{"n":1}`, "old.txt": "moved\n"})
+	sc, err := scenario.Export(ctx, ws, id, scenario.ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"log.txt": "first\n", "cfg.json": `{"n":1}`, "old.txt": "moved\n"}
+	for p, w := range want {
+		if sc.Files[p] != w {
+			t.Errorf("files/%s = %q, want %q", p, sc.Files[p], w)
+		}
+	}
+	if sc.WantFiles["log.txt"] != "first\nmore\n" || sc.WantFiles["cfg.json"] != `{"n":2}` || sc.WantFiles["new.txt"] != "moved\n" {
+		t.Errorf("want/files %v", sc.WantFiles)
+	}
+	note := `"restart": "any": a restart runs the program again over the files its first attempt changed, and this one ` +
+		`appends to log.txt, reads cfg.json and then changes it, moves old.txt away, which a restart finds gone; ` +
+		`restart cases check only that the run ends (replay cases check everything)`
+	if sc.Config.Restart != "any" || len(sc.Notes) != 1 || sc.Notes[0] != note || !strings.Contains(sc.Comment, "Note: "+note+".\n") {
+		t.Errorf("restart %q notes %q", sc.Config.Restart, sc.Notes)
+	}
+	file := filepath.Join(t.TempDir(), "ni.txtar")
+	os.WriteFile(file, scenario.Format(sc), 0o644)
+	if r := replayElsewhere(t, file, true); !r.Scenarios[0].Passed {
+		t.Fatalf("the exported scenario does not replay: %+v", r)
+	}
+}
