@@ -122,7 +122,8 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 		host = NewHost(cfg)
 		// The worker may read its own clock and randomness only when
 		// they are any process's: a GuestClock or a seed is the
-		// parent's to answer, whatever the policy.
+		// parent's to answer, whatever the policy; dictated timers are
+		// the parent's too.
 		if len(x.timers) > 0 {
 			host = &dictatedTimers{Host: host, x: x, timers: x.timers}
 		} else if isolated && r.opts.GuestClock == nil && len(x.seed) == 0 {
