@@ -116,6 +116,11 @@ type Request struct {
 	// one budget of MaxMemoryBytes, and in the process tier of
 	// MaxCPUTime: a nested run's usage counts against its parent's.
 	Tree string
+	// VirtualTime says the run's waits are virtual (Options.VirtualTime):
+	// a backend ends a timer, sleep or poll at once when the program has
+	// nothing else pending, and keeps the time the guest sees moving
+	// forward past the wait.
+	VirtualTime bool
 }
 
 // Exit is how a program ended.

@@ -57,6 +57,15 @@ type ExecOptions struct {
 	// replay-policy run without one gets a fresh seed; others draw from
 	// the system.
 	Seed []byte
+	// Timers are the first timer firings of a replay-policy run, as a run
+	// recorded them (Runtime.TimerFirings): the run fires them as a replay
+	// of that run would, each once the program has received as many call
+	// completions as then, without waiting, and no other timer before
+	// them; a program that cannot reach a firing fails with a
+	// *DivergenceError. Conformance scenarios exported from a run pass
+	// its firings, so that a timer racing a call takes the recorded path.
+	// Other policies ignore them.
+	Timers []TimerFiring
 }
 
 // request is what is stored of a run's request.
@@ -72,6 +81,7 @@ type request struct {
 	Encoding string            `json:"encoding,omitempty"`
 	Policy   Policy            `json:"onInterrupt,omitempty"`
 	Seed     []byte            `json:"seed,omitempty"`
+	Timers   []TimerFiring     `json:"timers,omitempty"`
 	// A nested run's place (see spawn.go).
 	Parent   string `json:"parent,omitempty"`
 	Depth    int    `json:"depth,omitempty"`
@@ -119,7 +129,7 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 	}
 	lim := r.opts.Limits
 	req := &Request{ID: o.ID, Source: source, Env: o.Env, Args: o.Args, Stdin: o.Stdin,
-		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim, Entry: o.Entry}
+		Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: lim, Entry: o.Entry, VirtualTime: r.opts.VirtualTime}
 	if e := nest.entryPath(); e != "" {
 		req.Entry = e
 	}
@@ -240,6 +250,10 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 	if len(o.Seed) > 0 {
 		q.Seed = append([]byte(nil), o.Seed...)
 	}
+	if policy != PolicyReplay {
+		// A replay-policy run journals its dictated timers instead.
+		q.Timers = o.Timers
+	}
 	if policy == PolicyReplay {
 		if q.Seed == nil {
 			q.Seed = newSeed()
@@ -259,7 +273,21 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 		}
 		return nil, &Error{Op: op, ID: o.ID, Code: vfs.EIO, Text: "cannot record the run: " + err.Error(), Err: err}
 	}
-	x.created, x.policy, x.seed = now, policy, q.Seed
+	x.created, x.policy, x.seed, x.timers = now, policy, q.Seed, q.Timers
+	if policy == PolicyReplay && len(o.Timers) > 0 {
+		// Journaled as this run's own, so that a resumed attempt replays
+		// them too.
+		ticks := make([]journal.Tick, len(o.Timers))
+		vals := make([][]byte, len(o.Timers))
+		for i, tf := range o.Timers {
+			vals[i], _ = json.Marshal(tf)
+			ticks[i] = journal.Tick{Stream: journal.TimerStream, N: int64(i), Value: vals[i]}
+		}
+		if err := r.store.Append(ctx, o.ID, nil, journal.Progress{}, ticks); err != nil {
+			return nil, &Error{Op: op, ID: o.ID, Code: vfs.EIO, Text: "cannot record the run's timers: " + err.Error(), Err: err}
+		}
+		x.replay = &journal.Recording{Ticks: map[int][][]byte{journal.TimerStream: vals}}
+	}
 	x.depth = nest.level()
 	if !x.start(prog, req, timeout) {
 		// Closed while preparing: the record stays running and the

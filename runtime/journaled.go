@@ -144,12 +144,16 @@ func (h *journaledHost) Now() time.Time {
 	return time.Unix(0, int64(binary.BigEndian.Uint64(v)))
 }
 
-// timerTick is a timer firing: timer ID fired after the program had
-// received After call completions.
-type timerTick struct {
+// TimerFiring is one firing of a program's timer, as a replay-policy run
+// journals it: timer ID fired once the program had received After call
+// completions (see TimerJournal).
+type TimerFiring struct {
 	ID    int64  `json:"id"`
 	After uint64 `json:"after"`
 }
+
+// timerTick is a journaled timer firing.
+type timerTick = TimerFiring
 
 // NextTimer reports the next recorded timer firing, if the replay has not
 // passed the last one (see TimerJournal).

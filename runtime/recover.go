@@ -120,7 +120,7 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 	}
 	req := &Request{ID: rec.ID, Source: q.source(), Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
 		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits,
-		Entry: q.Entry}
+		Entry: q.Entry, VirtualTime: r.opts.VirtualTime}
 	var prog Program
 	if rs, ok := backend.(Restorer); ok && policy == PolicyReplay {
 		if snap, err := r.store.Program(ctx, rec.ID); err == nil && len(snap) > 0 {
@@ -155,6 +155,7 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 		x.tree = r.treeOf(nest, rec.ID)
 	}
 	req.Tree = x.tree
+	x.timers = q.Timers
 	if policy == PolicyReplay {
 		if x.replay, err = r.store.Recording(ctx, rec.ID); err != nil {
 			return false, err

@@ -50,6 +50,7 @@ type run struct {
 	fullTimeout time.Duration // the run's timeout
 	policy      Policy
 	seed        []byte             // the run's random seed (replay policy)
+	timers      []TimerFiring      // the timer firings dictated to the run (ExecOptions.Timers)
 	replay      *journal.Recording // what earlier attempts journaled (replay policy)
 	resumed     *resumeState       // where this attempt resumes (nil on the first)
 	release     func()             // called once the attempt ends (Recover's slot)
@@ -120,7 +121,13 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 			cfg.Random = seededRandom(x.seed)
 		}
 		host = NewHost(cfg)
-		if isolated {
+		// The worker may read its own clock and randomness only when
+		// they are any process's: a GuestClock or a seed is the
+		// parent's to answer, whatever the policy; dictated timers are
+		// the parent's too.
+		if len(x.timers) > 0 {
+			host = &dictatedTimers{Host: host, x: x, timers: x.timers}
+		} else if isolated && r.opts.GuestClock == nil && len(x.seed) == 0 {
 			host = ownClockHost{host}
 		}
 	}
@@ -294,4 +301,39 @@ func (x *run) park() {
 	delete(r.runs, x.id)
 	r.mu.Unlock()
 	x.wakeReaders()
+}
+
+// dictatedTimers is the host of a run of another policy than replay that
+// was given timer firings (ExecOptions.Timers): it dictates them to the
+// backend as a journal would, from the first on every attempt, and fails
+// the run with a *DivergenceError when the program fires another.
+type dictatedTimers struct {
+	Host
+	x      *run
+	mu     sync.Mutex
+	timers []TimerFiring
+	n      int
+}
+
+func (h *dictatedTimers) NextTimer() (int64, uint64, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n >= len(h.timers) {
+		return 0, 0, false
+	}
+	return h.timers[h.n].ID, h.timers[h.n].After, true
+}
+
+func (h *dictatedTimers) TimerFired(id int64, after uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n >= len(h.timers) {
+		return
+	}
+	if want := h.timers[h.n]; want != (TimerFiring{id, after}) {
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(TimerFiring{id, after})
+		h.x.cancel(&DivergenceError{Want: "timer " + string(w), Got: "timer " + string(g)})
+	}
+	h.n++
 }

@@ -63,8 +63,18 @@ type Options struct {
 	OnWait func(PendingCall)
 	// GuestClock is the clock sandboxed code reads (Date.now, clock_get),
 	// default time.Now; a deterministic one makes recorded runs comparable
-	// (conformance scenarios use one). Timers still run in real time.
+	// (conformance scenarios use one). Timers still run in real time,
+	// unless VirtualTime is set.
 	GuestClock func() time.Time
+	// VirtualTime makes the guest's waits virtual: a timer (setTimeout,
+	// setInterval), a shell sleep or a WASI guest's sleep (poll_oneoff on
+	// a clock) does not wait when the program has nothing else to wait
+	// for; it ends at once, as if its time had passed. A timer racing a
+	// host call still waits for the call in real time, so the order of
+	// the two is the one a run in real time takes. Conformance runners set
+	// it, with a deterministic GuestClock, so that a suite of sleeps runs
+	// at CPU speed; see Request.VirtualTime.
+	VirtualTime bool
 	// Logger receives what the runtime cannot return to a caller, such as
 	// a failed renewal of its lease (default slog.Default()).
 	Logger *slog.Logger

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -88,7 +89,7 @@ func (r *Runtime) Verify(ctx context.Context, id string) error {
 	}
 	info := backend.Info()
 	req := &Request{ID: id, Source: q.source(), Cwd: q.Cwd, Input: q.Input, Env: q.Env, Args: q.Args,
-		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits}
+		Stdin: q.Stdin, Modules: r.moduleInfo(), Fetch: r.opts.Outbound != nil, Limits: r.opts.Limits, VirtualTime: r.opts.VirtualTime}
 	var prog Program
 	if rs, ok := backend.(Restorer); ok {
 		if snap, err := r.store.Program(ctx, id); err == nil && len(snap) > 0 {
@@ -206,4 +207,49 @@ func (r *Runtime) Record(ctx context.Context, id string) (*ExecRecord, error) {
 	return &ExecRecord{ID: rec.ID, Backend: rec.Backend, Source: q.source(), Cwd: q.Cwd, Input: q.Input, Env: q.Env,
 		Args: q.Args, Stdin: q.Stdin, Timeout: time.Duration(q.Timeout) * time.Millisecond, Policy: q.Policy,
 		Seed: q.Seed}, nil
+}
+
+// ClockReads returns the readings of the guest clock a replay-policy run
+// made, in order, as journaled: those of a running run, or of a finished
+// one kept with Options.KeepJournal. A scenario exported from the run
+// answers its clock reads with them.
+func (r *Runtime) ClockReads(ctx context.Context, id string) ([]time.Time, error) {
+	if _, err := r.store.Get(ctx, id); err != nil {
+		return nil, r.notFound("journal", id, err)
+	}
+	rec, err := r.store.Recording(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []time.Time
+	for _, v := range rec.Ticks[journal.ClockStream] {
+		if len(v) != 8 {
+			return nil, &Error{Op: "journal", ID: id, Code: vfs.EIO, Text: fmt.Sprintf("clock reading of %d bytes", len(v))}
+		}
+		out = append(out, time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC())
+	}
+	return out, nil
+}
+
+// TimerFirings returns the timer firings a replay-policy run journaled, in
+// order: those of a running run, or of a finished one kept with
+// Options.KeepJournal. A scenario exported from the run passes them as
+// ExecOptions.Timers.
+func (r *Runtime) TimerFirings(ctx context.Context, id string) ([]TimerFiring, error) {
+	if _, err := r.store.Get(ctx, id); err != nil {
+		return nil, r.notFound("journal", id, err)
+	}
+	rec, err := r.store.Recording(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []TimerFiring
+	for _, v := range rec.Ticks[journal.TimerStream] {
+		var tf TimerFiring
+		if err := json.Unmarshal(v, &tf); err != nil {
+			return nil, &Error{Op: "journal", ID: id, Code: vfs.EIO, Text: "unreadable timer firing: " + err.Error(), Err: err}
+		}
+		out = append(out, tf)
+	}
+	return out, nil
 }

@@ -24,8 +24,12 @@ not used.
 
 --interrupt also crashes each scenario after each of its host calls (and
 before the first) and resumes it under each interrupt policy: replay must give
-the same result with each call made once, restart the same result, fail the
-interruption's error. --short tries only the first, middle and last crash.
+the same result with each call made once, restart the same result (or, for a
+scenario that says "restart": "any", an end), fail the interruption's error.
+Guest time is virtual: timers and sleeps with nothing else to wait for end at
+once, and the guest clock gives the readings the scenario recorded. Programs
+run in the tier --isolation names. A mismatch is shown as a unified diff of
+want/... (the expectation) to got/... (what the run gave). --short tries only the first, middle and last crash.
 --update rewrites the expectations of the scenarios whose uninterrupted run
 no longer matches, after a deliberate change. --junit FILE also writes JUnit
 XML for CI systems; --json prints the reports as JSON.
@@ -52,7 +56,7 @@ func runConformance(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return a.usagef("conformance: %v", err)
 	}
-	opts := scenario.Options{Interrupt: *interrupt, Short: *short, Backends: backends,
+	opts := scenario.Options{Interrupt: *interrupt, Short: *short, Backends: backends, Isolation: a.isolator(),
 		Host: func() (map[string]runtime.Module, func(*nook.Workspace)) {
 			toolsMod, bindTools := tools.LateModule(toolOptions(nil, false))
 			gitMod, bindGit := git.LateModule(git.Options{})
@@ -118,14 +122,14 @@ func runsExport(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	if *out == "" {
 		_, err = a.stdout.Write(scenario.Format(sc))
-		return err
+	} else if err = os.WriteFile(*out, scenario.Format(sc), 0o644); err == nil {
+		fmt.Fprintf(a.stderr, "nook: runs: wrote %s (%d host calls recorded as fakes, %d clock reads, %d files in, %d files out)\n",
+			*out, countFakes(sc), len(sc.Config.ClockReads), len(sc.Files), len(sc.WantFiles))
 	}
-	if err := os.WriteFile(*out, scenario.Format(sc), 0o644); err != nil {
-		return err
+	for _, n := range sc.Notes {
+		fmt.Fprintf(a.stderr, "nook: runs: note: %s\n", n)
 	}
-	fmt.Fprintf(a.stderr, "nook: runs: wrote %s (%d host calls recorded as fakes, %d files in, %d files out)\n", *out,
-		countFakes(sc), len(sc.Files), len(sc.WantFiles))
-	return nil
+	return err
 }
 
 func countFakes(sc *scenario.Scenario) int {

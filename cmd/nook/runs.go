@@ -40,8 +40,11 @@ retention. Subcommands:
   backends            the backends runs can use, the default first
   export [--scenario FILE] ID
                       a finished replay-policy run as a conformance scenario
-                      (its host calls as fakes, the files it read, its end as
-                      expectations) for "nook conformance run"
+                      (its host calls as fakes, the files it read, its seed
+                      and clock readings, its end as expectations) for "nook
+                      conformance run"; a program a restart would not run
+                      the same way (it appends to a file) gets "restart":
+                      "any", and a note on stderr says why
 
 Flags come after the subcommand: "nook runs tail --from 12 ID".`,
 	run: runRuns,

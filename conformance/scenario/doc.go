@@ -26,9 +26,15 @@
 // Host modules and fetch are fakes recorded in scenario.json: canned
 // results matched by function and arguments in call order (see [Fake]),
 // and HTTP exchanges matched by method and URL in order (see [Exchange]).
-// The guest's clock starts at Config.Clock and advances one millisecond a
-// read; randomness comes from Config.Seed. So a scenario runs the same
-// every time, in any workspace.
+// A module the scenario fakes is answered by its fakes even where the
+// runner has a real one (Options.Host). The guest's n-th clock read gets
+// Config.ClockReads[n] (nanoseconds after Config.Clock, as a recorded run
+// read them), and past them the clock advances one millisecond a read;
+// randomness comes from Config.Seed; the timers fire as Config.Timers
+// recorded them. Guest time is virtual
+// (runtime.Options.VirtualTime): a timer or sleep with nothing else to
+// wait for ends at once. So a scenario runs the same every time, in any
+// workspace, at CPU speed.
 //
 // [Run] runs one scenario uninterrupted; with Options.Interrupt it also
 // crashes it after each of its host calls and resumes it, under each
@@ -36,8 +42,12 @@
 // left: replay must give the uninterrupted result, output and files, with
 // the fakes executed as often (plus the calls in flight at the crash);
 // restart must give the same result (for a scenario that does not say
-// "restart": "any"); fail must fail the run, naming the interruption.
+// "restart": "any"; a failed restart case names that setting); fail must
+// fail the run, naming the interruption. An output, value or file that
+// does not match is reported as a unified diff of want/NAME to got/NAME.
 // [Test] does this from go test; `nook conformance run` from the command
 // line; [Export] turns a finished run with its kept journal into a
-// scenario.
+// scenario that replays it: its clock readings, seed, the files it read
+// and the host-module results it got, and "restart": "any" for a program
+// that a restart would not run the same way (see Scenario.Notes).
 package scenario

@@ -11,6 +11,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
@@ -23,11 +24,6 @@ type ExportOptions struct {
 	// written and returns what to keep (a secret replaced, say).
 	Redact func(module, fn string, args []any, result any) any
 }
-
-// readOps are the filesystem ops that only look; every other op changes
-// the paths it names.
-var readOps = map[string]bool{"readFile": true, "pread": true, "stat": true, "lstat": true, "access": true,
-	"readdir": true, "readdirPage": true, "readlink": true, "realpath": true, "open": true}
 
 // Export turns finished run id of ws, with its kept journal (a
 // replay-policy run of a runtime with Options.KeepJournal, as the command
@@ -84,14 +80,33 @@ func Export(ctx context.Context, ws *nook.Workspace, id string, opts ExportOptio
 	}
 	sc.Source = []byte(req.Source)
 
+	// The clock: the run's start, and every reading it made.
+	reads, err := rt.ClockReads(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Config.Timers, err = rt.TimerFirings(ctx, id); err != nil {
+		return nil, err
+	}
+	if start := res.Created.UTC(); !start.IsZero() {
+		sc.Config.Clock = start.Format(time.RFC3339Nano)
+		for _, t := range reads {
+			sc.Config.ClockReads = append(sc.Config.ClockReads, int64(t.Sub(start)))
+		}
+	}
+
 	rel := func(p string) (string, bool) {
 		if !path.IsAbs(p) {
 			p = path.Join(req.Cwd, p)
 		}
-		r, ok := strings.CutPrefix(path.Clean(p), root+"/")
+		p = path.Clean(p)
+		if p == root {
+			return "", true
+		}
+		r, ok := strings.CutPrefix(p, root+"/")
 		return r, ok
 	}
-	changed := map[string]bool{}
+	fsc := newFSCalls(rel, root)
 	for _, c := range calls {
 		if !c.Done {
 			continue
@@ -143,41 +158,11 @@ func Export(ctx context.Context, ws *nook.Workspace, id string, opts ExportOptio
 			}
 			sc.Config.Fetch = append(sc.Config.Fetch, ex)
 		case runtime.KindFS:
-			var a map[string]json.RawMessage
-			json.Unmarshal(c.Args, &a)
-			var paths []string
-			for _, k := range []string{"path", "dest", "src"} {
-				var p string
-				if json.Unmarshal(a[k], &p) == nil && p != "" {
-					paths = append(paths, p)
-				}
-			}
-			for _, p := range paths {
-				r, ok := rel(p)
-				if !ok {
-					continue
-				}
-				if !readOps[c.Op] {
-					changed[r] = true
-					continue
-				}
-				if changed[r] {
-					continue
-				}
-				if _, seen := sc.Files[r]; seen {
-					continue
-				}
-				if c.Op == "readFile" && c.Error == nil {
-					sc.Files[r] = decodeData(c.Result)
-				} else if c.Error == nil && c.Op != "readdir" && c.Op != "readdirPage" {
-					// Looked at, not read: its content now, if the
-					// run left it as it was.
-					if b, err := ws.FS().ReadFile(ctx, root+"/"+r); err == nil {
-						sc.Files[r] = string(b)
-					}
-				}
-			}
+			fsc.call(c)
 		}
+	}
+	if err := fsc.finish(ctx, ws.FS(), sc); err != nil {
+		return nil, err
 	}
 	if len(sc.Config.Modules) == 0 {
 		sc.Config.Modules = nil
@@ -209,13 +194,24 @@ func Export(ctx context.Context, ws *nook.Workspace, id string, opts ExportOptio
 		v := canonicalValue(res.Value)
 		sc.WantValue = &v
 	}
-	for r := range changed {
+	for r := range fsc.changed {
 		b, err := ws.FS().ReadFile(ctx, root+"/"+r)
 		if err == nil {
 			sc.WantFiles[r] = string(b)
 		} else if !errors.Is(err, fs.ErrNotExist) && vfs.Code(err) != vfs.EISDIR {
 			return nil, err
 		}
+	}
+	// A program that a restart does not run the same way.
+	if reasons := fsc.notIdempotent(); len(reasons) > 0 {
+		sc.Config.Restart = "any"
+		note := `"restart": "any": a restart runs the program again over the files its first attempt changed, and this one ` +
+			strings.Join(reasons, ", ") + `; restart cases check only that the run ends (replay cases check everything)`
+		sc.Notes = append(sc.Notes, note)
+	}
+	sc.Notes = append(sc.Notes, fsc.notes...)
+	for _, n := range sc.Notes {
+		sc.Comment += "Note: " + n + ".\n"
 	}
 	return sc, nil
 }

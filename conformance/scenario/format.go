@@ -38,6 +38,17 @@ type Config struct {
 	// and Clock the guest clock's start (RFC 3339; default 2025-01-01).
 	Seed  string `json:"seed,omitempty"`
 	Clock string `json:"clock,omitempty"`
+	// ClockReads are the guest clock's readings, in nanoseconds after
+	// Clock, in the order a recorded run made them (Export writes them):
+	// the n-th read of the clock gets the n-th of them. Past the last (and
+	// without any) the clock goes on a millisecond a read.
+	ClockReads []int64 `json:"clockReads,omitempty"`
+	// Timers are the timer firings a recorded run journaled (Export writes
+	// them): a run of the scenario fires its timers in that order, each at
+	// the recorded point among the completions of its host calls, without
+	// waiting (runtime.ExecOptions.Timers), so a timer that raced a slow
+	// call takes the recorded path when the fake answers at once.
+	Timers []runtime.TimerFiring `json:"timers,omitempty"`
 	// Modules are the host-module fakes: module ("ws:shop") → function →
 	// fake.
 	Modules map[string]map[string]Fake `json:"modules,omitempty"`
@@ -115,6 +126,10 @@ type Scenario struct {
 	WantStdout string
 	WantStderr string
 	WantFiles  map[string]string
+	// Notes are what Export decided that a person should know (why the
+	// scenario says "restart": "any", say); they are in Comment too, and
+	// Parse leaves them empty.
+	Notes []string
 }
 
 // entries are the program file names, by backend.
@@ -233,7 +248,8 @@ func Format(sc *Scenario) []byte {
 		fmt.Fprintf(&b, "-- %s --\n%s", name, data)
 		if data != "" && !strings.HasSuffix(data, "\n") {
 			// txtar cannot hold a file without a final newline: such
-			// files are rare in scenarios, and lose nothing but it.
+			// files lose nothing but it, and the runner matches a text
+			// without one against its expectation less it.
 			b.WriteByte('\n')
 		}
 	}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nookdev/nook/tools"
 )
 
 func sleepCtx(ctx context.Context, ms int) error {
@@ -118,7 +121,7 @@ func (m *matcher) match(want, got string, jsonMode bool) error {
 	}
 	sub := rx.FindStringSubmatch(got)
 	if sub == nil {
-		return fmt.Errorf("got:\n%s\nwant:\n%s", got, want)
+		return &mismatch{want: want, got: got, jsonMode: jsonMode}
 	}
 	for i, name := range names {
 		v := sub[i+1]
@@ -138,6 +141,53 @@ func (m *matcher) match(want, got string, jsonMode bool) error {
 		m.bound[name] = v
 	}
 	return nil
+}
+
+// matchText matches an output or a file: a text without a final newline
+// also matches its expectation less one (a txtar file always ends with
+// one, so a scenario cannot say that a text has none).
+func (m *matcher) matchText(want, got string) error {
+	err := m.match(want, got, false)
+	if err != nil && !strings.HasSuffix(got, "\n") && strings.HasSuffix(want, "\n") {
+		if m.match(strings.TrimSuffix(want, "\n"), got, false) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// mismatch is an expectation that the text did not meet.
+type mismatch struct {
+	want, got string
+	jsonMode  bool
+}
+
+func (e *mismatch) Error() string { return fmt.Sprintf("got:\n%s\nwant:\n%s", e.got, e.want) }
+
+// diff renders the mismatch as a unified diff from the expectation
+// (labelled want) to the text (labelled got). A line of the expectation
+// whose placeholders match the line of the text at the same place is
+// shown as that line, so the diff shows only what did not match.
+func (e *mismatch) diff(want, got string) string {
+	w := strings.SplitAfter(e.want, "\n")
+	g := strings.SplitAfter(e.got, "\n")
+	for i, line := range w {
+		if i < len(g) && placeholder.MatchString(line) && newMatcher().match(line, g[i], e.jsonMode) == nil {
+			w[i] = g[i]
+		}
+	}
+	return tools.UnifiedDiff(want, got, []byte(strings.Join(w, "")), []byte(e.got), 3)
+}
+
+// describe words err of matching the text named what (stdout, files/a.txt)
+// against the expectation: a mismatch as a unified diff of want/what →
+// got/what, anything else as it is.
+func describe(what string, err error) string {
+	var m *mismatch
+	if errors.As(err, &m) {
+		return fmt.Sprintf("%s does not match want/%s:\n%s", what, what, strings.TrimSuffix(m.diff("want/"+what, "got/"+what), "\n"))
+	}
+	return what + ": " + err.Error()
 }
 
 // canonicalJSON re-encodes a JSON text with sorted keys, numbers as

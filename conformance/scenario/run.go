@@ -47,6 +47,9 @@ type Options struct {
 	Dir string
 	// Timeout bounds one case (default one minute).
 	Timeout time.Duration
+	// Isolation runs the cases' programs in another tier
+	// (runtime.Options.Isolation; nil: the runtime's default).
+	Isolation runtime.Isolator
 }
 
 func (o *Options) backends() []runtime.Backend {
@@ -166,8 +169,8 @@ func (sc *Scenario) checkInterrupted(ref, o *outcome, p runtime.Policy) []string
 			if o.res.Status == runtime.StatusRunning {
 				probs = append(probs, fmt.Sprintf("status %s", o.res.Status))
 			}
-		} else {
-			probs = sc.check(o, true)
+		} else if probs = sc.check(o, true); len(probs) > 0 {
+			probs = append(probs, restartHint)
 		}
 		if o.invoked < ref.invoked {
 			probs = append(probs, fmt.Sprintf("fakes executed %d times, fewer than uninterrupted (%d)", o.invoked, ref.invoked))
@@ -181,6 +184,13 @@ func (sc *Scenario) checkInterrupted(ref, o *outcome, p runtime.Policy) []string
 		return nil
 	}
 }
+
+// restartHint follows a restart case that did not give the uninterrupted
+// end: it names the settings that say so.
+const restartHint = `hint: a restart runs the program again over the files its first attempt changed, so a program ` +
+	`that is not idempotent (it appends to a file, reads a file it then changes, moves or removes one) ends otherwise. ` +
+	`If that is expected, say "restart": "any" in scenario.json (restart cases then check only that the run ends), ` +
+	`or leave restart out of its "policies" (["replay", "fail"]).`
 
 // runTimeout is a case's run timeout: the resuming process's clock is two
 // minutes past the crashed one's (so that its lease is dead), and a run's
@@ -197,11 +207,22 @@ type outcome struct {
 	resume   time.Duration // opening the crashed database to the run's end
 }
 
-// guestClock is a scenario's deterministic clock: from start, one
-// millisecond a read.
-func guestClock(start time.Time) func() time.Time {
+// guestClock is a scenario's deterministic clock: the n-th read gets the
+// n-th of reads (nanoseconds after start); past them, and without any, it
+// goes on a millisecond a read.
+func guestClock(start time.Time, reads []int64) func() time.Time {
 	var n atomic.Int64
-	return func() time.Time { return start.Add(time.Duration(n.Add(1)-1) * time.Millisecond) }
+	return func() time.Time {
+		i := n.Add(1) - 1
+		if i < int64(len(reads)) {
+			return start.Add(time.Duration(reads[i]))
+		}
+		var last time.Duration
+		if len(reads) > 0 {
+			last, i = time.Duration(reads[len(reads)-1]), i-int64(len(reads))+1
+		}
+		return start.Add(last + time.Duration(i)*time.Millisecond)
+	}
 }
 
 // open opens a case's workspace.
@@ -214,10 +235,16 @@ func (sc *Scenario) open(ctx context.Context, opts *Options, db string, backends
 		var extra map[string]runtime.Module
 		extra, bind = opts.Host()
 		for k, v := range extra {
-			mods[k] = v
+			// A module the scenario recorded is answered by its fakes:
+			// what the recorded run got, not what the real one would
+			// say now.
+			if _, faked := mods[k]; !faked {
+				mods[k] = v
+			}
 		}
 	}
-	ro := runtime.Options{Backends: backends, Modules: mods, GuestClock: guestClock(start), Now: now,
+	ro := runtime.Options{Backends: backends, Modules: mods, GuestClock: guestClock(start, sc.Config.ClockReads), Now: now,
+		Isolation: opts.Isolation, VirtualTime: true,
 		OnWait: func(pc runtime.PendingCall) { go sc.approve(context.WithoutCancel(ctx), db, pc) }}
 	if len(sc.Config.Fetch) > 0 {
 		ro.Outbound = &runtime.Outbound{Transport: fetch, AllowHosts: fetch.hosts()}
@@ -332,7 +359,7 @@ func runCase(ctx context.Context, sc *Scenario, opts *Options, policy runtime.Po
 	seed, _ := sc.seed()
 	eo := runtime.ExecOptions{ID: "s", Backend: sc.Config.Backend, Input: sc.Config.Input, Env: sc.Config.Env,
 		Cwd: sc.Config.Cwd, Args: sc.Config.Args, Stdin: []byte(sc.Config.Stdin), OnInterrupt: policy,
-		Timeout: runTimeout, Seed: seed}
+		Timeout: runTimeout, Seed: seed, Timers: sc.Config.Timers}
 	if sc.Config.Input == nil {
 		eo.Input = nil
 	}
@@ -442,11 +469,11 @@ func (sc *Scenario) check(o *outcome, tail bool) []string {
 			stdout = strings.Join(lines[len(lines)-n:], "")
 		}
 	}
-	if err := m.match(sc.WantStdout, stdout, false); err != nil {
-		probs = append(probs, "stdout: "+err.Error())
+	if err := m.matchText(sc.WantStdout, stdout); err != nil {
+		probs = append(probs, describe("stdout", err))
 	}
-	if err := m.match(sc.WantStderr, string(res.Stderr), false); err != nil {
-		probs = append(probs, "stderr: "+err.Error())
+	if err := m.matchText(sc.WantStderr, string(res.Stderr)); err != nil {
+		probs = append(probs, describe("stderr", err))
 	}
 	switch {
 	case sc.WantValue == nil && len(res.Value) > 0 && string(res.Value) != "null":
@@ -463,15 +490,15 @@ func (sc *Scenario) check(o *outcome, tail bool) []string {
 			break
 		}
 		if err := m.match(want, got, true); err != nil {
-			probs = append(probs, "result: "+err.Error())
+			probs = append(probs, describe("result.json", err))
 		}
 	}
 	for _, p := range sortedKeys(sc.WantFiles) {
 		want := sc.WantFiles[p]
 		if got, ok := o.files[p]; !ok {
 			probs = append(probs, fmt.Sprintf("file %s: missing, want %q", p, want))
-		} else if err := m.match(want, got, false); err != nil {
-			probs = append(probs, fmt.Sprintf("file %s: %v", p, err))
+		} else if err := m.matchText(want, got); err != nil {
+			probs = append(probs, describe("files/"+p, err))
 		}
 	}
 	return probs

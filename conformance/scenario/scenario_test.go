@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/conformance/scenario"
@@ -90,6 +91,10 @@ func recordRun(t *testing.T, backend, src string, files map[string]string) (*noo
 		},
 		"token": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
 			return "secret-123", nil
+		},
+		"slow": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+			time.Sleep(150 * time.Millisecond)
+			return "slow", nil
 		},
 	}
 	ws, err := nook.Open(ctx, filepath.Join(t.TempDir(), "w.db"),
@@ -244,5 +249,86 @@ func TestParseErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("Parse(%q) = %v, want %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// A timer that raced a slow host call replays on the recorded path: the
+// export keeps the run's timer firings, and the scenario, whose fake
+// answers at once, fires them at the recorded points without waiting.
+// Without them the fake's answer wins the race.
+func TestExportTimerOrder(t *testing.T) {
+	ctx := context.Background()
+	ws, id := recordRun(t, "js", `import { slow } from "ws:shop";
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export default async function () {
+  const order = [];
+  await Promise.all([sleep(20).then(() => order.push("timer")), slow().then((v) => order.push(v))]);
+  await Promise.all([slow().then((v) => order.push(v)), sleep(60).then(() => order.push("timer"))]);
+  console.log(order.join(" "));
+}
+`, nil)
+	sc, err := scenario.Export(ctx, ws, id, scenario.ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.WantStdout != "timer slow slow timer\n" && sc.WantStdout != "timer slow timer slow\n" || len(sc.Config.Timers) != 2 {
+		t.Fatalf("recorded stdout %q, timers %+v", sc.WantStdout, sc.Config.Timers)
+	}
+	file := filepath.Join(t.TempDir(), "race.txtar")
+	os.WriteFile(file, scenario.Format(sc), 0o644)
+	if r := replayElsewhere(t, file, true); !r.Scenarios[0].Passed {
+		t.Fatalf("the exported scenario does not replay: %+v", r)
+	}
+	sc.Config.Timers = nil
+	os.WriteFile(file, scenario.Format(sc), 0o644)
+	r := replayElsewhere(t, file, false)
+	if probs := strings.Join(r.Scenarios[0].Cases[0].Problems, "\n"); r.Scenarios[0].Passed ||
+		!strings.Contains(probs, "stdout does not match want/stdout:\n--- want/stdout\n+++ got/stdout\n@@ -1 +1 @@\n-timer slow") {
+		t.Errorf("without its timers: %s", probs)
+	}
+}
+
+// Export fills the initial tree from what the run saw even when it did
+// not read a file whole: a file opened for appending held its end less
+// the appends, a renamed file held what its new name holds; and a program
+// that appends, rewrites what it read and moves a file away is exported
+// with "restart": "any", its reasons in Notes, and replays.
+func TestExportNotIdempotent(t *testing.T) {
+	ctx := context.Background()
+	ws, id := recordRun(t, "js", `import fs from "node:fs/promises";
+export default async function () {
+  const fh = await fs.open("log.txt", "a");
+  await fh.write("more\n");
+  await fh.close();
+  const cfg = JSON.parse(await fs.readFile("cfg.json", "utf8"));
+  cfg.n++;
+  await fs.writeFile("cfg.json", JSON.stringify(cfg));
+  await fs.rename("old.txt", "new.txt");
+  return cfg.n;
+}
+`, map[string]string{"log.txt": "first\n", "cfg.json": `{"n":1}`, "old.txt": "moved\n"})
+	sc, err := scenario.Export(ctx, ws, id, scenario.ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"log.txt": "first\n", "cfg.json": `{"n":1}`, "old.txt": "moved\n"}
+	for p, w := range want {
+		if sc.Files[p] != w {
+			t.Errorf("files/%s = %q, want %q", p, sc.Files[p], w)
+		}
+	}
+	if sc.WantFiles["log.txt"] != "first\nmore\n" || sc.WantFiles["cfg.json"] != `{"n":2}` || sc.WantFiles["new.txt"] != "moved\n" {
+		t.Errorf("want/files %v", sc.WantFiles)
+	}
+	note := `"restart": "any": a restart runs the program again over the files its first attempt changed, and this one ` +
+		`appends to log.txt, reads cfg.json and then changes it, moves old.txt away, which a restart finds gone; ` +
+		`restart cases check only that the run ends (replay cases check everything)`
+	if sc.Config.Restart != "any" || len(sc.Notes) != 1 || sc.Notes[0] != note || !strings.Contains(sc.Comment, "Note: "+note+".\n") {
+		t.Errorf("restart %q notes %q", sc.Config.Restart, sc.Notes)
+	}
+	file := filepath.Join(t.TempDir(), "ni.txtar")
+	os.WriteFile(file, scenario.Format(sc), 0o644)
+	if r := replayElsewhere(t, file, true); !r.Scenarios[0].Passed {
+		t.Fatalf("the exported scenario does not replay: %+v", r)
 	}
 }

@@ -19,7 +19,10 @@ import (
 // goroutine finished first: Promise.all over host calls is deterministic,
 // and a replayed run takes the same path.
 //
-// Timers use real delays and fire in (due time, creation order). One
+// Timers use real delays and fire in (due time, creation order); under
+// virtual time (Request.VirtualTime) a wait for the next timer with no
+// host call in flight is skipped: the loop's clock jumps to the timer's
+// due time (skew) and fires it at once. One
 // macrotask is one timer callback or one completion; goja drains the
 // microtask queue after each.
 
@@ -88,7 +91,11 @@ type loop struct {
 	lastTimer int64
 	refTimers int // scheduled timers that keep the loop alive
 	clock     *time.Timer
+	skew      time.Duration // virtual time skipped: the loop's clock is time.Now()+skew
 }
+
+// now is the loop's clock, the one timers fall due by.
+func (l *loop) now() time.Time { return time.Now().Add(l.skew) }
 
 func newLoop() loop {
 	return loop{
@@ -104,7 +111,7 @@ func (r *run) addTimer(fn goja.Callable, self goja.Value, delay time.Duration, r
 		delay = 0
 	}
 	r.lastTimer++
-	t := &timer{id: r.lastTimer, due: time.Now().Add(delay), fn: fn, self: self, repeat: repeat, interval: delay, ref: true, fsBarrier: r.fsIssued}
+	t := &timer{id: r.lastTimer, due: r.now().Add(delay), fn: fn, self: self, repeat: repeat, interval: delay, ref: true, fsBarrier: r.fsIssued}
 	if repeat && t.interval < time.Millisecond {
 		t.interval = time.Millisecond
 	}
@@ -160,7 +167,7 @@ func (r *run) fire(t *timer) error {
 		r.refTimers--
 	}
 	if t.repeat {
-		t.due = time.Now().Add(t.interval)
+		t.due = r.now().Add(t.interval)
 		t.fsBarrier = r.fsIssued
 		heap.Push(&r.timers, t)
 		if t.ref {
@@ -249,7 +256,7 @@ func (r *run) runLoop(settled func() bool) error {
 			continue
 		}
 		blocked := replaying || len(r.timers) > 0 && r.timers[0].fsBarrier > r.fsApplied
-		if len(r.timers) > 0 && !blocked && !r.timers[0].due.After(time.Now()) {
+		if len(r.timers) > 0 && !blocked && !r.timers[0].due.After(r.now()) {
 			if err := r.check(r.fireTimer()); err != nil {
 				return err
 			}
@@ -264,9 +271,14 @@ func (r *run) runLoop(settled func() bool) error {
 			}
 			return errNeverSettles
 		}
+		if r.req.VirtualTime && r.pending == 0 && len(r.timers) > 0 && !blocked {
+			// Nothing but timers to wait for: their time passes at once.
+			r.skew += r.timers[0].due.Sub(r.now())
+			continue
+		}
 		var timerC <-chan time.Time
 		if len(r.timers) > 0 && !blocked && r.refTimers+r.pending > 0 {
-			d := time.Until(r.timers[0].due)
+			d := r.timers[0].due.Sub(r.now())
 			if r.clock == nil {
 				r.clock = time.NewTimer(d)
 			} else {

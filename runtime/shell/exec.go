@@ -111,6 +111,8 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		MaxDepth: p.depth,
 		Limits:   p.limits,
 		ReadOnly: p.b.opts.ReadOnly,
+
+		VirtualTime: p.req.VirtualTime,
 	}
 	env.ExecContext = func(c context.Context, a []string, in io.Reader, out, errw io.Writer) int {
 		if err := p.checkCall(ctx, a); err != nil {

@@ -45,6 +45,10 @@ type runState struct {
 
 	start    time.Time
 	lastNano int64
+	// floor is where a virtual sleep (Request.VirtualTime) left the
+	// monotonic clock: the guest slept until then without waiting, and
+	// its clock reads no earlier.
+	floor int64
 
 	// fds are the guest's file descriptors (preview1.go); noFollow is set
 	// while path_filestat_set_times works on a symlink itself, and
@@ -239,16 +243,21 @@ func (st *runState) nanotime() int64 {
 	n := int64(st.host.Now().Sub(st.start))
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if n < st.lastNano {
-		n = st.lastNano
-	}
+	n = max(n, st.lastNano, st.floor)
 	st.lastNano = n
 	return n
 }
 
-// nanosleep sleeps, for at most the rest of the run.
+// nanosleep sleeps, for at most the rest of the run. Under virtual time it
+// does not wait: the monotonic clock moves to the end of the sleep.
 func (st *runState) nanosleep(ns int64) {
 	if ns <= 0 {
+		return
+	}
+	if st.req != nil && st.req.VirtualTime {
+		st.mu.Lock()
+		st.floor = max(st.floor, st.lastNano+ns)
+		st.mu.Unlock()
 		return
 	}
 	t := time.NewTimer(time.Duration(ns))

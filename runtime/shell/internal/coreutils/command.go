@@ -50,6 +50,9 @@ type Env struct {
 	Limits runtime.Limits
 	// ReadOnly reports that the workspace is read-only for this run.
 	ReadOnly bool
+	// VirtualTime reports that the run's waits are virtual
+	// (runtime.Request.VirtualTime): sleep returns at once.
+	VirtualTime bool
 
 	name string
 }
