@@ -121,6 +121,16 @@ func (w *Writer) flush() error {
 // nothing.
 func (w *Writer) Read([]byte) (int, error) { return 0, io.EOF }
 
+// Flush appends what is buffered; the writer stays open. A command's
+// output to a file is flushed when the command ends, so a refused write
+// (EFBIG past MaxFileSize, ENOSPC) is the command's error, as GNU's
+// close_stdout makes it, not lost at the redirection's close.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.flush()
+}
+
 // Close appends what is buffered.
 func (w *Writer) Close() error {
 	w.mu.Lock()
