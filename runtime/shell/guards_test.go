@@ -127,6 +127,14 @@ func TestWorstBuiltinInputs(t *testing.T) {
 			runtime.StatusFailed, "", alloc, "sed: pattern space, hold space and output of"},
 		{"sed nested blocks", `sed -n "$(printf '/./{%.0s' {1..20000})p$(printf '}%.0s' {1..20000})" <<< abc`, 0,
 			runtime.StatusCompleted, "abc\n", "", ""},
+		{"bc nested deep", "{ head -c 20000 /dev/zero | tr '\\0' '('; echo 1; } | bc; echo rc=$?", 0,
+			runtime.StatusCompleted, "rc=1\n", "(standard_in) 1: syntax error: nested more than 10000 levels deep\n", ""},
+		{"bc program too large", "head -c 100000 /dev/zero | tr '\\0' '(' | bc; echo rc=$?", 0,
+			runtime.StatusFailed, "", "(standard_in) 1: a program of more than 32768 tokens " + alloc, "a program of more than 32768 tokens " + alloc},
+		{"jq result nested deep", "jq -n 'reduce range(20000) as $i (null; [.])'; echo rc=$?", 0,
+			runtime.StatusCompleted, "rc=5\n", "jq: error: the result is nested more than 10000 levels deep and cannot be printed\n", ""},
+		{"jq into head", "jq -n 'range(1000000000)' | head -2", 0,
+			runtime.StatusCompleted, "0\n1\n", "", ""},
 		{"seq into head", "set -o pipefail; seq 1 1000000000000 | head -1; echo rc=$?", 0,
 			runtime.StatusCompleted, "1\nrc=141\n", "", ""},
 		{"yes into two heads", "set -o pipefail; yes | head -n 10000000000 | head -1; echo rc=$?", 0,
@@ -200,4 +208,14 @@ func TestUnzipStopsAtMaxCalls(t *testing.T) {
 	}
 	t.Logf("%v; stderr %q", time.Since(t0), r.Stderr)
 	hostSettles(t, g0, heap0)
+}
+
+// One write larger than a host call may carry reaches the file in calls
+// of bounded size.
+func TestLargeWriteToFile(t *testing.T) {
+	ws := openWS(t, nil)
+	r := run(t, ws, "head -c 20000000 /dev/zero | tr '\\0' a > f; echo rc=$?; wc -c < f; head -c 3 f")
+	if r.Status != runtime.StatusCompleted || string(r.Stdout) != "rc=0\n20000000\naaa" {
+		t.Fatalf("%s %q %q", r.Status, r.Stdout, r.Stderr)
+	}
 }

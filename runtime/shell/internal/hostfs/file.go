@@ -107,14 +107,18 @@ func (w *Writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// flush appends the buffer in calls of at most flushBytes (one large
+// write must not become one call past MaxCallBytes).
 func (w *Writer) flush() error {
-	if len(w.buf) == 0 || w.err != nil {
-		return w.err
+	for len(w.buf) > 0 && w.err == nil {
+		n := min(len(w.buf), flushBytes)
+		_, w.err = w.fs.call(w.ctx, "writeFile", map[string]any{"path": w.path, "data": w.buf[:n], "flag": "a"})
+		w.buf = w.buf[n:]
 	}
-	_, err := w.fs.call(w.ctx, "writeFile", map[string]any{"path": w.path, "data": w.buf, "flag": "a"})
-	w.buf = w.buf[:0]
-	w.err = err
-	return err
+	if len(w.buf) == 0 {
+		w.buf = nil
+	}
+	return w.err
 }
 
 // Read implements io.Reader for handles opened read-write; it reads
