@@ -647,7 +647,13 @@ func (st *sedState) exec(cmds []*sedCmd, ps string) (string, bool) {
 			if re == nil {
 				continue
 			}
-			if res, ok := substitute(re, ps, c.repl, c.global, c.nth); ok {
+			// The result is built at most up to what the limit leaves
+			// (the pattern space is not doubled past it, then checked).
+			room := int64(-1)
+			if st.e.MaxBytes > 0 {
+				room = max(st.e.MaxBytes-int64(len(st.hold))-int64(st.out.Len()), 0)
+			}
+			if res, ok := substitute(re, ps, c.repl, c.global, c.nth, room); ok {
 				ps = res
 				st.subst = true
 				if st.err = st.check(ps); st.err != nil {
@@ -799,44 +805,56 @@ func (st *sedState) check(ps string) error {
 	n := int64(len(ps)) + int64(len(st.hold)) + int64(st.out.Len())
 	if max := st.e.MaxBytes; max > 0 && n > max {
 		return &runtime.LimitError{Limit: "MaxAllocBytes", Max: max,
-			What: fmt.Sprintf("sed: pattern space, hold space and output of %d bytes", n)}
+			What: fmt.Sprintf("sed: pattern space, hold space and output reaching %d bytes", n)}
 	}
 	return nil
 }
 
 // substitute replaces the matches of re in s: all when global, else the
 // nth (default first). It reports whether anything was replaced.
-func substitute(re *regexp.Regexp, s, repl string, global bool, nth int) (string, bool) {
+//
+// The result stops growing past max bytes (max < 0: no bound), so the
+// caller's check sees it too large without it having been built whole.
+func substitute(re *regexp.Regexp, s, repl string, global bool, nth int, max int64) (string, bool) {
 	if nth == 0 {
 		nth = 1
 	}
-	matches := re.FindAllStringSubmatchIndex(s, -1)
+	n := -1
+	if !global {
+		n = nth
+	}
+	matches := re.FindAllStringSubmatchIndex(s, n)
 	if len(matches) < nth {
 		return s, false
 	}
 	var b strings.Builder
+	full := func() bool { return max >= 0 && int64(b.Len()) > max }
 	last := 0
-	done := false
 	for k, m := range matches {
 		if k+1 < nth {
 			continue
 		}
-		if done {
+		b.WriteString(s[last:m[0]])
+		expandRepl(&b, repl, s, m, max)
+		last = m[1]
+		if full() {
+			return b.String(), true
+		}
+		if !global {
 			break
 		}
-		b.WriteString(s[last:m[0]])
-		b.WriteString(expandRepl(repl, s, m))
-		last = m[1]
-		if !global {
-			done = true
-		}
 	}
-	b.WriteString(s[last:])
+	tail := s[last:]
+	if max >= 0 && int64(b.Len())+int64(len(tail)) > max+1 {
+		tail = tail[:max+1-int64(b.Len())]
+	}
+	b.WriteString(tail)
 	return b.String(), true
 }
 
-func expandRepl(repl, s string, m []int) string {
-	var b strings.Builder
+// expandRepl writes the replacement of match m to b, stopping once b
+// holds more than max bytes (max < 0: no bound).
+func expandRepl(b *strings.Builder, repl, s string, m []int, max int64) {
 	caseMode := byte(0) // 'U', 'L'
 	oneShot := byte(0)
 	write := func(t string) {
@@ -856,6 +874,12 @@ func expandRepl(repl, s string, m []int) string {
 		case 'L':
 			t = strings.ToLower(t)
 		}
+		if rest := max + 1 - int64(b.Len()); max >= 0 && int64(len(t)) > rest {
+			if rest < 0 {
+				rest = 0
+			}
+			t = t[:rest]
+		}
 		b.WriteString(t)
 	}
 	group := func(n int) string {
@@ -864,7 +888,7 @@ func expandRepl(repl, s string, m []int) string {
 		}
 		return ""
 	}
-	for i := 0; i < len(repl); i++ {
+	for i := 0; i < len(repl) && (max < 0 || int64(b.Len()) <= max); i++ {
 		c := repl[i]
 		switch {
 		case c == '&':
@@ -892,5 +916,4 @@ func expandRepl(repl, s string, m []int) string {
 			write(string(c))
 		}
 	}
-	return b.String()
 }
