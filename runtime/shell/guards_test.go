@@ -151,6 +151,10 @@ func TestWorstBuiltinInputs(t *testing.T) {
 			runtime.StatusCompleted, "rc=1\n0\n", "head: error writing 'standard output': File too large\n", ""},
 		{"seq past MaxFileSize", "seq 100000 > f; echo rc=$?", 0,
 			runtime.StatusCompleted, "rc=1\n", "seq: write error: File too large\n", ""},
+		{"a loop of printf past MaxFileSize", "for i in $(seq 300); do printf '%05d\\n' $i; done > f; echo rc=$?", 0,
+			runtime.StatusCompleted, "rc=0\n", "bash: f: write error: File too large\n", ""},
+		{"echo in a loop past MaxFileSize", "seq 300 | while read -r l; do echo \"$l$l\"; done > f; echo rc=$?", 0,
+			runtime.StatusCompleted, "rc=0\n", "bash: f: write error: File too large\n", ""},
 		{"yes past MaxFileSize", "yes > f; echo rc=$?", 0,
 			runtime.StatusCompleted, "rc=1\n", "yes: standard output: File too large\n", ""},
 	}
@@ -215,11 +219,16 @@ func TestUnzipStopsAtMaxCalls(t *testing.T) {
 }
 
 // One write larger than a host call may carry reaches the file in calls
-// of bounded size.
+// of bounded size; a loop of our printf into one file does not cost a
+// host call per iteration (a command's end flushes only the first few).
 func TestLargeWriteToFile(t *testing.T) {
-	ws := openWS(t, nil)
+	ws := openWSLimits(t, nil, runtime.Limits{MaxCalls: 500}, shell.Options{})
 	r := run(t, ws, "head -c 20000000 /dev/zero | tr '\\0' a > f; echo rc=$?; wc -c < f; head -c 3 f")
 	if r.Status != runtime.StatusCompleted || string(r.Stdout) != "rc=0\n20000000\naaa" {
 		t.Fatalf("%s %q %q", r.Status, r.Stdout, r.Stderr)
+	}
+	r = run(t, ws, "for i in $(seq 2000); do printf '%d\\n' $i; done > g; wc -l < g")
+	if r.Status != runtime.StatusCompleted || string(r.Stdout) != "2000\n" {
+		t.Fatalf("%s %q %q %q", r.Status, r.Stdout, r.Stderr, r.Error)
 	}
 }
