@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -157,4 +158,25 @@ func (p *runProgram) stopped() error {
 		return context.Cause(p.ctx)
 	}
 	return nil
+}
+
+// stopHost is the host as the run's commands see it: a limit a host call
+// reaches (MaxCalls, MaxCallBytes, ...) ends the run, so no built-in goes
+// on through refused calls (unzip of 200,000 members past MaxCalls), and
+// a call made under a context that ended fails without reaching the host.
+type stopHost struct {
+	runtime.Host
+	p *runProgram
+}
+
+func (h stopHost) Call(ctx context.Context, c *runtime.Call) (any, error) {
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	v, err := h.Host.Call(ctx, c)
+	var le *runtime.LimitError
+	if errors.As(err, &le) {
+		h.p.cancel(le)
+	}
+	return v, err
 }

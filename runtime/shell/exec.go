@@ -266,18 +266,16 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 			environ = append(environ, kv)
 		}
 	}
-	r, err := interp.New(
+	// A nested interpreter's builtins write to the caller's streams
+	// without the command's write guard (they may run in goroutines of
+	// their own; see coreutils.Quiet).
+	stdout, stderr = coreutils.Quiet(stdout), coreutils.Quiet(stderr)
+	r, err := interp.New(append([]interp.RunnerOption{
 		interp.Env(expand.ListEnviron(append(environ, "PWD="+hc.Dir)...)),
 		dirOption(hc.Dir),
 		interp.StdIO(stdin, stdout, stderr),
-		interp.OpenHandler(p.openHandler),
-		interp.StatHandler(p.statHandler),
-		interp.ReadDirHandler2(p.readDirHandler),
-		interp.AccessHandler(p.accessHandler),
-		interp.CallHandler(p.callHandler),
-		interp.ExecHandlers(p.execMiddleware),
 		interp.Params(append([]string{"--"}, params...)...),
-	)
+	}, p.doors()...)...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

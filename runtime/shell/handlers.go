@@ -122,7 +122,25 @@ func (p *runProgram) openHandler(ctx context.Context, name string, flag int, per
 	if err != nil {
 		return nil, pathErr("open", name, err)
 	}
-	return w, nil
+	return redirWriter{w, name, hc.Stderr}, nil
+}
+
+// redirWriter is a file a redirection opened for writing. The interpreter
+// ignores the error of its close, where what a builtin (echo, a loop's
+// output) left in the buffer is appended: a refusal there is said on the
+// statement's stderr, never lost with the file cut silently.
+type redirWriter struct {
+	*hostfs.Writer
+	name   string
+	stderr io.Writer
+}
+
+func (r redirWriter) Close() error {
+	err := r.Writer.Close()
+	if err != nil && r.stderr != nil {
+		fmt.Fprintf(r.stderr, "bash: %s: write error: %s\n", r.name, errText(err))
+	}
+	return err
 }
 
 type nopReadCloserFile struct{ *hostfs.Reader }

@@ -43,11 +43,7 @@ func TestWorstInputs(t *testing.T) {
 		{"deep bash -c", `bash -c "$(printf '{ %.0s' {1..5000})"`, "a script nested 5000 brackets deep", "exceeds the limit MaxNestingDepth (1000)"},
 		{"glob of a large directory", "echo big/*", "directory /workspace/big matched by a glob", "exceeds the limit MaxDirEntries (50)"},
 	}
-	g0 := goruntime.NumGoroutine()
-	var ms goruntime.MemStats
-	debug.FreeOSMemory()
-	goruntime.ReadMemStats(&ms)
-	heap0 := ms.HeapInuse
+	g0, heap0 := baseline(t, ws)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := run(t, ws, c.script, runtime.ExecOptions{Timeout: 30 * time.Second})

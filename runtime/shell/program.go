@@ -75,9 +75,10 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	mem := memwatch.Watch(memwatch.Options{Tree: pr.req.Tree, Limit: lim.MaxMemoryBytes,
 		Stop: func(le *runtime.LimitError) { cancel(le) }})
 	defer mem.Done()
-	host = memwatch.Host(host, mem)
-	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, host: host, limits: lim, mem: mem,
-		fs: hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)}
+	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, limits: lim, mem: mem}
+	host = stopHost{memwatch.Host(host, mem), p}
+	p.host = host
+	p.fs = hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)
 	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)
 	p.procs.pipes = map[*os.File]struct{}{}
 	p.depthFrames.Store(int64(p.depth * framesPerCall))
@@ -114,6 +115,11 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 				host.Write(runtime.Stderr, []byte("shell: "+le.Error()+"\n"))
 			}
 			return p.exitWith(1, le)
+		}
+		var pe *PanicError
+		if errors.As(cause, &pe) {
+			host.Write(runtime.Stderr, []byte("shell: "+pe.Error()+"\n"))
+			return p.exitWith(1, pe)
 		}
 		// cancelled or timed out: the runtime decides what it was.
 		return runtime.Exit{Code: 1, Err: cause}
@@ -175,18 +181,12 @@ func (p *runProgram) environ(cwd string) expand.Environ {
 
 // newRunner builds an interpreter whose every door is one of ours.
 func (p *runProgram) newRunner(cwd string, stdin io.Reader, stdout, stderr io.Writer, params []string) (*interp.Runner, error) {
-	return interp.New(
+	return interp.New(append([]interp.RunnerOption{
 		interp.Env(p.environ(cwd)),
 		dirOption(cwd),
 		interp.StdIO(stdin, stdout, stderr),
-		interp.OpenHandler(p.openHandler),
-		interp.StatHandler(p.statHandler),
-		interp.ReadDirHandler2(p.readDirHandler),
-		interp.AccessHandler(p.accessHandler),
-		interp.CallHandler(p.callHandler),
-		interp.ExecHandlers(p.execMiddleware),
 		interp.Params(params...),
-	)
+	}, p.doors()...)...)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 // bc: POSIX bc's arbitrary-precision decimal arithmetic (math/big).
@@ -117,11 +119,19 @@ type bcTok struct {
 	s    string
 }
 
-func bcLex(src string) ([]bcTok, error) {
+// bcLex splits src into tokens; a token takes 32 bytes, so a program of
+// more than maxBytes/32 tokens is refused (MaxAllocBytes: a file of ten
+// million "(" would take 320 MB of tokens).
+func bcLex(src string, maxBytes int64) ([]bcTok, error) {
 	var toks []bcTok
+	maxToks := int(maxBytes / 32)
 	ops := []string{"++", "--", "+=", "-=", "*=", "/=", "%=", "^=", "==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "^",
 		"=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",", ";"}
 	for i := 0; i < len(src); {
+		if maxToks > 0 && len(toks) > maxToks {
+			return nil, &runtime.LimitError{Limit: "MaxAllocBytes", Max: maxBytes,
+				What: fmt.Sprintf("a program of more than %d tokens", maxToks)}
+		}
 		c := src[i]
 		switch {
 		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
@@ -201,8 +211,22 @@ type bcFunc struct {
 }
 
 type bcParser struct {
-	toks []bcTok
-	pos  int
+	toks  []bcTok
+	pos   int
+	depth int // nesting of expressions and statements being parsed
+}
+
+// bcMaxNesting bounds how deep expressions and blocks nest: the parser
+// and the evaluator recurse once per level, and the input (a file of a
+// million "(") must not overflow the Go stack. GNU bc's parser stack
+// gives out near the same depth ("memory exhausted").
+const bcMaxNesting = 10_000
+
+func (p *bcParser) enter() error {
+	if p.depth++; p.depth > bcMaxNesting {
+		return fmt.Errorf("syntax error: nested more than %d levels deep", bcMaxNesting)
+	}
+	return nil
 }
 
 func (p *bcParser) peek() bcTok { return p.toks[p.pos] }
@@ -225,6 +249,10 @@ func (p *bcParser) skipNL() {
 }
 
 func (p *bcParser) stmt(defs map[string]*bcFunc) (*bcNode, error) {
+	defer func() { p.depth-- }()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
 	t := p.peek()
 	switch {
 	case t.kind == "str":
@@ -417,6 +445,10 @@ var bcPrec = map[string]int{"||": 1, "&&": 2, "==": 4, "!=": 4, "<": 4, ">": 4, 
 func (p *bcParser) expr() (*bcNode, error) { return p.binary(0) }
 
 func (p *bcParser) binary(min int) (*bcNode, error) {
+	defer func() { p.depth-- }()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
 	left, err := p.unary()
 	if err != nil {
 		return nil, err
@@ -1055,10 +1087,14 @@ func bcCmd(e *Env, args []string) int {
 	}
 	status := 0
 	for _, src := range srcs {
-		toks, err := bcLex(src)
+		toks, err := bcLex(src, e.MaxBytes)
 		if err != nil {
 			w.Flush()
 			fmt.Fprintf(e.Stderr, "(standard_in) 1: %v\n", err)
+			var le *runtime.LimitError
+			if errors.As(err, &le) && e.Stop != nil {
+				e.Stop(le)
+			}
 			return 1
 		}
 		p := &bcParser{toks: toks}

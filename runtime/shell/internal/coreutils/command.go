@@ -102,7 +102,39 @@ func Run(e *Env, args []string) int {
 	}
 	e2 := *e
 	e2.name = args[0]
-	return c.Run(&e2, args)
+	return e2.run(c, args)
+}
+
+// run runs c with its standard streams guarded: the first failed write
+// ends it (see guard.go), and what it left in a buffered file is flushed
+// before it returns, a failure being its own.
+func (e *Env) run(c *Command, args []string) (status int) {
+	under := e.Stdout
+	own := e.guardStreams()
+	defer func() {
+		if v := recover(); v != nil {
+			ws, ok := v.(writeStop)
+			if !ok {
+				if _, named := v.(*Panic); !named {
+					v = &Panic{Command: e.name, Value: v}
+				}
+				panic(v)
+			}
+			// Also a stream shared with the command that started this
+			// one (xargs, find -exec): that one sees the status, as it
+			// would see its child die of SIGPIPE.
+			status = e.writeFailed(ws)
+		}
+	}()
+	status = c.Run(e, args)
+	if own != nil {
+		if f, ok := under.(flusher); ok {
+			if err := f.Flush(); err != nil {
+				return e.writeFailed(writeStop{own, err})
+			}
+		}
+	}
+	return status
 }
 
 type environKey struct{}
@@ -285,3 +317,7 @@ func splitLines(data []byte) []string {
 	s = strings.TrimSuffix(s, "\n")
 	return strings.Split(s, "\n")
 }
+
+// Register adds a command to the table (for the shell's tests: a command
+// with a bug of its own, such as a panic, proves the shell's guards).
+func Register(name, help string, run func(e *Env, args []string) int) { register(name, help, run) }

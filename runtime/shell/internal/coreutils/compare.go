@@ -119,7 +119,13 @@ func cmp(e *Env, args []string) int {
 				if o.has("b") {
 					fmt.Fprintf(w, "%s %s differ: byte %d, line %d is %3o %s %3o %s\n", ops[0], ops[1], pos, line, a, printByte(a), b, printByte(b))
 				} else {
-					fmt.Fprintf(w, "%s %s differ: char %d, line %d\n", ops[0], ops[1], pos, line)
+					// GNU cmp says "byte" in a multibyte locale (the
+					// default C.UTF-8), "char" in the C locale.
+					unit := "char"
+					if e.utf8Locale() {
+						unit = "byte"
+					}
+					fmt.Fprintf(w, "%s %s differ: %s %d, line %d\n", ops[0], ops[1], unit, pos, line)
 				}
 				return 1
 			}

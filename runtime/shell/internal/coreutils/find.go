@@ -632,6 +632,11 @@ func xargs(e *Env, args []string) int {
 		if st == 127 {
 			return 127
 		}
+		if st == StatusPipe {
+			// GNU xargs stops when a command dies of a signal.
+			e.Errf("%s: terminated by signal 13", argv[0])
+			return 125
+		}
 		if st != 0 {
 			return 123
 		}
@@ -646,7 +651,7 @@ func xargs(e *Env, args []string) int {
 			}
 			if st := run(argv); st != 0 {
 				status = st
-				if st == 127 {
+				if st == 127 || st == 125 {
 					return st
 				}
 			}
@@ -670,7 +675,7 @@ func xargs(e *Env, args []string) int {
 		end := min(i+n, len(items))
 		if st := run(append(append([]string{}, cmd...), items[i:end]...)); st != 0 {
 			status = st
-			if st == 127 {
+			if st == 127 || st == 125 {
 				return st
 			}
 		}

@@ -1,11 +1,10 @@
 package coreutils
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/itchyny/gojq"
 )
@@ -112,7 +111,8 @@ func jq(e *Env, args []string) int {
 	}
 	status := 0
 	var last any = true
-	var out strings.Builder
+	out := bufio.NewWriterSize(e.Stdout, 32<<10)
+	defer out.Flush()
 	for _, in := range inputs {
 		iter := code.RunWithContext(e.Ctx, in, values...)
 		for {
@@ -126,6 +126,13 @@ func jq(e *Env, args []string) int {
 				break
 			}
 			last = v
+			if d := jqDepth(v, jqMaxDepth); d > jqMaxDepth {
+				// Printing recurses once per level (a value built by
+				// reduce ... [.] would overflow the Go stack).
+				e.Errf("error: the result is nested more than %d levels deep and cannot be printed", jqMaxDepth)
+				status = 5
+				break
+			}
 			if s, ok := v.(string); ok && raw {
 				out.WriteString(s)
 			} else {
@@ -145,11 +152,46 @@ func jq(e *Env, args []string) int {
 			}
 		}
 	}
-	fmt.Fprint(e.Stdout, out.String())
 	if status == 0 && exit && (last == nil || last == false) {
 		return 1
 	}
 	return status
+}
+
+// jqMaxDepth is the deepest value jq prints: jq 1.7 parses JSON at most
+// 10,000 levels deep (as does encoding/json, our parser).
+const jqMaxDepth = 10_000
+
+// jqDepth returns the nesting depth of v, counting no further than
+// max+1, without recursion.
+func jqDepth(v any, max int) int {
+	type item struct {
+		v any
+		d int
+	}
+	deepest := 0
+	stack := []item{{v, 1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.d > deepest {
+			deepest = it.d
+			if deepest > max {
+				return deepest
+			}
+		}
+		switch x := it.v.(type) {
+		case []any:
+			for _, c := range x {
+				stack = append(stack, item{c, it.d + 1})
+			}
+		case map[string]any:
+			for _, c := range x {
+				stack = append(stack, item{c, it.d + 1})
+			}
+		}
+	}
+	return deepest
 }
 
 // normalizeJSON turns json.Number into the int or float64 gojq expects.

@@ -1,11 +1,14 @@
 package coreutils
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 func init() {
@@ -32,7 +35,7 @@ type sedCmd struct {
 	nth      int
 	print    bool
 	label    string
-	block    []*sedCmd // for '{'
+	end      int // for '{': the index of its '}' in the program
 	y        map[rune]rune
 	inRange  bool
 	rangeEnd int
@@ -199,24 +202,32 @@ func (p *sedParser) label() string {
 	return l
 }
 
-func (p *sedParser) parse(nested bool) ([]*sedCmd, error) {
+// parse compiles the script into one flat program: a block '{' is a
+// command that jumps past its matching '}' when its address does not
+// select the line, so neither parsing nor running recurses on the script
+// (a script of a million '{' is input too).
+func (p *sedParser) parse() ([]*sedCmd, error) {
 	var cmds []*sedCmd
+	var open []int // indices of the '{' not yet closed
 	for {
 		for !p.eof() && strings.IndexByte(" \t\n;", p.peek()) >= 0 {
 			p.i++
 		}
 		if p.eof() {
-			if nested {
+			if len(open) > 0 {
 				return nil, fmt.Errorf("unmatched `{'")
 			}
 			return cmds, nil
 		}
 		if p.peek() == '}' {
-			if !nested {
+			if len(open) == 0 {
 				return nil, fmt.Errorf("unexpected `}'")
 			}
 			p.i++
-			return cmds, nil
+			cmds[open[len(open)-1]].end = len(cmds)
+			open = open[:len(open)-1]
+			cmds = append(cmds, &sedCmd{name: '}'})
+			continue
 		}
 		if p.peek() == '#' {
 			for !p.eof() && p.peek() != '\n' {
@@ -255,9 +266,7 @@ func (p *sedParser) parse(nested bool) ([]*sedCmd, error) {
 		p.i++
 		switch c.name {
 		case '{':
-			if c.block, err = p.parse(true); err != nil {
-				return nil, err
-			}
+			open = append(open, len(cmds))
 		case 's':
 			delim := p.peek()
 			p.i++
@@ -354,7 +363,9 @@ type sedState struct {
 	subst    bool
 	quit     bool
 	exitCode int
-	labels   map[string][]*sedCmd
+	labels   map[string]int // label → index of its ':' in the program
+	err      error          // a limit reached or the context's end: the run stops
+	w        io.Writer      // where out is flushed between cycles (nil: kept whole, for -i)
 	lastLine bool
 }
 
@@ -388,13 +399,19 @@ func sed(e *Env, args []string) int {
 		ops = ops[1:]
 	}
 	p := &sedParser{s: strings.Join(script, "\n"), ere: o.has("E") || o.has("r")}
-	cmds, err := p.parse(false)
+	cmds, err := p.parse()
 	if err != nil {
 		e.Errf("-e expression #1, char %d: %s", p.i, err)
 		return 1
 	}
-	labels := map[string][]*sedCmd{}
-	collectLabels(cmds, labels)
+	labels := map[string]int{}
+	for i, c := range cmds {
+		if c.name == ':' {
+			if _, dup := labels[c.label]; !dup {
+				labels[c.label] = i
+			}
+		}
+	}
 	st := &sedState{e: e, quiet: o.has("n"), labels: labels}
 	if inPlace {
 		if len(ops) == 0 {
@@ -411,6 +428,9 @@ func sed(e *Env, args []string) int {
 			}
 			st.reset(b)
 			st.run(cmds)
+			if st.err != nil {
+				return st.fail()
+			}
 			if suffix != "" {
 				bak := f + suffix
 				if strings.Contains(suffix, "*") {
@@ -442,10 +462,12 @@ func sed(e *Env, args []string) int {
 		all = append(all, b...)
 	})
 	st.reset(all)
+	st.w = e.Stdout
 	st.run(cmds)
-	w := bufio.NewWriter(e.Stdout)
-	w.WriteString(st.out.String())
-	w.Flush()
+	if st.err != nil {
+		return st.fail()
+	}
+	io.WriteString(e.Stdout, st.out.String())
 	if status != 0 {
 		return 2
 	}
@@ -477,17 +499,6 @@ func preSed(args []string) []string {
 		out = append(out, a)
 	}
 	return out
-}
-
-func collectLabels(cmds []*sedCmd, m map[string][]*sedCmd) {
-	for i, c := range cmds {
-		if c.name == ':' {
-			m[c.label] = cmds[i:]
-		}
-		if c.name == '{' {
-			collectLabels(c.block, m)
-		}
-	}
 }
 
 func (st *sedState) reset(b []byte) {
@@ -572,9 +583,23 @@ func (st *sedState) emit(s string, last bool) {
 	}
 }
 
+// fail reports the limit that stopped the script (which ends the run) and
+// returns sed's status for it.
+func (st *sedState) fail() int {
+	var le *runtime.LimitError
+	if errors.As(st.err, &le) {
+		if st.e.Stop != nil {
+			st.e.Stop(le)
+		}
+		st.e.Errf("%v", le)
+		return 4
+	}
+	return 1
+}
+
 func (st *sedState) run(cmds []*sedCmd) {
 	for st.idx < len(st.lines) && !st.quit {
-		if st.e.Ctx.Err() != nil {
+		if st.err = st.check(""); st.err != nil {
 			return
 		}
 		ps := st.lines[st.idx]
@@ -589,6 +614,10 @@ func (st *sedState) run(cmds []*sedCmd) {
 			st.out.WriteString(a)
 		}
 		st.appendQ = st.appendQ[:0]
+		if st.w != nil && st.out.Len() >= 64<<10 {
+			io.WriteString(st.w, st.out.String())
+			st.out.Reset()
+		}
 	}
 }
 
@@ -597,19 +626,17 @@ func (st *sedState) run(cmds []*sedCmd) {
 func (st *sedState) exec(cmds []*sedCmd, ps string) (string, bool) {
 	for i := 0; i < len(cmds); i++ {
 		c := cmds[i]
-		if c.name == ':' {
+		if c.name == ':' || c.name == '}' {
 			continue
 		}
 		if !st.selected(c, ps) {
+			if c.name == '{' {
+				i = c.end
+			}
 			continue
 		}
 		switch c.name {
 		case '{':
-			var del bool
-			ps, del = st.exec(c.block, ps)
-			if del || st.quit {
-				return ps, del
-			}
 		case 's':
 			re := c.re
 			if c.reEmpty {
@@ -620,9 +647,19 @@ func (st *sedState) exec(cmds []*sedCmd, ps string) (string, bool) {
 			if re == nil {
 				continue
 			}
-			if res, ok := substitute(re, ps, c.repl, c.global, c.nth); ok {
+			// The result is built at most up to what the limit leaves
+			// (the pattern space is not doubled past it, then checked).
+			room := int64(-1)
+			if st.e.MaxBytes > 0 {
+				room = max(st.e.MaxBytes-int64(len(st.hold))-int64(st.out.Len()), 0)
+			}
+			if res, ok := substitute(re, ps, c.repl, c.global, c.nth, room); ok {
 				ps = res
 				st.subst = true
+				if st.err = st.check(ps); st.err != nil {
+					st.quit = true
+					return ps, true
+				}
 				if c.print {
 					st.emit(ps, false)
 				}
@@ -702,10 +739,18 @@ func (st *sedState) exec(cmds []*sedCmd, ps string) (string, bool) {
 			ps = st.hold
 		case 'G':
 			ps += "\n" + st.hold
+			if st.err = st.check(ps); st.err != nil {
+				st.quit = true
+				return ps, true
+			}
 		case 'h':
 			st.hold = ps
 		case 'H':
 			st.hold += "\n" + ps
+			if st.err = st.check(ps); st.err != nil {
+				st.quit = true
+				return ps, true
+			}
 		case 'x':
 			ps, st.hold = st.hold, ps
 		case 'z':
@@ -739,45 +784,77 @@ func (st *sedState) exec(cmds []*sedCmd, ps string) (string, bool) {
 			if !ok {
 				return ps, false
 			}
-			return st.exec(target, ps)
+			// A jump is a loop: it may run forever (GNU sed does), so it
+			// stops at the run's end, and what it builds at MaxAllocBytes.
+			if st.err = st.check(ps); st.err != nil {
+				st.quit = true
+				return ps, true
+			}
+			i = target
 		}
 	}
 	return ps, false
 }
 
+// check ends a cycle that ran past the run's context or whose buffers
+// (pattern space, hold space, pending output) passed MaxAllocBytes.
+func (st *sedState) check(ps string) error {
+	if err := st.e.Ctx.Err(); err != nil {
+		return err
+	}
+	n := int64(len(ps)) + int64(len(st.hold)) + int64(st.out.Len())
+	if max := st.e.MaxBytes; max > 0 && n > max {
+		return &runtime.LimitError{Limit: "MaxAllocBytes", Max: max,
+			What: fmt.Sprintf("sed: pattern space, hold space and output reaching %d bytes", n)}
+	}
+	return nil
+}
+
 // substitute replaces the matches of re in s: all when global, else the
 // nth (default first). It reports whether anything was replaced.
-func substitute(re *regexp.Regexp, s, repl string, global bool, nth int) (string, bool) {
+//
+// The result stops growing past max bytes (max < 0: no bound), so the
+// caller's check sees it too large without it having been built whole.
+func substitute(re *regexp.Regexp, s, repl string, global bool, nth int, max int64) (string, bool) {
 	if nth == 0 {
 		nth = 1
 	}
-	matches := re.FindAllStringSubmatchIndex(s, -1)
+	n := -1
+	if !global {
+		n = nth
+	}
+	matches := re.FindAllStringSubmatchIndex(s, n)
 	if len(matches) < nth {
 		return s, false
 	}
 	var b strings.Builder
+	full := func() bool { return max >= 0 && int64(b.Len()) > max }
 	last := 0
-	done := false
 	for k, m := range matches {
 		if k+1 < nth {
 			continue
 		}
-		if done {
+		b.WriteString(s[last:m[0]])
+		expandRepl(&b, repl, s, m, max)
+		last = m[1]
+		if full() {
+			return b.String(), true
+		}
+		if !global {
 			break
 		}
-		b.WriteString(s[last:m[0]])
-		b.WriteString(expandRepl(repl, s, m))
-		last = m[1]
-		if !global {
-			done = true
-		}
 	}
-	b.WriteString(s[last:])
+	tail := s[last:]
+	if max >= 0 && int64(b.Len())+int64(len(tail)) > max+1 {
+		tail = tail[:max+1-int64(b.Len())]
+	}
+	b.WriteString(tail)
 	return b.String(), true
 }
 
-func expandRepl(repl, s string, m []int) string {
-	var b strings.Builder
+// expandRepl writes the replacement of match m to b, stopping once b
+// holds more than max bytes (max < 0: no bound).
+func expandRepl(b *strings.Builder, repl, s string, m []int, max int64) {
 	caseMode := byte(0) // 'U', 'L'
 	oneShot := byte(0)
 	write := func(t string) {
@@ -797,6 +874,12 @@ func expandRepl(repl, s string, m []int) string {
 		case 'L':
 			t = strings.ToLower(t)
 		}
+		if rest := max + 1 - int64(b.Len()); max >= 0 && int64(len(t)) > rest {
+			if rest < 0 {
+				rest = 0
+			}
+			t = t[:rest]
+		}
 		b.WriteString(t)
 	}
 	group := func(n int) string {
@@ -805,7 +888,7 @@ func expandRepl(repl, s string, m []int) string {
 		}
 		return ""
 	}
-	for i := 0; i < len(repl); i++ {
+	for i := 0; i < len(repl) && (max < 0 || int64(b.Len()) <= max); i++ {
 		c := repl[i]
 		switch {
 		case c == '&':
@@ -833,5 +916,4 @@ func expandRepl(repl, s string, m []int) string {
 			write(string(c))
 		}
 	}
-	return b.String()
 }

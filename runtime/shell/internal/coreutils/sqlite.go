@@ -58,7 +58,18 @@ type sqlShell struct {
 	stepCode   int    // the SQLite code of the last failed step
 }
 
-func sqliteCmd(e *Env, args []string) int {
+func sqliteCmd(e *Env, args []string) (status int) {
+	defer func() {
+		// SQLite's allocator panics in Go when the database's memory
+		// (MaxMemoryBytes) is spent: the CLI's shell_out_of_memory.
+		if v := recover(); v != nil {
+			if err, ok := v.(error); !ok || err.Error() != "sqlite3: out of memory" {
+				panic(v)
+			}
+			fmt.Fprintln(e.Stderr, "Error: out of memory")
+			status = 1
+		}
+	}()
 	s := &sqlShell{e: e, mode: "list", colSep: "|", rowSep: "\n", out: bufio.NewWriterSize(e.Stdout, 32<<10)}
 	defer s.out.Flush()
 	var file string
@@ -305,6 +316,11 @@ func (s *sqlShell) open(name string) (*dbFile, int) {
 	// No other database: ATTACH and VACUUM INTO would open host files
 	// through the default VFS.
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
+	// SQLite's double-quoted string literals (a "name" that is no column
+	// is the string): the library is built without them, the 3.40 CLI
+	// has them in statements and in schemas.
+	conn.Config(sqlite3.DBCONFIG_DQS_DML, true)
+	conn.Config(sqlite3.DBCONFIG_DQS_DDL, true)
 	// Nor may SQL lift the bounds set here: query_only (read-only access),
 	// max_page_count (the database's size), temp_store (where the sorter
 	// keeps its data) are read-only pragmas.

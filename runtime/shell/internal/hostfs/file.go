@@ -67,6 +67,8 @@ type Writer struct {
 	mu   sync.Mutex
 	buf  []byte
 	err  error
+	ends int  // commands that ended writing to it (Flush)
+	told bool // err was returned to a writer (Close does not return it again)
 }
 
 // flushBytes is the buffer size at which a Writer appends.
@@ -96,34 +98,67 @@ func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
+		w.told = true
 		return 0, w.err
 	}
 	w.buf = append(w.buf, p...)
 	if len(w.buf) >= flushBytes {
 		if err := w.flush(); err != nil {
+			w.told = true
 			return 0, err
 		}
 	}
 	return len(p), nil
 }
 
+// flush appends the buffer in calls of at most flushBytes (one large
+// write must not become one call past MaxCallBytes).
 func (w *Writer) flush() error {
-	if len(w.buf) == 0 || w.err != nil {
-		return w.err
+	for len(w.buf) > 0 && w.err == nil {
+		n := min(len(w.buf), flushBytes)
+		_, w.err = w.fs.call(w.ctx, "writeFile", map[string]any{"path": w.path, "data": w.buf[:n], "flag": "a"})
+		w.buf = w.buf[n:]
 	}
-	_, err := w.fs.call(w.ctx, "writeFile", map[string]any{"path": w.path, "data": w.buf, "flag": "a"})
-	w.buf = w.buf[:0]
-	w.err = err
-	return err
+	if len(w.buf) == 0 {
+		w.buf = nil
+	}
+	return w.err
 }
 
 // Read implements io.Reader for handles opened read-write; it reads
 // nothing.
 func (w *Writer) Read([]byte) (int, error) { return 0, io.EOF }
 
-// Close appends what is buffered.
+// Flush appends what is buffered; the writer stays open. A command's
+// output to a file is flushed when the command ends, so a refused write
+// (EFBIG past MaxFileSize, ENOSPC) is the command's error, as GNU's
+// close_stdout makes it, not lost at the redirection's close. Only the
+// first endFlushes commands of one redirection flush a buffer smaller
+// than flushBytes: a loop of printf into one file ("done > f") must not
+// cost a host call per iteration; past them, a refusal reaches the
+// command that fills the buffer, or the redirection's close.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ends++; w.ends > endFlushes && len(w.buf) < flushBytes {
+		return nil
+	}
+	err := w.flush()
+	w.told = w.told || err != nil
+	return err
+}
+
+// endFlushes is how many commands' ends flush a redirection's buffer.
+const endFlushes = 16
+
+// Close appends what is buffered. It returns an error that Write or
+// Flush did not already return.
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.flush()
+	if err := w.flush(); err != nil && !w.told {
+		w.told = true
+		return err
+	}
+	return nil
 }

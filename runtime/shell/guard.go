@@ -1,0 +1,101 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
+)
+
+// Every goroutine of a run (the interpreter's pipeline stages, background
+// jobs and command substitutions, and the run's own) reaches our code
+// only through the interpreter's handlers: each handler recovers a panic
+// of what it runs (a command, a host call's decoding) into the run's
+// error, so a panic ends the run, never the host process. The
+// interpreter's own goroutines have no recover (a panic there would end
+// the process, in process or in the worker); all they run that is not the
+// interpreter's is one of these handlers. See RATIONALE.md, "Panics".
+
+// PanicError is the error of a run whose command (or handler) panicked.
+type PanicError struct {
+	// What panicked: the command's name, or the handler ("open x").
+	What string
+	// Value is the panic's value.
+	Value any
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error: %s panicked: %v", e.What, e.Value)
+}
+
+// recovered ends the run with the panic v of what.
+func (p *runProgram) recovered(what string, v any) error {
+	if cp, ok := v.(*coreutils.Panic); ok {
+		what, v = "the command "+cp.Command, cp.Value
+	}
+	err := &PanicError{What: what, Value: v}
+	p.cancel(err)
+	return err
+}
+
+// doors are the interpreter's handlers of a run, each guarded.
+func (p *runProgram) doors() []interp.RunnerOption {
+	return []interp.RunnerOption{
+		interp.OpenHandler(func(ctx context.Context, name string, flag int, perm os.FileMode) (rwc io.ReadWriteCloser, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					rwc, err = nil, p.recovered("open "+name, v)
+				}
+			}()
+			return p.openHandler(ctx, name, flag, perm)
+		}),
+		interp.StatHandler(func(ctx context.Context, name string, follow bool) (fi fs.FileInfo, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					fi, err = nil, p.recovered("stat "+name, v)
+				}
+			}()
+			return p.statHandler(ctx, name, follow)
+		}),
+		interp.ReadDirHandler2(func(ctx context.Context, name string) (ents []fs.DirEntry, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					ents, err = nil, p.recovered("readdir "+name, v)
+				}
+			}()
+			return p.readDirHandler(ctx, name)
+		}),
+		interp.AccessHandler(func(ctx context.Context, name string, mode interp.AccessMode) (err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					err = p.recovered("access "+name, v)
+				}
+			}()
+			return p.accessHandler(ctx, name, mode)
+		}),
+		interp.CallHandler(func(ctx context.Context, args []string) (out []string, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					out, err = nil, p.recovered(args[0], v)
+				}
+			}()
+			return p.callHandler(ctx, args)
+		}),
+		interp.ExecHandlers(func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+			h := p.execMiddleware(next)
+			return func(ctx context.Context, args []string) (err error) {
+				defer func() {
+					if v := recover(); v != nil {
+						err = p.recovered("the command "+args[0], v)
+					}
+				}()
+				return h(ctx, args)
+			}
+		}),
+	}
+}
