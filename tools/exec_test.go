@@ -200,7 +200,8 @@ func TestExecFailure(t *testing.T) {
 	fails(t, s, "exec", execArgs(t, "out x", "backend", "nope"), `no backend with id "nope"; configured backends: "sh", "fn"`)
 	fails(t, s, "exec", execArgs(t, "out x", "cwd", "missing"), "")
 	fails(t, s, "exec", execArgs(t, "out x", "timeoutMs", 0), "timeoutMs must be at least 1, got 0")
-	fails(t, s, "exec", `{"backend":"sh"}`, "invalid arguments for exec: command is required (the source to run)")
+	fails(t, s, "exec", `{"backend":"sh"}`, "invalid arguments for exec: command is required")
+	fails(t, s, "exec", `{"command":null}`, "invalid arguments for exec: command is required (the source to run)")
 	fails(t, s, "exec", `{"command":"out x","shell":true}`, `invalid arguments for exec: unknown field "shell"`)
 }
 

@@ -175,6 +175,9 @@ func New(f *vfs.FS, opts Options) *Set {
 			continue
 		}
 		t.set, t.id = s, t.Name
+		var sch struct{ Required []string }
+		json.Unmarshal(t.InputSchema, &sch)
+		t.required = sch.Required
 		s.tools = append(s.tools, t)
 	}
 	return s

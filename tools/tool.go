@@ -27,6 +27,10 @@ type Tool struct {
 
 	run func(ctx context.Context, in json.RawMessage) (*Result, error)
 	set *Set   // the set the tool belongs to, whose hooks every call meets
+	// required are the properties InputSchema requires: a call without
+	// one is refused before the tool runs (the tools decode into structs,
+	// where a missing string is just empty).
+	required []string
 	id  string // the name the set knows the tool by (Name may be changed in a copy)
 }
 
@@ -63,6 +67,9 @@ func (t *Tool) call(ctx context.Context, in json.RawMessage) (res *Result, err e
 			res, err = Errorf("internal error in %s: %v", t.Name, p), nil
 		}
 	}()
+	if r := t.checkRequired(in); r != nil {
+		return r, nil
+	}
 	res, err = t.run(ctx, in)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -71,6 +78,27 @@ func (t *Tool) call(ctx context.Context, in json.RawMessage) (res *Result, err e
 		return fromError(err), nil
 	}
 	return res, nil
+}
+
+// checkRequired refuses arguments that lack a property the input schema
+// requires, naming the first one missing. Arguments that are not a JSON
+// object are left to the tool's own decoding, which says what is wrong.
+func (t *Tool) checkRequired(in json.RawMessage) *Result {
+	if len(t.required) == 0 {
+		return nil
+	}
+	var args map[string]json.RawMessage
+	if len(bytes.TrimSpace(in)) == 0 {
+		args = map[string]json.RawMessage{}
+	} else if json.Unmarshal(in, &args) != nil {
+		return nil
+	}
+	for _, k := range t.required {
+		if _, ok := args[k]; !ok {
+			return Errorf("invalid arguments for %s: %s is required", t.Name, k)
+		}
+	}
+	return nil
 }
 
 // Result is what a tool returns to the model.
