@@ -26,12 +26,12 @@ type Tool struct {
 	Annotations Annotations
 
 	run func(ctx context.Context, in json.RawMessage) (*Result, error)
-	set *Set   // the set the tool belongs to, whose hooks every call meets
+	set *Set // the set the tool belongs to, whose hooks every call meets
 	// required are the properties InputSchema requires: a call without
 	// one is refused before the tool runs (the tools decode into structs,
 	// where a missing string is just empty).
 	required []string
-	id  string // the name the set knows the tool by (Name may be changed in a copy)
+	id       string // the name the set knows the tool by (Name may be changed in a copy)
 }
 
 // Annotations describe a tool's effects (MCP's tool annotations).
