@@ -16,10 +16,10 @@ func lsTool(s *Set) *Tool {
 		Name:        "ls",
 		Description: "List a directory: names, types, sizes, modification times. Pages of 200 by default; pass nextOffset as offset for more.",
 		InputSchema: schema(`{"type":"object","properties":{
-			"path":{"type":"string","description":"Directory, e.g. /src"},
+			"path":{"type":"string","description":"Directory, e.g. /src (default: the workspace root)"},
 			"limit":{"type":"integer","minimum":1,"maximum":1000},
 			"offset":{"type":"integer","minimum":0}},
-			"required":["path"],"additionalProperties":false}`),
+			"additionalProperties":false}`),
 		OutputSchema: schema(`{"type":"object","properties":{
 			"path":{"type":"string"},"count":{"type":"integer"},
 			"entries":{"type":"array","items":{"type":"object","properties":{
