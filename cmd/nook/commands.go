@@ -21,8 +21,9 @@ type command struct {
 	help     string // paragraphs for "nook help NAME"
 	run      func(a *app, fl *flag.FlagSet, args []string) error
 	// argsEnd makes the first positional argument end the flags, as Go's
-	// flag package does: for commands whose later arguments belong to
-	// something else (git's own flags).
+	// flag package does, and so does the first flag the command does
+	// not define: for commands whose later arguments belong to something
+	// else (git's own flags, before and after its command).
 	argsEnd bool
 	// reads marks a command that only looks at a workspace: it fails when
 	// there is none at --db rather than create an empty one (a mistyped
@@ -121,7 +122,8 @@ func (a *app) parse(fl *flag.FlagSet, args []string, minArgs, maxArgs int) error
 // parseInterleaved parses the flags of fl found anywhere in args and leaves
 // the other arguments, in order, as fl.Args(). A "-" alone is an argument
 // (standard input); "--" ends the flags, and so does the first argument
-// when argsEnd is set.
+// when argsEnd is set, as does the first flag fl does not define (which
+// belongs to the command that follows: git's --no-pager, -P, --git-dir).
 //
 // It is a loop over Go's flag package, which stops at the first argument,
 // rather than another flag library: each flag (with its value, when it
@@ -146,6 +148,11 @@ func parseInterleaved(fl *flag.FlagSet, args []string, argsEnd bool) ([]string, 
 		}
 		n := 1
 		name, _, hasValue := strings.Cut(strings.TrimPrefix(arg[1:], "-"), "=")
+		if argsEnd && fl.Lookup(name) == nil && name != "h" && name != "help" {
+			// A flag of the command's own (git --no-pager) ends ours.
+			pos = append(pos, args[i:]...)
+			break
+		}
 		if f := fl.Lookup(name); f != nil && !hasValue && !isBoolFlag(f) && i+1 < len(args) {
 			n = 2 // the value is the next argument, whatever it looks like
 		}

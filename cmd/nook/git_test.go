@@ -33,6 +33,20 @@ func TestGit(t *testing.T) {
 	if r := w.run("git", "status"); r.stdout != "On branch main\nnothing to commit, working tree clean\n" {
 		t.Fatalf("status: %+v", r)
 	}
+	// git's global options pass through nook's own flags, in any order.
+	for _, args := range [][]string{
+		{"git", "--no-pager", "status", "-sb"},
+		{"git", "-P", "status", "-sb"},
+		{"git", "-C", "/workspace", "--no-pager", "--no-optional-locks", "status", "-sb"},
+		{"git", "--no-pager", "-C", "/workspace", "-c", "a.b=1", "-c", "c.d=2", "status", "-sb"},
+	} {
+		if r := w.run(args...); r.code != 0 || r.stdout != "## main\n" || r.stderr != "" {
+			t.Errorf("%q: %+v", args, r)
+		}
+	}
+	if r := w.run("git", "--bogus-global", "status"); r.code != 129 || !strings.HasPrefix(r.stderr, "unknown option: --bogus-global\nusage: git ") {
+		t.Errorf("unknown global option: %+v", r)
+	}
 	if r := w.run("git", "-C", "/workspace", "bogus"); r.code != 1 || !strings.Contains(r.stderr, "'bogus' is not a git command") {
 		t.Fatalf("bogus: %+v", r)
 	}
