@@ -17,8 +17,8 @@ implementation sandboxed code reaches as the ws:git module and the shell's git
 command. Options parse and output prints as git's (checked against git in
 conformance/git): status, add, rm, mv, restore, commit, reset, log, show, diff,
 branch, checkout, switch, tag, merge, rebase, cherry-pick, revert, stash, grep,
-blame, rev-parse, ls-files, ls-tree, cat-file, merge-base, show-ref, config,
-clean, init, clone, fetch and push ("nook git help" lists their options).
+blame, describe, shortlog, rev-parse, ls-files, ls-tree, cat-file, merge-base,
+show-ref, config, clean, init, clone, fetch and push ("nook git help" lists their options).
 -C names the directory to work in (default /workspace; the repository is found
 there or in a parent up to /workspace); git's own -C and -c name=value work
 after "git" too. Commits are by --name and --email (default nook

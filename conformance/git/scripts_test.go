@@ -370,6 +370,112 @@ git tag -d v1
 git tag v2
 git log --oneline --decorate
 `,
+	"describe-none": `
+git commit -q --allow-empty -m first
+git describe
+git describe --always
+git tag light
+git describe
+git describe --tags
+git describe --tags --long
+git describe --always --abbrev=10
+git describe --exact-match
+git describe --tags --exact-match
+git describe nosuch
+`,
+	"describe-history": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git tag -a v1.0 -m "release 1.0"
+git tag light
+write a.txt "two\n"
+git commit -q -am second
+git describe
+git describe --tags
+git describe --tags --abbrev=0
+git describe --abbrev=4
+git describe --long
+git describe HEAD~1
+git describe --long HEAD~1
+git tag -a v1.1 -m "release 1.1"
+write a.txt "three\n"
+git commit -q -am third
+git describe --match "v1.0*"
+git describe --exclude "v1.1"
+git describe --candidates=1
+git describe --exact-match
+git describe --tags --exact-match HEAD~1
+git describe v1.0 v1.1
+git describe --dirty
+write a.txt "changed\n"
+git describe --dirty
+git describe --dirty=+
+git describe --dirty HEAD
+write u.txt "untracked\n"
+git checkout -q -- a.txt
+git describe --dirty
+`,
+	"describe-merge": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git tag -a base -m base
+git checkout -q -b side
+write s.txt "s\n"
+git add .
+git commit -q -m s1
+git tag -a side-tag -m side
+write s.txt "s2\n"
+git commit -q -am s2
+git checkout -q main
+write m.txt "m\n"
+git add .
+git commit -q -m m1
+write m.txt "m2\n"
+git commit -q -am m2
+write m.txt "m3\n"
+git commit -q -am m3
+git merge -q --no-ff -m merge side
+git describe
+git describe --first-parent
+git describe HEAD^2
+git describe --tags --long HEAD^1
+`,
+	"shortlog": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git -c user.name=Zed -c user.email=z@example.com commit -q --allow-empty -m "by zed"
+git -c user.name=alice -c user.email=a@example.com commit -q --allow-empty -m "by alice" -m "a body line"
+git commit -q --allow-empty -m "  spaced   subject  "
+git shortlog HEAD
+git shortlog -s HEAD
+git shortlog -sn HEAD
+git shortlog -sne HEAD
+git shortlog -s -c HEAD
+git shortlog HEAD~2..HEAD
+git shortlog -s HEAD -- a.txt
+git shortlog -s --all
+git checkout -q -b side HEAD~1
+git commit -q --allow-empty -m side
+git checkout -q main
+git merge -q --no-ff -m merged side
+git shortlog -s --no-merges HEAD
+git shortlog -n HEAD
+`,
+	"global-options": `
+write a.txt "one\n"
+git --no-pager add .
+git -P commit -q -m first
+write a.txt "two\n"
+git --no-pager diff
+git --no-pager --no-optional-locks status --short
+git -P log --oneline
+git --no-pager -c core.abbrev=9 -c color.ui=never show --stat --format=%s
+git --literal-pathspecs --no-pager diff --stat
+git --bogus status
+`,
 	"merge-ff": `
 write a.txt "one\n"
 git add .

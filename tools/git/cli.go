@@ -77,6 +77,8 @@ nook's git (go-git storage, nook's own porcelain) serves:
   rev-parse [--short[=<n>]] [--abbrev-ref] [--verify] [--show-toplevel] [--show-prefix] <rev>...
   ls-files [-s] [-m] [-d] [-o] [-u] [--exclude-standard] [<path>...]
   show-ref [--heads] [--tags] [<pattern>...]
+  describe [--tags] [--always] [--long] [--abbrev=<n>] [--dirty[=<mark>]] [--exact-match] [--match <pattern>] [<commit-ish>...]
+  shortlog [-s] [-n] [-e] [-c] [--no-merges] [<revision-range>] [[--] <path>...]
   config [--local] <name> [<value>] | --list
   clean -n | -f [-d] [-x | -X] [<path>...]
   clone [-b <branch>] [--depth <n>] <url> [<dir>]

@@ -19,15 +19,15 @@ var commands = map[string]func(*cli, []string) int{
 	"restore": cmdRestore, "clean": cmdClean, "ls-files": cmdLsFiles, "config": cmdConfig, "diff": cmdDiff,
 	"log": cmdLog, "show": cmdShow, "branch": cmdBranch, "checkout": cmdCheckout, "switch": cmdSwitch,
 	"tag": cmdTag, "rev-parse": cmdRevParse, "merge": cmdMerge, "cherry-pick": cmdCherryPick, "revert": cmdRevert,
-	"stash": cmdStash, "show-ref": cmdShowRef,
+	"stash": cmdStash, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog,
 	"merge-base": cmdMergeBase, "cat-file": cmdCatFile, "ls-tree": cmdLsTree, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
 }
 
 // unsupported are git commands nook's git does not serve.
 var unsupported = map[string]bool{
-	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true, "describe": true,
+	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true,
 	"format-patch": true, "gc": true, "notes": true, "pull": true, "range-diff": true, "reflog": true, "remote": true,
-	"send-email": true, "shortlog": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
+	"send-email": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
 	"hash-object": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
 	"write-tree": true, "commit-tree": true, "symbolic-ref": true, "for-each-ref": true, "mergetool": true,
 	"difftool": true, "citool": true, "gui": true, "instaweb": true, "maintenance": true, "prune": true, "repack": true,
@@ -56,7 +56,7 @@ func (c *call) runCLI(argv []string, dir string) *Output {
 			}
 			x.config[strings.ToLower(k)] = v
 		case a == "--no-pager" || a == "-P" || a == "--no-optional-locks" || a == "--literal-pathspecs":
-		case strings.HasPrefix(a, "-") && a != "-h" && a != "--help" && a != "--version":
+		case strings.HasPrefix(a, "-") && a != "-h" && a != "--help" && a != "--version" && a != "-v":
 			return &Output{Stderr: "unknown option: " + a + "\n" + globalUsage, ExitCode: 129}
 		default:
 			goto done
@@ -67,7 +67,7 @@ done:
 	return x.run(argv)
 }
 
-const globalUsage = "usage: git [--version] [--help] [-C <path>] [-c <name>=<value>]\n" +
+const globalUsage = "usage: git [-v | --version] [-h | --help] [-C <path>] [-c <name>=<value>]\n" +
 	"           [--exec-path[=<path>]] [--html-path] [--man-path] [--info-path]\n" +
 	"           [-p | --paginate | -P | --no-pager] [--no-replace-objects] [--bare]\n" +
 	"           [--git-dir=<path>] [--work-tree=<path>] [--namespace=<name>]\n" +
@@ -78,7 +78,7 @@ func (x *cli) run(argv []string) *Output {
 	if len(argv) == 0 || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h" {
 		return &Output{Stdout: Usage}
 	}
-	if argv[0] == "--version" || argv[0] == "version" {
+	if argv[0] == "--version" || argv[0] == "-v" || argv[0] == "version" {
 		return &Output{Stdout: "git version 2.39.5 (nook)\n"}
 	}
 	name, args := argv[0], argv[1:]

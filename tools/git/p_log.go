@@ -344,47 +344,11 @@ func (x *cli) logLike(args []string, show bool) int {
 		}
 		return x.showObjects(revs, f, lf, d, ps)
 	}
-	for _, r := range revs {
-		switch {
-		case strings.Contains(r, "..."):
-			l, rr, _ := strings.Cut(r, "...")
-			lh, err := x.rev(orHead(l))
-			if err != nil {
-				return x.fail(err)
-			}
-			rh, err := x.rev(orHead(rr))
-			if err != nil {
-				return x.fail(err)
-			}
-			include = append(include, lh, rh)
-			if b, err := x.r.mergeBase(lh, rh); err == nil {
-				exclude = append(exclude, b)
-			}
-		case strings.Contains(r, ".."):
-			l, rr, _ := strings.Cut(r, "..")
-			lh, err := x.rev(orHead(l))
-			if err != nil {
-				return x.fail(err)
-			}
-			rh, err := x.rev(orHead(rr))
-			if err != nil {
-				return x.fail(err)
-			}
-			include, exclude = append(include, rh), append(exclude, lh)
-		case strings.HasPrefix(r, "^"):
-			h, err := x.rev(r[1:])
-			if err != nil {
-				return x.fail(err)
-			}
-			exclude = append(exclude, h)
-		default:
-			h, err := x.rev(r)
-			if err != nil {
-				return x.fail(err)
-			}
-			include = append(include, h)
-		}
+	inc, exc, err := x.revRange(revs)
+	if err != nil {
+		return x.fail(err)
 	}
+	include, exclude = append(include, inc...), append(exclude, exc...)
 	if f.has("all") || f.has("branches") || f.has("tags") {
 		for _, r := range x.refs("refs/") {
 			if (f.has("branches") && !r.Name().IsBranch()) || (f.has("tags") && !r.Name().IsTag()) {
@@ -917,3 +881,50 @@ func cmdShow(x *cli, args []string) int { return x.logLike(args, true) }
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
 var _ = sort.Strings
+
+// revRange reads revisions as git's revision walk does: A..B, A...B, ^A
+// and A, into the commits to include and those to exclude.
+func (x *cli) revRange(revs []string) (include, exclude []plumbing.Hash, err error) {
+	for _, r := range revs {
+		switch {
+		case strings.Contains(r, "..."):
+			l, rr, _ := strings.Cut(r, "...")
+			lh, err := x.rev(orHead(l))
+			if err != nil {
+				return nil, nil, err
+			}
+			rh, err := x.rev(orHead(rr))
+			if err != nil {
+				return nil, nil, err
+			}
+			include = append(include, lh, rh)
+			if b, err := x.r.mergeBase(lh, rh); err == nil {
+				exclude = append(exclude, b)
+			}
+		case strings.Contains(r, ".."):
+			l, rr, _ := strings.Cut(r, "..")
+			lh, err := x.rev(orHead(l))
+			if err != nil {
+				return nil, nil, err
+			}
+			rh, err := x.rev(orHead(rr))
+			if err != nil {
+				return nil, nil, err
+			}
+			include, exclude = append(include, rh), append(exclude, lh)
+		case strings.HasPrefix(r, "^"):
+			h, err := x.rev(r[1:])
+			if err != nil {
+				return nil, nil, err
+			}
+			exclude = append(exclude, h)
+		default:
+			h, err := x.rev(r)
+			if err != nil {
+				return nil, nil, err
+			}
+			include = append(include, h)
+		}
+	}
+	return include, exclude, nil
+}
