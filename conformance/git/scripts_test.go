@@ -476,6 +476,49 @@ git --no-pager -c core.abbrev=9 -c color.ui=never show --stat --format=%s
 git --literal-pathspecs --no-pager diff --stat
 git --bogus status
 `,
+	"commit-amend-empty": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+git commit -q --allow-empty -m empty
+git commit --amend -m x
+git commit --amend --no-edit
+git commit --amend --allow-empty -q -m "still empty"
+git log --format=%s
+`,
+	"stash-pop-unrelated": `
+write a.txt "one\n"
+write b.txt "bee\n"
+git add .
+git commit -q -m first
+write a.txt "changed\n"
+git stash -q
+write b.txt "local\n"
+git stash pop
+git status --short
+git stash list
+`,
+	"diff-filter": `
+write a.txt "one\n"
+write b.txt "bee\n"
+write c.txt "sea\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+rm b.txt
+write d.txt "dee\n"
+git add -A
+git commit -q -m second
+git diff --name-status --diff-filter=M HEAD~1
+git diff --name-status --diff-filter=A HEAD~1 HEAD
+git diff --name-status --diff-filter=D HEAD~1 HEAD
+git diff --name-status --diff-filter=AD HEAD~1 HEAD
+git diff --name-only --diff-filter=d HEAD~1 HEAD
+git diff --stat --diff-filter=M HEAD~1 HEAD
+git log --name-status --format=%s --diff-filter=A
+git diff --name-status --diff-filter=U HEAD~1
+git diff --diff-filter=Q HEAD~1
+`,
 	"merge-ff": `
 write a.txt "one\n"
 git add .

@@ -392,6 +392,7 @@ var diffOpts = []opt{
 	{short: 'w', long: "ignore-all-space"}, {long: "no-ext-diff", key: "no-ext-diff"}, {long: "raw"}, {long: "no-index", key: "no-index"},
 	{long: "src-prefix", arg: argRequired}, {long: "dst-prefix", arg: argRequired}, {long: "no-prefix", key: "no-prefix"},
 	{long: "merge-base"}, {long: "full-index"}, {long: "binary"}, {long: "word-diff", arg: argOptional}, {long: "check"},
+	{long: "diff-filter", arg: argRequired},
 }
 
 // diffFormat holds the output options shared by diff, log and show.
@@ -400,6 +401,44 @@ type diffFormat struct {
 	ctx                                                                     int
 	renames                                                                 bool
 	srcPfx, dstPfx                                                          string
+	// filter, from --diff-filter, keeps the pairs of the change classes
+	// it selects (nil: every pair).
+	filter func(status byte) bool
+}
+
+// parseDiffFilter reads --diff-filter as git does: upper-case letters
+// select change classes, lower-case ones exclude them (alone, from all).
+func parseDiffFilter(v string) (func(byte) bool, error) {
+	var in, out [256]bool
+	anyIn := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '*':
+			anyIn = false // "all-or-none" has no effect on a single pair
+		case strings.IndexByte("ACDMRTUXB", c) >= 0:
+			in[c], anyIn = true, true
+		case c >= 'a' && c <= 'z' && strings.IndexByte("ACDMRTUXB", c-'a'+'A') >= 0:
+			out[c-'a'+'A'] = true
+		default:
+			return nil, &fatalErr{code: 129, text: fmt.Sprintf("error: unknown change class '%c' in --diff-filter=%s\n", c, v)}
+		}
+	}
+	return func(st byte) bool { return !out[st] && (!anyIn || in[st]) }, nil
+}
+
+// keep returns the pairs d's --diff-filter selects.
+func (d *diffFormat) keep(pairs []*pair) []*pair {
+	if d.filter == nil {
+		return pairs
+	}
+	var out []*pair
+	for _, p := range pairs {
+		if d.filter(p.status) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func (x *cli) diffFormatOf(f *flags, patchDefault bool) (*diffFormat, error) {
@@ -430,6 +469,12 @@ func (x *cli) diffFormatOf(f *flags, patchDefault bool) (*diffFormat, error) {
 	if o := f.refuse("merge-base", "full-index", "binary"); o != "" {
 		return nil, fatalf("option '%s' of git diff is not supported by nook's git", o)
 	}
+	if f.has("diff-filter") {
+		var err error
+		if d.filter, err = parseDiffFilter(f.str("diff-filter")); err != nil {
+			return nil, err
+		}
+	}
 	if f.has("no-prefix") {
 		d.srcPfx, d.dstPfx = "", ""
 	}
@@ -444,6 +489,7 @@ func (x *cli) diffFormatOf(f *flags, patchDefault bool) (*diffFormat, error) {
 
 // render prints pairs in the chosen formats.
 func (x *cli) render(pairs []*pair, d *diffFormat) {
+	pairs = d.keep(pairs)
 	if d.numstat {
 		for _, s := range x.numstat(pairs) {
 			name := s.p.bpath
@@ -704,6 +750,7 @@ func cmdDiff(x *cli, args []string) int {
 		}
 		sort.Slice(pairs, func(i, j int) bool { return pairs[i].bpath < pairs[j].bpath })
 	}
+	pairs = d.keep(pairs)
 	if f.has("quiet") {
 		if len(pairs) > 0 {
 			return 1

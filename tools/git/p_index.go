@@ -569,6 +569,16 @@ func cmdCommit(x *cli, args []string) int {
 		x.statusForCommit(false)
 		return 1
 	}
+	if tree == parentTree && !f.has("allow-empty") && amended != nil && len(amended.ParentHashes) < 2 && !merging {
+		if b, _ := x.head(); b != "" {
+			x.printf("On branch %s\n", b)
+		}
+		x.printf("No changes\n")
+		x.eprintf("You asked to amend the most recent commit, but doing so would make\n" +
+			"it empty. You can repeat your command with --allow-empty, or you can\n" +
+			"remove the commit entirely with \"git reset HEAD^\".\n")
+		return 1
+	}
 	if f.has("dry-run") {
 		x.statusLongTo(ps)
 		return 0

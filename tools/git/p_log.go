@@ -423,6 +423,9 @@ func (x *cli) logLike(args []string, show bool) int {
 		if !since.IsZero() && c.Committer.When.Before(since) || !until.IsZero() && c.Committer.When.After(until) {
 			return true
 		}
+		if d.filter != nil && !x.changesKept(c, d, ps) {
+			return true
+		}
 		if skip > 0 {
 			skip--
 			return true
@@ -927,4 +930,18 @@ func (x *cli) revRange(revs []string) (include, exclude []plumbing.Hash, err err
 		}
 	}
 	return include, exclude, nil
+}
+
+// changesKept reports whether c changes a file of a class --diff-filter
+// selects (a merge, whose changes log does not show, changes none).
+func (x *cli) changesKept(c *object.Commit, d *diffFormat, ps *pathspec) bool {
+	if len(c.ParentHashes) > 1 {
+		return false
+	}
+	from := flat{}
+	if len(c.ParentHashes) == 1 {
+		from, _ = x.r.commitFlat(c.ParentHashes[0])
+	}
+	to, _ := x.r.treeFlat(c.TreeHash)
+	return len(d.keep(x.diffPairs(from, to, ps, d.renames))) > 0
 }
