@@ -519,6 +519,33 @@ git log --name-status --format=%s --diff-filter=A
 git diff --name-status --diff-filter=U HEAD~1
 git diff --diff-filter=Q HEAD~1
 `,
+	"reflog": `
+write a.txt "one\n"
+git add .
+git commit -q -m first
+write a.txt "two\n"
+git commit -q -am second
+git commit -q --amend -m "second, amended"
+git checkout -q -b side
+write s.txt "s\n"
+git add .
+git commit -q -m side
+git checkout -q main
+git merge -q --no-ff -m "merge side" side
+git reset -q --hard HEAD~1
+git merge -q side
+git branch other HEAD~1
+git checkout -q -b third other
+git checkout -q main
+git revert --no-edit HEAD
+git reflog
+git reflog other
+git reflog third
+git reflog show -n 3
+git reflog main
+git reflog show side
+git reflog nosuch
+`,
 	"merge-ff": `
 write a.txt "one\n"
 git add .

@@ -19,14 +19,14 @@ var commands = map[string]func(*cli, []string) int{
 	"restore": cmdRestore, "clean": cmdClean, "ls-files": cmdLsFiles, "config": cmdConfig, "diff": cmdDiff,
 	"log": cmdLog, "show": cmdShow, "branch": cmdBranch, "checkout": cmdCheckout, "switch": cmdSwitch,
 	"tag": cmdTag, "rev-parse": cmdRevParse, "merge": cmdMerge, "cherry-pick": cmdCherryPick, "revert": cmdRevert,
-	"stash": cmdStash, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog,
+	"stash": cmdStash, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog, "reflog": cmdReflog,
 	"merge-base": cmdMergeBase, "cat-file": cmdCatFile, "ls-tree": cmdLsTree, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
 }
 
 // unsupported are git commands nook's git does not serve.
 var unsupported = map[string]bool{
 	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true,
-	"format-patch": true, "gc": true, "notes": true, "pull": true, "range-diff": true, "reflog": true, "remote": true,
+	"format-patch": true, "gc": true, "notes": true, "pull": true, "range-diff": true, "remote": true,
 	"send-email": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
 	"hash-object": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
 	"write-tree": true, "commit-tree": true, "symbolic-ref": true, "for-each-ref": true, "mergetool": true,

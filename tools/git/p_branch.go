@@ -157,6 +157,7 @@ func cmdBranch(x *cli, args []string) int {
 	if err := x.r.Storer.SetReference(plumbing.NewHashReference(ref, h)); err != nil {
 		return x.fail(err)
 	}
+	x.appendLog(".git/logs/"+ref.String(), plumbing.ZeroHash, h, "branch: Created from "+start)
 	return 0
 }
 
@@ -543,6 +544,11 @@ func (x *cli) switchTo(target, newBranch string, forceCreate, force, detach, qui
 		if err := x.r.Storer.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(newBranch), to)); err != nil {
 			return x.fail(err)
 		}
+		from := target
+		if from == "" {
+			from = "HEAD"
+		}
+		x.appendLog(".git/logs/refs/heads/"+newBranch, plumbing.ZeroHash, to, "branch: Created from "+from)
 	}
 	toName := branch
 	if branch != "" {

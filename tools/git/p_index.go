@@ -613,7 +613,16 @@ func cmdCommit(x *cli, args []string) int {
 	if err := x.r.writeIndex(ix); err != nil {
 		return x.fail(err)
 	}
-	if err := x.r.setHead(h); err != nil {
+	kind := "commit"
+	switch {
+	case amended != nil:
+		kind = "commit (amend)"
+	case len(parents) == 0:
+		kind = "commit (initial)"
+	case merging:
+		kind = "commit (merge)"
+	}
+	if err := x.moveHead(h, kind+": "+subject(msg)); err != nil {
 		return x.fail(err)
 	}
 	x.r.wt.removeRaw(".git/MERGE_HEAD")
@@ -834,7 +843,7 @@ func cmdReset(x *cli, args []string) int {
 	if !head.IsZero() && target != head {
 		x.r.wt.writeRaw(".git/ORIG_HEAD", []byte(head.String()+"\n"))
 	}
-	if err := x.r.setHead(target); err != nil {
+	if err := x.moveHead(target, "reset: moving to "+rev); err != nil {
 		return x.fail(err)
 	}
 	x.clearMergeState()

@@ -244,7 +244,7 @@ func cmdMerge(x *cli, args []string) int {
 			return x.fail(err)
 		}
 		x.r.wt.writeRaw(".git/ORIG_HEAD", []byte(head.String()+"\n"))
-		if err := x.r.setHead(theirs); err != nil {
+		if err := x.moveHead(theirs, "merge "+name+": Fast-forward"); err != nil {
 			return x.fail(err)
 		}
 		if !quiet {
@@ -320,7 +320,7 @@ func cmdMerge(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if err := x.r.setHead(h); err != nil {
+	if err := x.moveHead(h, "merge "+name+": Merge made by the 'ort' strategy."); err != nil {
 		return x.fail(err)
 	}
 	if !quiet {
@@ -518,7 +518,11 @@ func (x *cli) pick(args []string, revert bool) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if err := x.r.setHead(nh); err != nil {
+	op := "cherry-pick"
+	if revert {
+		op = "revert"
+	}
+	if err := x.moveHead(nh, op+": "+subject(cleanMessage(msg))); err != nil {
 		return x.fail(err)
 	}
 	x.commitSummaryPick(nh, c, revert)
@@ -546,7 +550,7 @@ func (x *cli) commitPicked(headFile string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if err := x.r.setHead(nh); err != nil {
+	if err := x.moveHead(nh, "commit: "+subject(cleanMessage(string(msgData)))); err != nil {
 		return x.fail(err)
 	}
 	x.clearMergeState()

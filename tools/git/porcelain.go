@@ -439,14 +439,33 @@ func (x *cli) previousBranch() (string, bool) {
 	return "", false
 }
 
-// reflog appends a line to HEAD's reflog (and the branch's), as git
-// does; checkout - reads it back.
+// reflog appends a line to HEAD's reflog, as git does; checkout - and
+// git reflog read it back.
 func (x *cli) reflog(old, new plumbing.Hash, msg string) {
+	x.appendLog(".git/logs/HEAD", old, new, msg)
+}
+
+// appendLog appends an entry to the reflog at file.
+func (x *cli) appendLog(file string, old, new plumbing.Hash, msg string) {
 	name, email := x.identity()
 	t := x.now()
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, name, email, t.Unix(), t.Format("-0700"), msg)
-	prev, _ := x.r.wt.readRaw(".git/logs/HEAD")
-	x.r.wt.writeRaw(".git/logs/HEAD", append(prev, line...))
+	prev, _ := x.r.wt.readRaw(file)
+	x.r.wt.writeRaw(file, append(prev, line...))
+}
+
+// moveHead moves what HEAD names to h and logs it under msg in HEAD's
+// reflog and its branch's, as git's update_ref does.
+func (x *cli) moveHead(h plumbing.Hash, msg string) error {
+	branch, old := x.r.headRef()
+	if err := x.r.setHead(h); err != nil {
+		return err
+	}
+	x.reflog(old, h, msg)
+	if branch != "" {
+		x.appendLog(".git/logs/"+branch.String(), old, h, msg)
+	}
+	return nil
 }
 
 // head returns HEAD's branch short name ("" detached) and commit.
