@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/nookdev/nook/runtime/shell/internal/strftime"
 )
 
 func init() {
@@ -35,106 +37,6 @@ func sleep(e *Env, args []string) int {
 	case <-e.Ctx.Done():
 		return 1
 	}
-}
-
-// strftime renders the date(1) format directives models use.
-func strftime(f string, t time.Time) string {
-	var b strings.Builder
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' || i+1 >= len(f) {
-			b.WriteByte(f[i])
-			continue
-		}
-		i++
-		pad := true
-		if f[i] == '-' && i+1 < len(f) {
-			pad = false
-			i++
-		}
-		num := func(v, w int) {
-			if pad {
-				fmt.Fprintf(&b, "%0*d", w, v)
-			} else {
-				fmt.Fprint(&b, v)
-			}
-		}
-		switch f[i] {
-		case 'Y':
-			fmt.Fprint(&b, t.Year())
-		case 'y':
-			num(t.Year()%100, 2)
-		case 'm':
-			num(int(t.Month()), 2)
-		case 'd':
-			num(t.Day(), 2)
-		case 'e':
-			fmt.Fprintf(&b, "%2d", t.Day())
-		case 'H':
-			num(t.Hour(), 2)
-		case 'I':
-			h := t.Hour() % 12
-			if h == 0 {
-				h = 12
-			}
-			num(h, 2)
-		case 'M':
-			num(t.Minute(), 2)
-		case 'S':
-			num(t.Second(), 2)
-		case 'N':
-			fmt.Fprintf(&b, "%09d", t.Nanosecond())
-		case 's':
-			fmt.Fprint(&b, t.Unix())
-		case 'j':
-			num(t.YearDay(), 3)
-		case 'U': // week of the year, Sunday first
-			num((t.YearDay()+6-int(t.Weekday()))/7, 2)
-		case 'W': // week of the year, Monday first
-			num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2)
-		case 'a':
-			b.WriteString(t.Format("Mon"))
-		case 'A':
-			b.WriteString(t.Format("Monday"))
-		case 'b', 'h':
-			b.WriteString(t.Format("Jan"))
-		case 'B':
-			b.WriteString(t.Format("January"))
-		case 'p':
-			b.WriteString(t.Format("PM"))
-		case 'Z':
-			b.WriteString(t.Format("MST"))
-		case 'z':
-			b.WriteString(t.Format("-0700"))
-		case 'F':
-			b.WriteString(t.Format("2006-01-02"))
-		case 'T':
-			b.WriteString(t.Format("15:04:05"))
-		case 'D':
-			b.WriteString(t.Format("01/02/06"))
-		case 'R':
-			b.WriteString(t.Format("15:04"))
-		case 'u':
-			wd := int(t.Weekday())
-			if wd == 0 {
-				wd = 7
-			}
-			fmt.Fprint(&b, wd)
-		case 'w':
-			fmt.Fprint(&b, int(t.Weekday()))
-		case 'c':
-			b.WriteString(t.Format("Mon Jan _2 15:04:05 2006"))
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(f[i])
-		}
-	}
-	return b.String()
 }
 
 func date(e *Env, args []string) int {
@@ -177,6 +79,6 @@ func date(e *Env, args []string) int {
 			format = a[1:]
 		}
 	}
-	fmt.Fprintln(e.Stdout, strings.ReplaceAll(strftime(format, t), "%:z", "+00:00"))
+	fmt.Fprintln(e.Stdout, strftime.Format(format, t))
 	return 0
 }
