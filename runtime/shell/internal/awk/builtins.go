@@ -1,7 +1,6 @@
 package awk
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/nookdev/nook/runtime/shell/internal/strftime"
 )
 
 // strlen is the length of s in characters (UTF-8 mode) or bytes.
@@ -214,7 +215,7 @@ func (in *interp) builtin(e *builtinExpr) value {
 		if len(a) > 1 {
 			t = time.Unix(int64(toNumber(in.eval(a[1]))), 0)
 		}
-		return str(strftime(format, t.UTC()))
+		return str(strftime.Format(format, t.UTC()))
 	case "system":
 		cmd := in.toStr(in.eval(a[0]))
 		if in.cfg.Exec == nil {
@@ -362,91 +363,5 @@ func (in *interp) gensub(re *regexp.Regexp, repl string, how value, s string) st
 		in.checkLen(b.Len(), "a string")
 	}
 	b.WriteString(s[last:])
-	return b.String()
-}
-
-// strftime formats t with the common C conversions.
-func strftime(format string, t time.Time) string {
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 >= len(format) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch format[i] {
-		case 'Y':
-			fmt.Fprintf(&b, "%d", t.Year())
-		case 'y':
-			fmt.Fprintf(&b, "%02d", t.Year()%100)
-		case 'm':
-			fmt.Fprintf(&b, "%02d", int(t.Month()))
-		case 'd':
-			fmt.Fprintf(&b, "%02d", t.Day())
-		case 'e':
-			fmt.Fprintf(&b, "%2d", t.Day())
-		case 'H':
-			fmt.Fprintf(&b, "%02d", t.Hour())
-		case 'I':
-			h := t.Hour() % 12
-			if h == 0 {
-				h = 12
-			}
-			fmt.Fprintf(&b, "%02d", h)
-		case 'M':
-			fmt.Fprintf(&b, "%02d", t.Minute())
-		case 'S':
-			fmt.Fprintf(&b, "%02d", t.Second())
-		case 'j':
-			fmt.Fprintf(&b, "%03d", t.YearDay())
-		case 'a':
-			b.WriteString(t.Weekday().String()[:3])
-		case 'A':
-			b.WriteString(t.Weekday().String())
-		case 'b', 'h':
-			b.WriteString(t.Month().String()[:3])
-		case 'B':
-			b.WriteString(t.Month().String())
-		case 'p':
-			if t.Hour() < 12 {
-				b.WriteString("AM")
-			} else {
-				b.WriteString("PM")
-			}
-		case 'Z':
-			name, _ := t.Zone()
-			b.WriteString(name)
-		case 'z':
-			b.WriteString(t.Format("-0700"))
-		case 's':
-			fmt.Fprintf(&b, "%d", t.Unix())
-		case 'F':
-			b.WriteString(t.Format("2006-01-02"))
-		case 'T':
-			b.WriteString(t.Format("15:04:05"))
-		case 'D':
-			b.WriteString(t.Format("01/02/06"))
-		case 'R':
-			b.WriteString(t.Format("15:04"))
-		case 'u':
-			wd := int(t.Weekday())
-			if wd == 0 {
-				wd = 7
-			}
-			fmt.Fprintf(&b, "%d", wd)
-		case 'w':
-			fmt.Fprintf(&b, "%d", int(t.Weekday()))
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(format[i])
-		}
-	}
 	return b.String()
 }
