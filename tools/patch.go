@@ -35,7 +35,7 @@ func patchTool(s *Set) *Tool {
 }
 
 type patchIn struct {
-	Patch string `json:"patch"`
+	Patch  string `json:"patch"`
 	Cwd    string `json:"cwd"`
 	DryRun bool   `json:"dryRun"`
 }
