@@ -52,6 +52,9 @@ type ReadOptions struct {
 	MaxLineBytes  int   // a longer line is cut and marked (default 2,000)
 	NoLineNumbers bool  // leave out the "N\t" prefix on each line
 	MaxMediaBytes int64 // largest image or PDF returned as media (default 3.5 MiB)
+	// MaxPaths is the most files one call may read with paths
+	// (default 20); they share the call's MaxBytes and MaxMediaBytes.
+	MaxPaths int
 }
 
 // WriteOptions cap the write tool.
@@ -86,6 +89,7 @@ const (
 	DefaultReadMaxBytes      = 50 << 10
 	DefaultReadMaxLineBytes  = 2000
 	DefaultReadMaxMediaBytes = 3.5 * (1 << 20)
+	DefaultReadMaxPaths      = 20
 	DefaultWriteMaxBytes     = 2 << 20
 	DefaultEditMaxBytes      = 2 << 20
 	DefaultMaxPatchFiles     = 1000
@@ -107,6 +111,7 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	def(&o.Read.MaxLines, DefaultReadMaxLines)
 	def(&o.Read.MaxBytes, DefaultReadMaxBytes)
 	def(&o.Read.MaxLineBytes, DefaultReadMaxLineBytes)
+	def(&o.Read.MaxPaths, DefaultReadMaxPaths)
 	if o.Read.MaxMediaBytes <= 0 {
 		o.Read.MaxMediaBytes = DefaultReadMaxMediaBytes
 	}
