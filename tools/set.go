@@ -81,22 +81,30 @@ type ListOptions struct {
 	// GrepTimeout bounds one grep call (default 10s): then it returns the
 	// matches found so far, with a note saying so.
 	GrepTimeout time.Duration
+	// MaxDepth is the deepest tree ls lists with depth (default 10).
+	MaxDepth int
+	// MaxSortEntries is the most entries of one directory ls sorts by
+	// size or mtime (default 10,000): such a sort reads the whole
+	// directory, where a listing by name reads one page.
+	MaxSortEntries int
 }
 
 // Defaults.
 const (
-	DefaultReadMaxLines      = 2000
-	DefaultReadMaxBytes      = 50 << 10
-	DefaultReadMaxLineBytes  = 2000
-	DefaultReadMaxMediaBytes = 3.5 * (1 << 20)
-	DefaultReadMaxPaths      = 20
-	DefaultWriteMaxBytes     = 2 << 20
-	DefaultEditMaxBytes      = 2 << 20
-	DefaultMaxPatchFiles     = 1000
-	DefaultMaxPatchBytes     = 2 << 20
-	DefaultListLimit         = 200
-	DefaultListMaxLimit      = 1000
-	DefaultGrepTimeout       = 10 * time.Second
+	DefaultReadMaxLines       = 2000
+	DefaultReadMaxBytes       = 50 << 10
+	DefaultReadMaxLineBytes   = 2000
+	DefaultReadMaxMediaBytes  = 3.5 * (1 << 20)
+	DefaultReadMaxPaths       = 20
+	DefaultWriteMaxBytes      = 2 << 20
+	DefaultEditMaxBytes       = 2 << 20
+	DefaultMaxPatchFiles      = 1000
+	DefaultMaxPatchBytes      = 2 << 20
+	DefaultListLimit          = 200
+	DefaultListMaxLimit       = 1000
+	DefaultGrepTimeout        = 10 * time.Second
+	DefaultListMaxDepth       = 10
+	DefaultListMaxSortEntries = 10000
 )
 
 func (o Options) withDefaults(f *vfs.FS) Options {
@@ -121,6 +129,8 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	def(&o.Edit.MaxPatchBytes, DefaultMaxPatchBytes)
 	def(&o.List.DefaultLimit, DefaultListLimit)
 	def(&o.List.MaxLimit, DefaultListMaxLimit)
+	def(&o.List.MaxDepth, DefaultListMaxDepth)
+	def(&o.List.MaxSortEntries, DefaultListMaxSortEntries)
 	if o.List.GrepTimeout <= 0 {
 		o.List.GrepTimeout = DefaultGrepTimeout
 	}
