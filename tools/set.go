@@ -34,6 +34,11 @@ type Options struct {
 	Runtime *runtime.Runtime
 	// Exec configures the exec tool.
 	Exec ExecOptions
+	// Publisher, when not nil, gives the set the publish tool, which
+	// shares a file through a time-limited link (not in a read-only set).
+	Publisher Publisher
+	// Publish configures the publish tool.
+	Publish PublishOptions
 	// Hooks are middleware on every call of the set's tools (see Hook):
 	// to validate, block, substitute results, require approval, observe
 	// or redact.
@@ -147,6 +152,13 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 			o.Exec.OutputDir = o.Runtime.OutputDir()
 		}
 	}
+	if o.Publish.DefaultExpiry <= 0 {
+		o.Publish.DefaultExpiry = DefaultPublishExpiry
+	}
+	if o.Publish.MaxExpiry <= 0 {
+		o.Publish.MaxExpiry = DefaultPublishMaxExpiry
+	}
+	o.Publish.DefaultExpiry = min(o.Publish.DefaultExpiry, o.Publish.MaxExpiry)
 	if o.Locks == nil {
 		o.Locks = locksFor(f)
 	}
@@ -176,6 +188,7 @@ var builders = []struct {
 	{"move", true, moveTool},
 	{"delete", true, deleteTool},
 	{"exec", true, execTool},
+	{"publish", true, publishTool},
 }
 
 // New returns the tool set over the workspace filesystem f.
