@@ -26,13 +26,15 @@ func editTool(s *Set) *Tool {
 			"edits":{"type":"array","minItems":1,"items":{"type":"object","properties":{
 				"oldText":{"type":"string"},"newText":{"type":"string"},"replaceAll":{"type":"boolean"}},
 				"required":["oldText","newText"],"additionalProperties":false}},
-			"expectedHash":{"type":"string","description":"hash from read: fail if the file changed since"}},
+			"expectedHash":{"type":"string","description":"hash from read: fail if the file changed since"},
+			"dryRun":{"type":"boolean","description":"Return the diff that would be applied, changing nothing"}},
 			"required":["path","edits"],"additionalProperties":false}`),
 		OutputSchema: schema(`{"type":"object","properties":{
 			"path":{"type":"string"},"editsApplied":{"type":"integer"},
 			"matches":{"type":"array","items":{"type":"object","properties":{
 				"edit":{"type":"integer"},"match":{"type":"string"},"line":{"type":"integer"},"replacements":{"type":"integer"}}}},
-			"diff":{"type":"string"},"firstChangedLine":{"type":"integer"},"hash":{"type":"string"}},
+			"diff":{"type":"string"},"firstChangedLine":{"type":"integer"},"hash":{"type":"string","description":"content hash after the edit (for a dry run: what it would be)"},
+			"dryRun":{"type":"boolean","description":"true: nothing was changed"}},
 			"required":["path","editsApplied","diff","firstChangedLine","hash"]}`),
 		Annotations: Annotations{Destructive: true},
 		run:         s.edit,
@@ -43,6 +45,7 @@ type editIn struct {
 	Path         string     `json:"path"`
 	Edits        []editItem `json:"edits"`
 	ExpectedHash string     `json:"expectedHash"`
+	DryRun       bool       `json:"dryRun"`
 }
 
 type editItem struct {
@@ -65,6 +68,7 @@ type editOut struct {
 	Diff             string         `json:"diff"`
 	FirstChangedLine int            `json:"firstChangedLine"`
 	Hash             string         `json:"hash"`
+	DryRun           bool           `json:"dryRun,omitempty"`
 }
 
 func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
@@ -122,10 +126,14 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 			Diff:             udiff.Unified("a"+p, "b"+p, old, res.Content, diffContext),
 			FirstChangedLine: udiff.FirstChangedLine(old, res.Content),
 			Hash:             vfs.HashContent(res.Content),
+			DryRun:           in.DryRun,
 		}
 		for _, m := range res.Matches {
 			out.Matches = append(out.Matches, editMatchOut{Edit: m.Index, Match: m.Rule,
 				Line: 1 + strings.Count(string(old[:m.Start]), "\n"), Replacements: m.Count})
+		}
+		if in.DryRun {
+			return nil // no write and no receipt: a dry run changes nothing
 		}
 		if err := b.WriteFile(p, res.Content, nil); err != nil {
 			return err
@@ -136,7 +144,11 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Edited %s:", shown(p))
+	verb := "Edited"
+	if in.DryRun {
+		verb = "Dry run, nothing changed: would edit"
+	}
+	fmt.Fprintf(&b, "%s %s:", verb, shown(p))
 	for i, m := range out.Matches {
 		if i > 0 {
 			b.WriteString(",")

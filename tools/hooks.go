@@ -58,6 +58,20 @@ type Call struct {
 	set *Set // the set called, whose root and filesystem Resolve uses
 }
 
+// DryRun reports whether the call asks for a dry run (edit's and patch's
+// dryRun: true), which changes nothing: the tool returns what it would do.
+// It reads the input as it is now, so it agrees with what the tool will
+// see after any hook that replaced the input.
+func (c *Call) DryRun() bool {
+	if c.Tool != "edit" && c.Tool != "patch" {
+		return false
+	}
+	var in struct {
+		DryRun bool `json:"dryRun"`
+	}
+	return json.Unmarshal(c.Input, &in) == nil && in.DryRun
+}
+
 // Verdict is what a Before hook decides about a call.
 type Verdict struct {
 	// Block refuses the call with this reason: the caller gets an error

@@ -121,7 +121,7 @@ export default async () => {
 		t.Errorf("value = %s\nwant    %s", res.Value, want)
 	}
 	d := LateModuleDoc(opts)
-	for _, w := range []string{"interface ReadInput {\n", "  path: string;\n", "interface ExecInput {\n", "interface EditInput {\n  edits: {\n    newText: string;\n"} {
+	for _, w := range []string{"interface ReadInput {\n", "  path: string;\n", "interface ExecInput {\n", "interface EditInput {\n  /** Return the diff that would be applied, changing nothing */\n  dryRun?: boolean;\n  edits: {\n    newText: string;\n"} {
 		if !strings.Contains(d.Types, w) {
 			t.Errorf("Types lacks %q", w)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nookdev/nook/tools/internal/applypatch"
+	"github.com/nookdev/nook/tools/internal/udiff"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -17,12 +18,16 @@ func patchTool(s *Set) *Tool {
 			"to several files at once: all of it applies or none.",
 		InputSchema: schema(`{"type":"object","properties":{
 			"patch":{"type":"string"},
-			"cwd":{"type":"string","description":"Directory relative paths in the patch are taken from (default: the workspace root)"}},
+			"cwd":{"type":"string","description":"Directory relative paths in the patch are taken from (default: the workspace root)"},
+			"dryRun":{"type":"boolean","description":"Return the diff that would be applied, changing nothing"}},
 			"required":["patch"],"additionalProperties":false}`),
 		OutputSchema: schema(`{"type":"object","properties":{
 			"files":{"type":"array","items":{"type":"object","properties":{
 				"path":{"type":"string"},"action":{"type":"string","enum":["add","update","delete"]},
-				"movedTo":{"type":"string"},"hunks":{"type":"integer"}},"required":["path","action"]}}},
+				"movedTo":{"type":"string"},"hunks":{"type":"integer"},
+				"firstChangedLine":{"type":"integer","description":"dry run: the first line of the new file that differs"}},"required":["path","action"]}},
+			"diff":{"type":"string","description":"dry run: the unified diff that would be applied"},
+			"dryRun":{"type":"boolean","description":"true: nothing was changed"}},
 			"required":["files"]}`),
 		Annotations: Annotations{Destructive: true},
 		run:         s.patch,
@@ -30,8 +35,9 @@ func patchTool(s *Set) *Tool {
 }
 
 type patchIn struct {
-	Patch string `json:"patch"`
-	Cwd   string `json:"cwd"`
+	Patch  string `json:"patch"`
+	Cwd    string `json:"cwd"`
+	DryRun bool   `json:"dryRun"`
 }
 
 type patchFile struct {
@@ -39,10 +45,14 @@ type patchFile struct {
 	Action  string `json:"action"`
 	MovedTo string `json:"movedTo,omitempty"`
 	Hunks   int    `json:"hunks,omitempty"`
+	// FirstChangedLine is set by a dry run.
+	FirstChangedLine int `json:"firstChangedLine,omitempty"`
 }
 
 type patchOut struct {
-	Files []patchFile `json:"files"`
+	Files  []patchFile `json:"files"`
+	Diff   string      `json:"diff,omitempty"`
+	DryRun bool        `json:"dryRun,omitempty"`
 }
 
 func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
@@ -86,6 +96,9 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		if err != nil {
 			return fail("%v\nNothing was changed.", err)
 		}
+		if in.DryRun {
+			return s.previewPatch(b, ops, &out)
+		}
 		for _, op := range ops {
 			f := patchFile{Path: op.Path, Hunks: op.Hunks}
 			switch op.Kind {
@@ -116,6 +129,10 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		return nil, err
 	}
 	var b strings.Builder
+	if out.DryRun {
+		fmt.Fprintf(&b, "Dry run, nothing changed: the patch would change %d file(s):\n%s", len(out.Files), out.Diff)
+		return Text(b.String(), out), nil
+	}
 	fmt.Fprintf(&b, "Applied the patch to %d file(s):\n", len(out.Files))
 	for _, f := range out.Files {
 		switch {
@@ -130,6 +147,47 @@ func (s *Set) patch(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		}
 	}
 	return Text(b.String(), out), nil
+}
+
+// previewPatch fills out with what the planned ops would do, as a unified
+// diff per file (a deleted file is diffed against nothing, an added one
+// from nothing), changing nothing and leaving no receipt.
+func (s *Set) previewPatch(b *vfs.Batch, ops []applypatch.Op, out *patchOut) error {
+	out.DryRun = true
+	var diff strings.Builder
+	for _, op := range ops {
+		f := patchFile{Path: op.Path, Hunks: op.Hunks, MovedTo: op.MoveTo}
+		var old []byte
+		from, to := "a"+op.Path, "b"+op.Path
+		switch op.Kind {
+		case applypatch.Add:
+			f.Action, from = "add", "/dev/null"
+		case applypatch.Delete:
+			f.Action, to = "delete", "/dev/null"
+		case applypatch.Update:
+			f.Action = "update"
+			if op.MoveTo != "" {
+				to = "b" + op.MoveTo
+			}
+		}
+		if op.Kind != applypatch.Add {
+			var err error
+			if old, err = b.ReadFile(op.Path); err != nil {
+				return err
+			}
+		}
+		d := UnifiedDiff(from, to, old, op.Content, diffContext)
+		if d == "" && op.MoveTo != "" {
+			d = fmt.Sprintf("rename %s -> %s (content unchanged)\n", op.Path, op.MoveTo)
+		}
+		diff.WriteString(d)
+		if op.Kind != applypatch.Delete {
+			f.FirstChangedLine = udiff.FirstChangedLine(old, op.Content)
+		}
+		out.Files = append(out.Files, f)
+	}
+	out.Diff = diff.String()
+	return nil
 }
 
 // cappedReader reads the files a patch updates, refusing those over the

@@ -47,7 +47,9 @@ type ApprovalPolicy struct {
 	// ("/workspace/secrets/**", "**/.env"); a glob not starting with "/"
 	// is relative to the set's Root. A call of write, edit, patch, move or
 	// delete that changes a matching path, or a subtree holding one, needs
-	// approval. An invalid glob makes every such call need approval.
+	// approval. An invalid glob makes every such call need approval. A dry
+	// run of edit or patch (Call.DryRun) changes nothing and does not ask;
+	// a tool listed in Tools asks for every call, dry runs too.
 	Paths []string
 }
 
@@ -59,8 +61,8 @@ func RequireApproval(p ApprovalPolicy) Hook {
 		if slices.Contains(p.Tools, c.Tool) {
 			return Verdict{Approve: c.Tool + " needs approval"}
 		}
-		if len(p.Paths) == 0 || c.set == nil {
-			return Verdict{}
+		if len(p.Paths) == 0 || c.set == nil || c.DryRun() {
+			return Verdict{} // a dry run changes no path (see RATIONALE.md)
 		}
 		for _, t := range c.set.changedPaths(ctx, c.Tool, c.Input) {
 			if t.err != nil {

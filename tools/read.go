@@ -42,8 +42,10 @@ func readTool(s *Set) *Tool {
 			"offset":{"type":"integer","minimum":1,"description":"First line to read (1-based)"},
 			"limit":{"type":"integer","minimum":1,"description":"Most lines to read"},
 			"byteOffset":{"type":"integer","minimum":0,"description":"Byte continuation from a previous read (nextByteOffset); needs offset"},
-			"lineOffset":{"type":"integer","minimum":0,"description":"Continue inside a cut long line: byte position within line offset, as a previous read said"}},
-			"required":["path"],"additionalProperties":false}`),
+			"lineOffset":{"type":"integer","minimum":0,"description":"Continue inside a cut long line: byte position within line offset, as a previous read said"},
+			"tail":{"type":"integer","minimum":1,"description":"Read the last N lines instead (not with offset); earlier lines: prevOffset/prevLimit"},
+			"paths":{"type":"array","items":{"type":"string"},"minItems":1,"description":"Several files instead of path, sharing one call's byte cap; each gets its result or error"}},
+			"additionalProperties":false}`),
 		OutputSchema: schema(`{"type":"object","properties":{
 			"path":{"type":"string"},
 			"kind":{"type":"string","enum":["text","image","document","binary"]},
@@ -60,19 +62,28 @@ func readTool(s *Set) *Tool {
 			"nextLineOffset":{"type":"integer","description":"text: lineOffset for the next read, when the cut fell inside a line"},
 			"truncatedLines":{"type":"integer","description":"text: lines shown cut short, each marked with how to read the rest"},
 			"mime":{"type":"string","description":"image, document, binary: the media type"},
-			"unsupported":{"type":"boolean","description":"binary: read cannot show this file"}},
-			"required":["path","kind","size"]}`),
+			"unsupported":{"type":"boolean","description":"binary: read cannot show this file"},
+			"prevOffset":{"type":"integer","description":"text: offset to read the lines before these (with limit prevLimit), after a tail or a limited read"},
+			"prevLimit":{"type":"integer","description":"text: limit for reading the lines before these"},
+			"files":{"type":"array","description":"paths: one entry per path, in order: a result as for path, or path and error","items":{"type":"object","properties":{
+				"path":{"type":"string"},"error":{"type":"string"},"kind":{"type":"string"},"size":{"type":"integer"},"hash":{"type":"string"},
+				"content":{"type":"string"},"startLine":{"type":"integer"},"lineOffset":{"type":"integer"},"lines":{"type":"integer"},
+				"totalLines":{"type":"integer"},"truncated":{"type":"boolean"},"nextOffset":{"type":"integer"},"nextByteOffset":{"type":"integer"},
+				"nextLineOffset":{"type":"integer"},"truncatedLines":{"type":"integer"},"mime":{"type":"string"},"unsupported":{"type":"boolean"},
+				"prevOffset":{"type":"integer"},"prevLimit":{"type":"integer"}},"required":["path"]}}}}`),
 		Annotations: Annotations{ReadOnly: true, Idempotent: true},
 		run:         s.read,
 	}
 }
 
 type readIn struct {
-	Path       *string `json:"path"`
-	Offset     *int64  `json:"offset"`
-	Limit      *int64  `json:"limit"`
-	ByteOffset *int64  `json:"byteOffset"`
-	LineOffset *int64  `json:"lineOffset"`
+	Path       *string  `json:"path"`
+	Offset     *int64   `json:"offset"`
+	Limit      *int64   `json:"limit"`
+	ByteOffset *int64   `json:"byteOffset"`
+	LineOffset *int64   `json:"lineOffset"`
+	Tail       *int64   `json:"tail"`
+	Paths      []string `json:"paths"`
 }
 
 // readText is the structured result of a text read.
@@ -91,6 +102,8 @@ type readText struct {
 	NextByteOffset int64  `json:"nextByteOffset,omitempty"`
 	NextLineOffset int64  `json:"nextLineOffset,omitempty"`
 	TruncatedLines int    `json:"truncatedLines,omitempty"`
+	PrevOffset     int64  `json:"prevOffset,omitempty"`
+	PrevLimit      int64  `json:"prevLimit,omitempty"`
 }
 
 // readFile is the structured result of a media or binary read.
@@ -108,19 +121,41 @@ func (s *Set) read(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if r := decode("read", raw, &in); r != nil {
 		return r, nil
 	}
+	if in.Paths != nil {
+		if in.Path != nil {
+			return Errorf("invalid arguments for read: pass path or paths, not both"), nil
+		}
+		return s.readMany(ctx, in)
+	}
 	if in.Path == nil || *in.Path == "" {
 		return Errorf("invalid arguments for read: path is required"), nil
 	}
+	q, res := s.readQueryOf(in)
+	if res != nil {
+		return res, nil
+	}
+	return s.readOne(ctx, *in.Path, q, 0, 0)
+}
+
+// readQueryOf checks a call's position arguments and makes its query.
+func (s *Set) readQueryOf(in readIn) (readQuery, *Result) {
 	for _, c := range []struct {
 		name string
 		v    *int64
 		min  int64
-	}{{"offset", in.Offset, 1}, {"limit", in.Limit, 1}, {"byteOffset", in.ByteOffset, 0}, {"lineOffset", in.LineOffset, 0}} {
+	}{{"offset", in.Offset, 1}, {"limit", in.Limit, 1}, {"byteOffset", in.ByteOffset, 0}, {"lineOffset", in.LineOffset, 0}, {"tail", in.Tail, 1}} {
 		if c.v != nil && *c.v < c.min {
-			return Errorf("invalid arguments for read: %s must be at least %d, got %d", c.name, c.min, *c.v), nil
+			return readQuery{}, Errorf("invalid arguments for read: %s must be at least %d, got %d", c.name, c.min, *c.v)
 		}
 	}
 	q := readQuery{line: 1, lines: s.opts.Read.MaxLines}
+	if in.Tail != nil {
+		if in.Offset != nil || in.ByteOffset != nil || in.LineOffset != nil || in.Limit != nil {
+			return q, Errorf("invalid arguments for read: tail reads the last lines; it does not go with offset, limit, byteOffset or lineOffset")
+		}
+		q.tail = *in.Tail
+		return q, nil
+	}
 	if in.ByteOffset != nil {
 		q.byteOff = *in.ByteOffset
 	}
@@ -130,18 +165,27 @@ func (s *Set) read(ctx context.Context, raw json.RawMessage) (*Result, error) {
 	if in.Offset != nil {
 		q.line = *in.Offset
 	} else if q.byteOff > 0 {
-		return Errorf("offset is required when byteOffset is greater than zero"), nil
+		return q, Errorf("offset is required when byteOffset is greater than zero")
 	} else if q.col > 0 {
-		return Errorf("offset is required when lineOffset is greater than zero"), nil
+		return q, Errorf("offset is required when lineOffset is greater than zero")
 	}
-	if in.Limit != nil && *in.Limit < int64(q.lines) {
-		q.lines, q.limited = int(*in.Limit), true
+	if in.Limit != nil {
+		q.asked = *in.Limit
+		if *in.Limit < int64(q.lines) {
+			q.lines, q.limited = int(*in.Limit), true
+		}
 	}
-	p, err := vfs.Clean(s.abs(*in.Path))
+	return q, nil
+}
+
+// readOne reads one file; maxBytes and maxMedia, when > 0, lower the
+// caps for this file (a share of a batch's budget).
+func (s *Set) readOne(ctx context.Context, path string, q readQuery, maxBytes int, maxMedia int64) (*Result, error) {
+	p, err := vfs.Clean(s.abs(path))
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{s: s, ctx: ctx, path: p}
+	r := &reader{s: s, ctx: ctx, path: p, maxBytes: maxBytes, maxMedia: maxMedia}
 	defer r.close()
 	res, err := r.read(q)
 	if err != nil {
@@ -157,6 +201,8 @@ type readQuery struct {
 	col     int64 // byte position within line where reading starts
 	lines   int   // most lines to show
 	limited bool  // lines comes from the call's limit
+	asked   int64 // the call's limit, when it gave one
+	tail    int64 // read the last tail lines, when > 0
 }
 
 // reader reads one file for one call. It sees the file through windows:
@@ -181,6 +227,9 @@ type reader struct {
 	line    []byte // assembles a line that spans windows
 
 	seekErr *Result // why seek found no such position
+
+	maxBytes int   // the text cap for this file, when > 0 (else Read.MaxBytes)
+	maxMedia int64 // the media cap for this file, when > 0 (else Read.MaxMediaBytes)
 }
 
 func (r *reader) close() {
@@ -335,6 +384,12 @@ func (r *reader) read(q readQuery) (*Result, error) {
 			return r.binary(binaryMIME(head))
 		}
 	}
+	if q.tail > 0 {
+		var err error
+		if q, err = r.tailQuery(q); err != nil {
+			return nil, err
+		}
+	}
 	return r.text(q)
 }
 
@@ -342,6 +397,9 @@ func (r *reader) read(q readQuery) (*Result, error) {
 // Content that turns out not to be media is read as q asks.
 func (r *reader) media(cls fileClass, mime string, q readQuery) (*Result, error) {
 	max := r.s.opts.Read.MaxMediaBytes
+	if r.maxMedia > 0 {
+		max = r.maxMedia
+	}
 	var data []byte
 	var size int64
 	if r.whole() {
@@ -496,6 +554,9 @@ func cutUTF8(acc []byte, length int64, keep int) ([]byte, bool) {
 // text renders lines from the query's position.
 func (r *reader) text(q readQuery) (*Result, error) {
 	o := r.s.opts.Read
+	if r.maxBytes > 0 {
+		o.MaxBytes = r.maxBytes
+	}
 	pos, line := q.byteOff, q.line
 	if q.byteOff == 0 {
 		var err error
@@ -658,6 +719,10 @@ func (r *reader) text(q readQuery) (*Result, error) {
 		}
 		out.NextByteOffset, out.NextLineOffset = nextPos, nextCol
 	}
+	if back := max(q.tail, q.asked); back > 0 && line > 1 && q.col == 0 {
+		out.PrevLimit = min(back, line-1)
+		out.PrevOffset = line - out.PrevLimit
+	}
 	var err error
 	if out.Size, err = r.size(); err != nil {
 		return nil, err
@@ -677,6 +742,9 @@ func (r *reader) text(q readQuery) (*Result, error) {
 			next += fmt.Sprintf(", lineOffset=%d", out.NextLineOffset)
 		}
 		text += fmt.Sprintf("\n\n[Showing %s; %s. To continue, read with %s.]", shown, stop, next)
+	case out.PrevLimit > 0 && n > 0:
+		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Earlier lines: read with offset=%d, limit=%d.]",
+			line, line+int64(n)-1, *out.TotalLines, out.PrevOffset, out.PrevLimit)
 	case n == 0 && out.Size == 0:
 		text = fmt.Sprintf("[%s is empty]", shown(r.path))
 	case n == 0:

@@ -720,8 +720,10 @@ func TestReadToolContract(t *testing.T) {
 	if err := json.Unmarshal(tl.InputSchema, &in); err != nil {
 		t.Fatal(err)
 	}
-	if len(in.Properties) != 5 || in.Properties["offset"]["minimum"] != 1.0 || in.Properties["lineOffset"]["minimum"] != 0.0 ||
-		fmt.Sprint(in.Required) != "[path]" || in.AdditionalProperties {
+	// path or paths: neither is required by the schema; the tool says
+	// when both or neither are given.
+	if len(in.Properties) != 7 || in.Properties["offset"]["minimum"] != 1.0 || in.Properties["lineOffset"]["minimum"] != 0.0 ||
+		in.Properties["tail"]["minimum"] != 1.0 || len(in.Required) != 0 || in.AdditionalProperties {
 		t.Errorf("input schema = %s", tl.InputSchema)
 	}
 	// Every structured field is in the output schema.

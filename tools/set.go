@@ -34,6 +34,11 @@ type Options struct {
 	Runtime *runtime.Runtime
 	// Exec configures the exec tool.
 	Exec ExecOptions
+	// Publisher, when not nil, gives the set the publish tool, which
+	// shares a file through a time-limited link (not in a read-only set).
+	Publisher Publisher
+	// Publish configures the publish tool.
+	Publish PublishOptions
 	// Hooks are middleware on every call of the set's tools (see Hook):
 	// to validate, block, substitute results, require approval, observe
 	// or redact.
@@ -52,6 +57,9 @@ type ReadOptions struct {
 	MaxLineBytes  int   // a longer line is cut and marked (default 2,000)
 	NoLineNumbers bool  // leave out the "N\t" prefix on each line
 	MaxMediaBytes int64 // largest image or PDF returned as media (default 3.5 MiB)
+	// MaxPaths is the most files one call may read with paths
+	// (default 20); they share the call's MaxBytes and MaxMediaBytes.
+	MaxPaths int
 }
 
 // WriteOptions cap the write tool.
@@ -78,21 +86,30 @@ type ListOptions struct {
 	// GrepTimeout bounds one grep call (default 10s): then it returns the
 	// matches found so far, with a note saying so.
 	GrepTimeout time.Duration
+	// MaxDepth is the deepest tree ls lists with depth (default 10).
+	MaxDepth int
+	// MaxSortEntries is the most entries of one directory ls sorts by
+	// size or mtime (default 10,000): such a sort reads the whole
+	// directory, where a listing by name reads one page.
+	MaxSortEntries int
 }
 
 // Defaults.
 const (
-	DefaultReadMaxLines      = 2000
-	DefaultReadMaxBytes      = 50 << 10
-	DefaultReadMaxLineBytes  = 2000
-	DefaultReadMaxMediaBytes = 3.5 * (1 << 20)
-	DefaultWriteMaxBytes     = 2 << 20
-	DefaultEditMaxBytes      = 2 << 20
-	DefaultMaxPatchFiles     = 1000
-	DefaultMaxPatchBytes     = 2 << 20
-	DefaultListLimit         = 200
-	DefaultListMaxLimit      = 1000
-	DefaultGrepTimeout       = 10 * time.Second
+	DefaultReadMaxLines       = 2000
+	DefaultReadMaxBytes       = 50 << 10
+	DefaultReadMaxLineBytes   = 2000
+	DefaultReadMaxMediaBytes  = 3.5 * (1 << 20)
+	DefaultReadMaxPaths       = 20
+	DefaultWriteMaxBytes      = 2 << 20
+	DefaultEditMaxBytes       = 2 << 20
+	DefaultMaxPatchFiles      = 1000
+	DefaultMaxPatchBytes      = 2 << 20
+	DefaultListLimit          = 200
+	DefaultListMaxLimit       = 1000
+	DefaultGrepTimeout        = 10 * time.Second
+	DefaultListMaxDepth       = 10
+	DefaultListMaxSortEntries = 10000
 )
 
 func (o Options) withDefaults(f *vfs.FS) Options {
@@ -107,6 +124,7 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	def(&o.Read.MaxLines, DefaultReadMaxLines)
 	def(&o.Read.MaxBytes, DefaultReadMaxBytes)
 	def(&o.Read.MaxLineBytes, DefaultReadMaxLineBytes)
+	def(&o.Read.MaxPaths, DefaultReadMaxPaths)
 	if o.Read.MaxMediaBytes <= 0 {
 		o.Read.MaxMediaBytes = DefaultReadMaxMediaBytes
 	}
@@ -116,6 +134,8 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 	def(&o.Edit.MaxPatchBytes, DefaultMaxPatchBytes)
 	def(&o.List.DefaultLimit, DefaultListLimit)
 	def(&o.List.MaxLimit, DefaultListMaxLimit)
+	def(&o.List.MaxDepth, DefaultListMaxDepth)
+	def(&o.List.MaxSortEntries, DefaultListMaxSortEntries)
 	if o.List.GrepTimeout <= 0 {
 		o.List.GrepTimeout = DefaultGrepTimeout
 	}
@@ -132,6 +152,13 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 			o.Exec.OutputDir = o.Runtime.OutputDir()
 		}
 	}
+	if o.Publish.DefaultExpiry <= 0 {
+		o.Publish.DefaultExpiry = DefaultPublishExpiry
+	}
+	if o.Publish.MaxExpiry <= 0 {
+		o.Publish.MaxExpiry = DefaultPublishMaxExpiry
+	}
+	o.Publish.DefaultExpiry = min(o.Publish.DefaultExpiry, o.Publish.MaxExpiry)
 	if o.Locks == nil {
 		o.Locks = locksFor(f)
 	}
@@ -161,6 +188,7 @@ var builders = []struct {
 	{"move", true, moveTool},
 	{"delete", true, deleteTool},
 	{"exec", true, execTool},
+	{"publish", true, publishTool},
 }
 
 // New returns the tool set over the workspace filesystem f.

@@ -50,7 +50,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdServe = &command{
-	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only]",
+	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]]",
 	summary: "serve the workspace's tools over MCP (streamable HTTP)",
 	help: `Serves the workspace's tools over MCP's streamable HTTP transport at
 http://HOST:PORT/mcp until interrupted, and prints that URL on stderr.
@@ -59,7 +59,15 @@ With a token (the first line of --token-file FILE, or $NOOK_TOKEN), every
 request must carry "Authorization: Bearer TOKEN"; others get 401. Without a
 token nook listens on loopback addresses only (127.0.0.1, ::1, localhost).
 Requests that reach a loopback address with another Host header (DNS
-rebinding) and cross-origin browser requests are refused.`,
+rebinding) and cross-origin browser requests are refused.
+
+With --publish the tools include publish, which shares a file through a
+link served by this server at /p/...: signed (HMAC-SHA256, with a key made
+at start, so links end with the process), needing no token, working until
+its expiry (default 1h, at most 24h) and only while the file is as it was
+published (else 410 Gone); files up to 64 MiB. --publish-url is the base
+URL recipients reach the server at (default http://HOST:PORT). Not with
+--read-only.`,
 	run: runServe,
 }
 
@@ -67,8 +75,16 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	addr := fl.String("addr", "127.0.0.1:8765", "listen on `HOST:PORT` (port 0: any free port)")
 	tokenFile := fl.String("token-file", "", "require the bearer token in `FILE` (default $NOOK_TOKEN)")
 	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
+	publish := fl.Bool("publish", false, "add the publish tool, sharing files through signed expiring links at /p/")
+	publishURL := fl.String("publish-url", "", "the base `URL` of published links (default http://HOST:PORT)")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
+	}
+	if *publish && *readOnly {
+		return a.usagef("serve: --publish and --read-only: a read-only server has no publish tool")
+	}
+	if *publishURL != "" && !*publish {
+		return a.usagef("serve: --publish-url needs --publish")
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
@@ -82,23 +98,38 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		return a.usagef("serve: refusing to listen on %q without a token: use a loopback address or set --token-file or $NOOK_TOKEN", *addr)
 	}
 	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
-	set, err := a.toolSet(*readOnly)
+	f, err := a.workspace()
 	if err != nil {
 		return err
 	}
+	ln, err := (&net.ListenConfig{}).Listen(a.ctx, "tcp", *addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	opts := toolOptions(a.ws.Runtime(), *readOnly)
+	mux := http.NewServeMux()
+	if *publish {
+		base := *publishURL
+		if base == "" {
+			base = "http://" + ln.Addr().String()
+		}
+		lp, err := tools.NewLinkPublisher(f, tools.LinkOptions{BaseURL: base})
+		if err != nil {
+			return err
+		}
+		opts.Publisher = lp
+		mux.Handle(tools.LinkPrefix, lp) // no token: the signature is the authority
+	}
+	set := tools.New(f, opts)
 	a.warmWorkers()
 	log := a.logger()
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
-	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpadapter.Handler(server, &mcpadapter.HTTPOptions{
 		Token:          token,
 		SessionTimeout: 30 * time.Minute,
 		Logger:         log,
 	}))
-	ln, err := (&net.ListenConfig{}).Listen(a.ctx, "tcp", *addr)
-	if err != nil {
-		return err
-	}
 	srv := newHTTPServer(mux, defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {

@@ -588,3 +588,28 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Logf("node stderr: %s", stderr.String())
 	}
 }
+
+// The tools' new options go through "nook tool" as JSON arguments: read's
+// tail and paths, edit's dryRun, ls's depth and sort.
+func TestToolCommandNewOptions(t *testing.T) {
+	w := newWS(t)
+	w.put("/w/a.txt", "one\ntwo\nthree\n")
+	w.put("/w/d/b.txt", "bee\n")
+	if got, want := w.ok("tool", "read", `{"path":"/w/a.txt","tail":1}`), "3\tthree\n\n[Showing lines 3-3 of 3. Earlier lines: read with offset=2, limit=1.]\n"; got != want {
+		t.Errorf("tail: %q, want %q", got, want)
+	}
+	if got, want := w.ok("tool", "read", `{"paths":["/w/a.txt","/w/d/b.txt"],"limit":1}`),
+		"==> /w/a.txt <==\n1\tone\n\n[Showing line 1; stopped at the limit of 1 lines. To continue, read with offset=2, byteOffset=4.]\n\n==> /w/d/b.txt <==\n1\tbee\n"; got != want {
+		t.Errorf("paths: %q, want %q", got, want)
+	}
+	if got, want := w.ok("tool", "edit", `{"path":"/w/a.txt","edits":[{"oldText":"two","newText":"2"}],"dryRun":true}`),
+		"Dry run, nothing changed: would edit /w/a.txt: edit 1 at line 2 matched exactly.\n--- a/w/a.txt\n+++ b/w/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n"; got != want {
+		t.Errorf("edit dry run: %q, want %q", got, want)
+	}
+	if got := w.ok("tool", "ls", `{"path":"/w","depth":2,"sort":"size"}`); !strings.Contains(got, "d/\t0\t") || !strings.Contains(got, "\n  b.txt\t4\t") {
+		t.Errorf("ls depth 2: %q", got)
+	}
+	if got := w.ok("cat", "/w/a.txt"); got != "one\ntwo\nthree\n" {
+		t.Errorf("the dry run changed the file: %q", got)
+	}
+}
