@@ -38,18 +38,24 @@ var common embed.FS
 
 // archive finds node-fs-tests.tar.xz.
 func archive(t *testing.T) string {
-	if p := os.Getenv("NOOK_NODE_FS_TESTS"); p != "" {
+	return findArchive(t, "node-fs-tests.tar.xz", "NOOK_NODE_FS_TESTS")
+}
+
+// findArchive finds the archive name in a parent's shared/conformance/,
+// or at the path the environment variable env names.
+func findArchive(t *testing.T, name, env string) string {
+	if p := os.Getenv(env); p != "" {
 		return p
 	}
 	dir, _ := os.Getwd()
 	for {
-		p := filepath.Join(dir, "shared", "conformance", "node-fs-tests.tar.xz")
+		p := filepath.Join(dir, "shared", "conformance", name)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			t.Fatal("node-fs-tests.tar.xz not found in any parent's shared/conformance/; set NOOK_NODE_FS_TESTS to its path")
+			t.Fatalf("%s not found in any parent's shared/conformance/; set %s to its path", name, env)
 		}
 		dir = up
 	}
@@ -150,7 +156,7 @@ func TestNodeFS(t *testing.T) {
 		}
 	}
 	report := render(results, pass, skip)
-	if err := os.WriteFile("RESULTS.md", []byte(report), 0o644); err != nil {
+	if err := writeSection("RESULTS.md", "fs", report); err != nil {
 		t.Error(err)
 	}
 	t.Logf("Node fs tests: %d pass, %d skip, %d fail of %d (floor %d); per file in RESULTS.md",
@@ -235,6 +241,29 @@ func runOne(b *js.Backend, files tree, file string) (res result) {
 	return res
 }
 
+// writeSection replaces the section name of the report file (between
+// its begin and end markers) with text, keeping the other suite's
+// section: the fs and the core suites each write their own.
+func writeSection(file, name, text string) error {
+	begin, end := "<!-- begin "+name+" -->\n", "<!-- end "+name+" -->\n"
+	old, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	s := string(old)
+	section := begin + text + end
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	switch {
+	case i >= 0 && j > i:
+		s = s[:i] + section + s[j+len(end):]
+	case name == "fs":
+		s = section + "\n" + s
+	default:
+		s += "\n" + section
+	}
+	return os.WriteFile(file, []byte(s), 0o644)
+}
+
 var skipLine = regexp.MustCompile(`(?m)^1\.\.0 # Skipped: (.*)$`)
 
 var errorLine = regexp.MustCompile(`^(Uncaught |(\w*Error|Mismatched \w+ function calls)\b)`)
@@ -258,6 +287,9 @@ var failureRules = []struct {
 }{
 	{regexp.MustCompile(`cannot find module "(internal/[^"]+)"`), groupInternals, "requires $1"},
 	{regexp.MustCompile(`cannot find module "node:net"`), groupDesign, "node:net (the sandbox has no sockets)"},
+	{regexp.MustCompile(`cannot find module "(?:node:)?(net|dgram|http|https|http2|tls|dns|cluster)"`), groupDesign, "node:$1 (the sandbox has no sockets)"},
+	{regexp.MustCompile(`cannot find module "(?:node:)?(worker_threads)"`), groupDesign, "node:worker_threads (no worker threads)"},
+	{regexp.MustCompile(`cannot find module "(?:node:)?(v8|inspector|trace_events|wasi)"`), groupDesign, "node:$1 (V8-only or host-only API)"},
 	{regexp.MustCompile(`has no member 'gc'`), groupInternals, "global.gc (--expose-gc)"},
 	{regexp.MustCompile(`has no member '(_\w+)'`), groupInternals, "process.$1()"},
 	{regexp.MustCompile(`spawn \S+ ENOSYS`), groupChild, "spawn fails with ENOSYS"},
