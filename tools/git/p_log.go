@@ -889,9 +889,9 @@ var _ = sort.Strings
 // and A, into the commits to include and those to exclude.
 func (x *cli) revRange(revs []string) (include, exclude []plumbing.Hash, err error) {
 	for _, r := range revs {
-		switch {
-		case strings.Contains(r, "..."):
-			l, rr, _ := strings.Cut(r, "...")
+		if l, rr, ok := strings.Cut(r, ".."); ok {
+			symmetric := strings.HasPrefix(rr, ".")
+			rr = strings.TrimPrefix(rr, ".")
 			lh, err := x.rev(orHead(l))
 			if err != nil {
 				return nil, nil, err
@@ -899,33 +899,24 @@ func (x *cli) revRange(revs []string) (include, exclude []plumbing.Hash, err err
 			rh, err := x.rev(orHead(rr))
 			if err != nil {
 				return nil, nil, err
+			}
+			if !symmetric {
+				include, exclude = append(include, rh), append(exclude, lh)
+				continue
 			}
 			include = append(include, lh, rh)
 			if b, err := x.r.mergeBase(lh, rh); err == nil {
 				exclude = append(exclude, b)
 			}
-		case strings.Contains(r, ".."):
-			l, rr, _ := strings.Cut(r, "..")
-			lh, err := x.rev(orHead(l))
-			if err != nil {
-				return nil, nil, err
-			}
-			rh, err := x.rev(orHead(rr))
-			if err != nil {
-				return nil, nil, err
-			}
-			include, exclude = append(include, rh), append(exclude, lh)
-		case strings.HasPrefix(r, "^"):
-			h, err := x.rev(r[1:])
-			if err != nil {
-				return nil, nil, err
-			}
+			continue
+		}
+		h, err := x.rev(strings.TrimPrefix(r, "^"))
+		if err != nil {
+			return nil, nil, err
+		}
+		if strings.HasPrefix(r, "^") {
 			exclude = append(exclude, h)
-		default:
-			h, err := x.rev(r)
-			if err != nil {
-				return nil, nil, err
-			}
+		} else {
 			include = append(include, h)
 		}
 	}
