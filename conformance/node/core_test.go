@@ -4,9 +4,7 @@ package node
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -68,30 +66,8 @@ func coreModule(name string) string {
 // nook's replacement index.js does not stand for, GOMAXPROCS at a time.
 // It writes RESULTS.md and fails below corePassFloor.
 func TestNodeCore(t *testing.T) {
-	dir := t.TempDir()
-	if out, err := exec.Command("tar", "-xJf", findArchive(t, "node-core-tests.tar.xz", "NOOK_NODE_CORE_TESTS"), "-C", dir).CombinedOutput(); err != nil {
-		t.Fatalf("tar -xJf: %v\n%s", err, out)
-	}
-	base := filepath.Join(dir, "node-core-tests", "test")
-	files := tree{}
-	if err := readTree(filepath.Join(base, "fixtures"), "/workspace/test/fixtures", files); err != nil {
-		t.Fatal(err)
-	}
-	// Node's own helpers first, nook's replacements over them.
-	if err := readTree(filepath.Join(base, "common"), "/workspace/test/common", files); err != nil {
-		t.Fatal(err)
-	}
-	if err := fs.WalkDir(common, "testdata/common", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := common.ReadFile(p)
-		files["/workspace/test/common/"+strings.TrimPrefix(p, "testdata/common/")] = b
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	list, err := os.ReadFile(filepath.Join(dir, "node-core-tests", "tests.txt"))
+	base, files := unpack(t, findArchive(t, "node-core-tests.tar.xz", "NOOK_NODE_CORE_TESTS"), "node-core-tests", true)
+	list, err := os.ReadFile(filepath.Join(filepath.Dir(base), "tests.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

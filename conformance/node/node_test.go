@@ -88,15 +88,25 @@ type result struct {
 	stderr string
 }
 
-func TestNodeFS(t *testing.T) {
+// unpack extracts a suite's archive (its top directory top) and returns
+// its test directory and the files every test's workspace starts with: the
+// fixtures, then, with nodeCommon, Node's own test/common, then nook's
+// replacements for test/common over them.
+func unpack(t *testing.T, archivePath, top string, nodeCommon bool) (string, tree) {
+	t.Helper()
 	dir := t.TempDir()
-	if out, err := exec.Command("tar", "-xJf", archive(t), "-C", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command("tar", "-xJf", archivePath, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tar -xJf: %v\n%s", err, out)
 	}
-	base := filepath.Join(dir, "node-fs-tests", "test")
+	base := filepath.Join(dir, top, "test")
 	files := tree{}
 	if err := readTree(filepath.Join(base, "fixtures"), "/workspace/test/fixtures", files); err != nil {
 		t.Fatal(err)
+	}
+	if nodeCommon {
+		if err := readTree(filepath.Join(base, "common"), "/workspace/test/common", files); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := fs.WalkDir(common, "testdata/common", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -108,6 +118,11 @@ func TestNodeFS(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return base, files
+}
+
+func TestNodeFS(t *testing.T) {
+	base, files := unpack(t, archive(t), "node-fs-tests", false)
 	names, err := filepath.Glob(filepath.Join(base, "parallel", "test-fs-*"))
 	if err != nil {
 		t.Fatal(err)
