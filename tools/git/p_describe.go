@@ -93,9 +93,7 @@ func cmdDescribe(x *cli, args []string) int {
 	}
 	d := &describer{x: x, tags: f.has("tags"), long: f.has("long"), always: f.has("always"),
 		firstParent: f.has("first-parent"), abbrev: abbrev, candidates: candidates, suffix: dirty}
-	if err := d.loadNames(f.all("match"), f.all("exclude")); err != nil {
-		return x.fail(err)
-	}
+	d.loadNames(f.all("match"), f.all("exclude"))
 	for _, r := range revs {
 		h, err := x.revAny(r)
 		if err == nil {
@@ -120,7 +118,7 @@ type describer struct {
 }
 
 // loadNames reads the tags, keeping per commit the one git would show.
-func (d *describer) loadNames(match, exclude []string) error {
+func (d *describer) loadNames(match, exclude []string) {
 	d.names = map[plumbing.Hash]*describeName{}
 	for _, r := range d.x.refs("refs/tags/") {
 		short := r.Name().Short()
@@ -147,7 +145,6 @@ func (d *describer) loadNames(match, exclude []string) error {
 		}
 		d.names[target] = n
 	}
-	return nil
 }
 
 // globAny reports whether name matches one of patterns (empty: def).
