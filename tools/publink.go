@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"mime"
 	"net/http"
 	"path"
@@ -37,7 +36,8 @@ type LinkOptions struct {
 	Key []byte
 	// MaxBytes is the largest file shared (default DefaultLinkMaxBytes).
 	MaxBytes int64
-	// Now is the clock (default time.Now); tests move it.
+	// Now is the clock (default the workspace's, vfs.FS.Now, which the
+	// publish tool's expiresAt is read from too); tests move it.
 	Now func() time.Time
 }
 
@@ -68,7 +68,7 @@ func NewLinkPublisher(f *vfs.FS, opts LinkOptions) (*LinkPublisher, error) {
 		opts.MaxBytes = DefaultLinkMaxBytes
 	}
 	if opts.Now == nil {
-		opts.Now = time.Now
+		opts.Now = f.Now
 	}
 	opts.BaseURL = strings.TrimSuffix(opts.BaseURL, "/")
 	return &LinkPublisher{fs: f, opts: opts}, nil
@@ -138,36 +138,37 @@ func (lp *LinkPublisher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	f, err := lp.fs.Open(ctx, c.Path)
-	if errors.Is(err, fs.ErrNotExist) {
+	var fi *vfs.FileInfo
+	var head []byte
+	err = lp.fs.View(ctx, func(v *vfs.View) error {
+		var err error
+		if fi, err = v.Stat(c.Path); err != nil || fi.Kind != vfs.TypeFile {
+			return errLinkGone
+		}
+		if h, err := v.ContentHash(c.Path); err != nil || h != c.Hash {
+			return errLinkChanged
+		}
+		head, err = v.ReadRange(c.Path, 0, 512)
+		return err
+	})
+	switch {
+	case errors.Is(err, errLinkGone):
 		http.Error(w, "the published file is gone", http.StatusGone)
 		return
-	}
-	if err != nil {
-		http.Error(w, "cannot open the published file", http.StatusInternalServerError)
-		return
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.IsDir() {
-		http.Error(w, "the published file is gone", http.StatusGone)
-		return
-	}
-	// The handle reads one version of the file; its hash says whether
-	// that is the version published.
-	if h, err := lp.fs.ContentHash(ctx, c.Path); err != nil || h != c.Hash {
+	case errors.Is(err, errLinkChanged):
 		http.Error(w, "the published file has changed since it was published", http.StatusGone)
 		return
+	case err != nil:
+		http.Error(w, "cannot read the published file", http.StatusInternalServerError)
+		return
 	}
-	if fi.Size() > lp.opts.MaxBytes {
+	if fi.Bytes > lp.opts.MaxBytes {
 		http.Error(w, "the published file is too large", http.StatusRequestEntityTooLarge)
 		return
 	}
 	ct := mime.TypeByExtension(path.Ext(c.Path))
 	if ct == "" {
-		head := make([]byte, 512)
-		n, _ := f.ReadAt(head, 0)
-		ct = http.DetectContentType(head[:n])
+		ct = http.DetectContentType(head)
 	}
 	hd := w.Header()
 	hd.Set("Content-Type", ct)
@@ -176,5 +177,53 @@ func (lp *LinkPublisher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// cannot script that origin (its MCP endpoint).
 	hd.Set("Content-Security-Policy", "sandbox")
 	hd.Set("Cache-Control", "private, no-store")
-	http.ServeContent(w, r, path.Base(c.Path), fi.ModTime(), io.NewSectionReader(f, 0, fi.Size()))
+	body := &publishedReader{ctx: ctx, fs: lp.fs, path: c.Path, hash: c.Hash}
+	http.ServeContent(w, r, path.Base(c.Path), fi.Mtime, io.NewSectionReader(body, 0, fi.Bytes))
+}
+
+var (
+	errLinkGone    = errors.New("the published file is gone")
+	errLinkChanged = errors.New("the published file has changed since it was published")
+)
+
+// publishedBlock is how much of a published file publishedReader reads
+// in one snapshot.
+const publishedBlock = 4 * vfs.ChunkSize
+
+// publishedReader reads a published file block by block, each block in a
+// snapshot of its own in which the file's content hash is still the one
+// published: every byte it returns is the published content, even when
+// the file changes (and changes back) during a transfer, and no snapshot
+// lives longer than one block's read. A change ends the read with
+// errLinkChanged, which cuts the response short instead of mixing
+// versions.
+type publishedReader struct {
+	ctx  context.Context
+	fs   *vfs.FS
+	path string
+	hash string
+}
+
+func (r *publishedReader) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		want := min(int64(len(p)-n), publishedBlock-(off+int64(n))%publishedBlock)
+		var got []byte
+		err := r.fs.View(r.ctx, func(v *vfs.View) error {
+			if h, err := v.ContentHash(r.path); err != nil || h != r.hash {
+				return errLinkChanged
+			}
+			var err error
+			got, err = v.ReadRange(r.path, off+int64(n), want)
+			return err
+		})
+		if err != nil {
+			return n, err
+		}
+		n += copy(p[n:], got)
+		if int64(len(got)) < want {
+			return n, io.EOF
+		}
+	}
+	return n, nil
 }

@@ -94,7 +94,9 @@ func (s *Set) publish(ctx context.Context, raw json.RawMessage) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	at := time.Now().Add(d)
+	// The workspace's clock, as the built-in publisher's: the link lasts
+	// at least until expiresAt.
+	at := s.fs.Now().Add(d)
 	url, err := s.opts.Publisher.Share(ctx, p, d)
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", p, err)

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -167,5 +169,56 @@ export default async () => (await publish({ path: "/a.txt" })).url;`, runtime.Ex
 	v, err := set.callFromCode(bg, cc, "publish", []any{map[string]any{"path": "/a.txt"}})
 	if err != nil || v.(map[string]any)["url"] != "https://example.com/a.txt?n=1" || pub.n.Load() != 1 {
 		t.Errorf("repeat = %v %v, %d shares", v, err, pub.n.Load())
+	}
+}
+
+// A link serves only the published bytes: a transfer reads the file block
+// by block, each block in a snapshot whose content hash is the published
+// one, so a change during the transfer cuts it short, and content changed
+// back to what was published is served again.
+func TestPublishLinkReadsOneVersion(t *testing.T) {
+	_, f := newSet(t, Options{})
+	orig := strings.Repeat("0123456789abcdef", (2*publishedBlock+publishedBlock/2)/16)
+	mustWrite(t, f, "/big.txt", orig)
+	ctx := context.Background()
+	hash, err := f.ContentHash(ctx, "/big.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &publishedReader{ctx: ctx, fs: f, path: "/big.txt", hash: hash}
+	buf := make([]byte, publishedBlock)
+	if n, err := r.ReadAt(buf, 0); n != len(buf) || err != nil || string(buf) != orig[:publishedBlock] {
+		t.Fatalf("first block: %d, %v", n, err)
+	}
+	mustWrite(t, f, "/big.txt", strings.ToUpper(orig))
+	if n, err := r.ReadAt(buf, publishedBlock); n != 0 || !errors.Is(err, errLinkChanged) {
+		t.Fatalf("block after a change: %d, %v; want 0, errLinkChanged", n, err)
+	}
+	mustWrite(t, f, "/big.txt", orig)
+	// A read across blocks, to the end.
+	tail := make([]byte, publishedBlock+publishedBlock/2+10)
+	n, err := r.ReadAt(tail, publishedBlock)
+	if n != len(orig)-publishedBlock || err != io.EOF || string(tail[:n]) != orig[publishedBlock:] {
+		t.Fatalf("tail: %d, %v", n, err)
+	}
+
+	// Over HTTP: the published content, whole and by range.
+	lp, err := NewLinkPublisher(f, LinkOptions{BaseURL: "http://x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := lp.Share(ctx, "/big.txt", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(lp)
+	t.Cleanup(srv.Close)
+	url = srv.URL + strings.TrimPrefix(url, "http://x")
+	if code, body, _ := get(t, url); code != 200 || body != orig {
+		t.Errorf("GET = %d, %d bytes equal: %v", code, len(body), body == orig)
+	}
+	lo := publishedBlock - 3
+	if code, body, _ := get(t, url, "Range", fmt.Sprintf("bytes=%d-%d", lo, lo+5)); code != 206 || body != orig[lo:lo+6] {
+		t.Errorf("range across blocks = %d %q", code, body)
 	}
 }

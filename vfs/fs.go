@@ -209,6 +209,10 @@ func (f *FS) Limits() Limits { return f.lim }
 
 func (f *FS) now() int64 { return f.clock().UnixNano() }
 
+// Now reads the workspace's clock (Options.Now), the one its timestamps
+// come from.
+func (f *FS) Now() time.Time { return f.clock() }
+
 // Rev returns the current revision: it grows by one with every committed
 // mutation.
 func (f *FS) Rev(ctx context.Context) (int64, error) {

@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -317,31 +318,7 @@ func TestServe(t *testing.T) {
 	}
 	os.WriteFile(tokenFile, []byte("tok-123\n"), 0o600)
 
-	cmd := exec.Command(nookBin, "--db", w.db, "serve", "--addr", "127.0.0.1:0", "--token-file", tokenFile)
-	cmd.Env = append(os.Environ(), "NOOK_DB=", "NOOK_TOKEN=")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(stderr)
-	if !sc.Scan() {
-		t.Fatalf("serve printed nothing: %v", sc.Err())
-	}
-	line := sc.Text()
-	m := regexp.MustCompile(`^nook: serving MCP at (http://127\.0\.0\.1:\d+/mcp) \(bearer token required; workspace .*\)$`).FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("serve printed %q", line)
-	}
-	go func() {
-		for sc.Scan() {
-			t.Logf("serve stderr: %s", sc.Text())
-		}
-	}()
-	url := m[1]
+	cmd, url := startServeCmd(t, w, "--token-file", tokenFile)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -384,6 +361,37 @@ func TestServe(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Errorf("serve did not stop after SIGINT")
 	}
+}
+
+// startServeCmd starts "nook serve" on a loopback port with args and returns
+// the process (killed when the test ends) and the MCP endpoint it printed.
+func startServeCmd(t *testing.T, w *ws, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(nookBin, append([]string{"--db", w.db, "serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), "NOOK_DB=", "NOOK_TOKEN=")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	if !sc.Scan() {
+		t.Fatalf("serve printed nothing: %v", sc.Err())
+	}
+	line := sc.Text()
+	m := regexp.MustCompile(`^nook: serving MCP at (http://127\.0\.0\.1:\d+/mcp) \((bearer token required|no token); workspace .*\)$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("serve printed %q", line)
+	}
+	go func() {
+		for sc.Scan() {
+			t.Logf("serve stderr: %s", sc.Text())
+		}
+	}()
+	return cmd, m[1]
 }
 
 type headerTransport struct{ key, value string }
@@ -611,5 +619,108 @@ func TestToolCommandNewOptions(t *testing.T) {
 	}
 	if got := w.ok("cat", "/w/a.txt"); got != "one\ntwo\nthree\n" {
 		t.Errorf("the dry run changed the file: %q", got)
+	}
+}
+
+// "nook serve --publish" end to end: the publish tool over MCP, the link
+// fetched with curl (and Go's client) before its expiry with the bytes
+// published, refused when forged (403), after the file changed and after
+// the expiry (410, no content); without --publish, and read-only, there
+// is no publish tool.
+func TestServePublish(t *testing.T) {
+	w := newWS(t)
+	report := "id,score\n1,0.5\n2,0.75\n"
+	w.put("/out/report.csv", report)
+	w.put("/out/other.txt", "other\n")
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tokenFile, []byte("tok-publish\n"), 0o600)
+	_, url := startServeCmd(t, w, "--token-file", tokenFile, "--publish")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hc := &http.Client{Transport: headerTransport{"Authorization", "Bearer tok-publish"}}
+	client := sdk.NewClient(&sdk.Implementation{Name: "nook-publish-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	publish := func(path string, ms int) (string, int64) {
+		t.Helper()
+		r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "publish", Arguments: map[string]any{"path": path, "expiresAfterMs": ms}})
+		if err != nil || r.IsError {
+			t.Fatalf("publish %s: %v %+v", path, err, r)
+		}
+		m, _ := r.StructuredContent.(map[string]any)
+		link, _ := m["url"].(string)
+		at, _ := m["expiresAt"].(float64)
+		if m["ok"] != true || m["path"] != path || !strings.HasPrefix(link, strings.TrimSuffix(url, "/mcp")+"/p/") {
+			t.Fatalf("publish %s = %v", path, m)
+		}
+		return link, int64(at)
+	}
+	fetch := func(link string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(link) // no bearer token: the signature is the authority
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+
+	link, _ := publish("/out/report.csv", 60_000)
+	if code, body := fetch(link); code != 200 || body != report {
+		t.Errorf("GET link = %d %q", code, body)
+	}
+	if curl, err := exec.LookPath("curl"); err == nil {
+		out, err := exec.Command(curl, "-sS", "-f", link).Output()
+		if err != nil || string(out) != report {
+			t.Errorf("curl link: %v %q", err, out)
+		}
+		out, _ = exec.Command(curl, "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-r", "9-15", link).Output()
+		if string(out) != "206" {
+			t.Errorf("curl range: %s", out)
+		}
+	}
+	// A forged signature.
+	i := strings.LastIndex(link, "/")
+	flip := byte('A')
+	if link[i-1] == 'A' {
+		flip = 'B'
+	}
+	forged := link[:i-1] + string(flip) + link[i:]
+	if code, body := fetch(forged); code != 403 || body != "invalid link signature\n" {
+		t.Errorf("forged GET = %d %q", code, body)
+	}
+	// The expiry ends a link.
+	short, at := publish("/out/other.txt", 3000)
+	if code, body := fetch(short); code != 200 || body != "other\n" {
+		t.Errorf("GET before expiry = %d %q", code, body)
+	}
+	if left := at - time.Now().UnixMilli(); left > 3000 {
+		t.Errorf("expiresAt is %d ms from now, want at most 3000", left)
+	}
+	// A change to the file ends its link.
+	w.put("/out/report.csv", "changed\n")
+	if code, body := fetch(link); code != 410 || body != "the published file has changed since it was published\n" {
+		t.Errorf("GET after a change = %d %q", code, body)
+	}
+	time.Sleep(time.Until(time.UnixMilli(at)) + 50*time.Millisecond)
+	if code, body := fetch(short); code != 410 || body != "this link has expired\n" {
+		t.Errorf("GET after expiry = %d %q", code, body)
+	}
+
+	// Over MCP the tool is listed; without --publish, and read-only, it is not.
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil || !slices.ContainsFunc(res.Tools, func(tl *sdk.Tool) bool { return tl.Name == "publish" }) {
+		t.Errorf("tools/list of serve --publish: %v, no publish", err)
+	}
+	if names := toolNames(w, false); slices.Contains(names, "publish") {
+		t.Errorf("serve without --publish lists publish: %v", names)
+	}
+	if r := w.run("serve", "--publish", "--read-only"); r.code != 2 || !strings.Contains(r.stderr, "a read-only server has no publish tool") {
+		t.Errorf("serve --publish --read-only: %+v", r)
 	}
 }

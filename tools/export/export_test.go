@@ -26,7 +26,17 @@ func newSet(t *testing.T, readOnly bool) *tools.Set {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	return tools.New(ws.FS(), tools.Options{ReadOnly: readOnly})
+	// With a publisher, so that publish's schema is exported and checked
+	// too (a read-only set has no publish tool).
+	return tools.New(ws.FS(), tools.Options{ReadOnly: readOnly, Publisher: linkStub{}})
+}
+
+// linkStub is a Publisher whose links go nowhere: the export tests read
+// schemas only.
+type linkStub struct{}
+
+func (linkStub) Share(ctx context.Context, path string, d time.Duration) (string, error) {
+	return "https://example.com" + path, nil
 }
 
 func compact(t *testing.T, raw []byte) string {
@@ -352,15 +362,16 @@ func TestStrict(t *testing.T) {
 func TestStrictNulls(t *testing.T) {
 	ctx := context.Background()
 	calls := map[string]string{
-		"read":   `{"path":"/src/a.txt"}`,
-		"ls":     `{"path":"/src"}`,
-		"find":   `{"pattern":"**/*.txt"}`,
-		"grep":   `{"query":"TODO"}`,
-		"write":  `{"path":"/src/b.txt","content":"new\n"}`,
-		"edit":   `{"path":"/src/a.txt","edits":[{"oldText":"TODO","newText":"DONE"}]}`,
-		"patch":  "{\"patch\":\"*** Begin Patch\\n*** Add File: /c.txt\\n+hi\\n*** End Patch\"}",
-		"move":   `{"from":"/src/a.txt","to":"/a.txt"}`,
-		"delete": `{"path":"/src","recursive":true}`,
+		"read":    `{"path":"/src/a.txt"}`,
+		"ls":      `{"path":"/src"}`,
+		"find":    `{"pattern":"**/*.txt"}`,
+		"grep":    `{"query":"TODO"}`,
+		"write":   `{"path":"/src/b.txt","content":"new\n"}`,
+		"edit":    `{"path":"/src/a.txt","edits":[{"oldText":"TODO","newText":"DONE"}]}`,
+		"patch":   "{\"patch\":\"*** Begin Patch\\n*** Add File: /c.txt\\n+hi\\n*** End Patch\"}",
+		"move":    `{"from":"/src/a.txt","to":"/a.txt"}`,
+		"delete":  `{"path":"/src","recursive":true}`,
+		"publish": `{"path":"/src/a.txt"}`,
 	}
 	fresh := func() *tools.Set {
 		set := newSet(t, false)
