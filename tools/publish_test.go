@@ -17,6 +17,7 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -220,5 +221,58 @@ func TestPublishLinkReadsOneVersion(t *testing.T) {
 	lo := publishedBlock - 3
 	if code, body, _ := get(t, url, "Range", fmt.Sprintf("bytes=%d-%d", lo, lo+5)); code != 206 || body != orig[lo:lo+6] {
 		t.Errorf("range across blocks = %d %q", code, body)
+	}
+}
+
+// The shell's publish command (Computer's "assets publish"): the link on
+// stdout, the tool's refusal on stderr with status 1, usage errors with 2;
+// without a publisher there is no such command.
+func TestPublishFromShell(t *testing.T) {
+	pub := &countingPublisher{}
+	opts := Options{Publisher: pub}
+	mod, bind := LateModule(opts)
+	ws, err := nook.Open(bg, filepath.Join(t.TempDir(), "ws.db"), nook.WithBackends(shell.New(shell.Options{})),
+		nook.WithModules(map[string]runtime.Module{ModuleName: mod}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	opts.Runtime = ws.Runtime()
+	bind(New(ws.FS(), opts))
+	mustWrite(t, ws.FS(), "/workspace/out/a.txt", "a")
+	script := `cd /workspace
+publish out/a.txt
+publish --expires 5000 /workspace/out/a.txt
+publish out/none.txt; echo "status $?"
+publish; echo "status $?"
+publish --expires soon out/a.txt; echo "status $?"
+command -v publish`
+	h, err := ws.Runtime().Exec(bg, script, runtime.ExecOptions{Backend: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOut := "https://example.com/workspace/out/a.txt?n=1\nhttps://example.com/workspace/out/a.txt?n=2\nstatus 1\nstatus 2\nstatus 2\n/usr/bin/publish\n"
+	wantErr := "publish: File not found: /workspace/out/none.txt\npublish: one FILE, got 0\nusage: publish [--expires MS] FILE\n" +
+		"publish: --expires \"soon\": not a positive number of milliseconds\n"
+	if res.ExitCode != 0 || string(res.Stdout) != wantOut || string(res.Stderr) != wantErr {
+		t.Errorf("exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", res.ExitCode, res.Stdout, wantOut, res.Stderr, wantErr)
+	}
+
+	// No publisher: no command.
+	ws2, err := nook.OpenMemory(bg, nook.WithBackends(shell.New(shell.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws2.Close()
+	h, err = ws2.Runtime().Exec(bg, "publish /a.txt", runtime.ExecOptions{Backend: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := h.Result(bg); err != nil || res.ExitCode != 127 || string(res.Stderr) != "publish: command not found\n" {
+		t.Errorf("without a publisher: %v %d %q", err, res.ExitCode, res.Stderr)
 	}
 }

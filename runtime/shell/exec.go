@@ -84,6 +84,10 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		if p.hasGit() {
 			return p.gitCmd(hc.Dir, args, stdout, stderr)
 		}
+	case "publish":
+		if p.hasPublish() {
+			return p.publishCmd(hc.Dir, args, stdout, stderr)
+		}
 	}
 	environ := exported(hc.Env)
 	getenv := func(k string) string { return hc.Env.Get(k).String() }
@@ -309,7 +313,7 @@ func commandPath(name string) string { return "/usr/bin/" + name }
 
 func (p *runProgram) isCommand(name string) bool {
 	_, ok := coreutils.Lookup(name)
-	return ok || name == "sh" || name == "bash" || name == "which" || name == "git" && p.hasGit()
+	return ok || name == "sh" || name == "bash" || name == "which" || name == "git" && p.hasGit() || name == "publish" && p.hasPublish()
 }
 
 func (p *runProgram) typeCmd(args []string, stdout, stderr io.Writer) int {
