@@ -209,6 +209,14 @@ func (f *FS) Limits() Limits { return f.lim }
 
 func (f *FS) now() int64 { return f.clock().UnixNano() }
 
+// Ping checks that the workspace can take a write: the database is open,
+// writable, and its writer lock can be had within the busy timeout. It
+// changes nothing (no revision is taken), so a readiness probe may call
+// it often.
+func (f *FS) Ping(ctx context.Context) error {
+	return f.updateRaw(ctx, "ping", "", func(*wtx) error { return nil })
+}
+
 // Now reads the workspace's clock (Options.Now), the one its timestamps
 // come from.
 func (f *FS) Now() time.Time { return f.clock() }

@@ -1,6 +1,8 @@
 package vfs
 
 import (
+	"context"
+	"errors"
 	"os"
 	"testing"
 )
@@ -39,4 +41,23 @@ func TestContentHash(t *testing.T) {
 	expectErr(t, err, EISDIR, "path is a directory: /")
 	_, err = f.ContentHash(bg, "/nope")
 	expectErr(t, err, ENOENT, "no such file: /nope")
+}
+
+// Ping takes the writer and changes nothing; a closed workspace fails it
+// with EIO.
+func TestPing(t *testing.T) {
+	ctx := context.Background()
+	f := openTest(t)
+	rev, _ := f.Rev(ctx)
+	if err := f.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := f.Rev(ctx); r != rev {
+		t.Errorf("Ping took revision %d (was %d)", r, rev)
+	}
+	f.Close()
+	var pe *PathError
+	if err := f.Ping(ctx); !errors.As(err, &pe) || pe.Code != EIO || pe.Op != "ping" || pe.Text != "workspace is closed" {
+		t.Errorf("Ping of a closed workspace: %v", err)
+	}
 }

@@ -298,7 +298,7 @@ func init() {
 		cmdImport, cmdExport,
 		cmdExec, cmdRuns, cmdApprovals, cmdReplay, cmdConformance,
 		cmdMCP, cmdServe, cmdTools, cmdTool,
-		cmdDemo, cmdChanges, cmdUsage, cmdGC, cmdVersion, cmdGit,
+		cmdDemo, cmdChanges, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",
 			summary: "show help for nook or for one command",

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -24,19 +23,25 @@ import (
 // The model tool commands: mcp, serve, tools, tool.
 
 var cmdMCP = &command{
-	name: "mcp", group: "Model tools", synopsis: "[--read-only]",
+	name: "mcp", group: "Model tools", synopsis: "[--read-only] [--log-format text|json] [--log-level LEVEL]",
 	summary: "serve the workspace's tools over MCP on stdin/stdout",
 	help: `Runs a Model Context Protocol server on stdin and stdout for one client
 (Claude Desktop, an IDE, an agent) until the client disconnects. The tools
 are read, ls, find, grep, write, edit, patch, move and delete over the
 workspace; with --read-only only read, ls, find and grep. stdout carries the
-protocol only; messages go to stderr.`,
+protocol only; messages go to stderr, as text or JSON lines (--log-format),
+warnings and errors unless --log-level says otherwise.`,
 	run: runMCP,
 }
 
 func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
+	logFormat, logLevel := logFlags(fl, "warn")
 	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	log, err := a.newLogger(*logFormat, *logLevel)
+	if err != nil {
 		return err
 	}
 	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
@@ -45,12 +50,12 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	a.warmWorkers()
-	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: a.logger(), Version: nookVersion()})
+	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
 	return mcpadapter.RunStdio(a.ctx, server)
 }
 
 var cmdServe = &command{
-	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]]",
+	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--log-format text|json] [--log-level LEVEL]",
 	summary: "serve the workspace's tools over MCP (streamable HTTP)",
 	help: `Serves the workspace's tools over MCP's streamable HTTP transport at
 http://HOST:PORT/mcp until interrupted, and prints that URL on stderr.
@@ -67,7 +72,15 @@ at start, so links end with the process), needing no token, working until
 its expiry (default 1h, at most 24h) and only while the file is as it was
 published (else 410 Gone); files up to 64 MiB. --publish-url is the base
 URL recipients reach the server at (default http://HOST:PORT). Not with
---read-only.`,
+--read-only.
+
+For the people who run it: /healthz answers 200 while the process serves,
+and /readyz 200 when the workspace can take a write and (in the process
+tier) a worker can be had, else 503, one line per check ("nook status" runs
+the same checks); neither needs the token. Each request is logged at info
+on stderr (--log-format text or json, --log-level debug, info, warn or
+error): method, path, status, bytes, duration, client address and MCP
+session, never bodies, query strings or headers.`,
 	run: runServe,
 }
 
@@ -77,7 +90,12 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
 	publish := fl.Bool("publish", false, "add the publish tool, sharing files through signed expiring links at /p/")
 	publishURL := fl.String("publish-url", "", "the base `URL` of published links (default http://HOST:PORT)")
+	logFormat, logLevel := logFlags(fl, "info")
 	if err := a.parse(fl, args, 0, 0); err != nil {
+		return err
+	}
+	log, err := a.newLogger(*logFormat, *logLevel)
+	if err != nil {
 		return err
 	}
 	if *publish && *readOnly {
@@ -123,14 +141,16 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	set := tools.New(f, opts)
 	a.warmWorkers()
-	log := a.logger()
+	healthz, readyz := a.healthHandlers()
+	mux.Handle("/healthz", healthz) // no token: probes carry none, and these say nothing of the workspace's content
+	mux.Handle("/readyz", readyz)
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
 	mux.Handle("/mcp", mcpadapter.Handler(server, &mcpadapter.HTTPOptions{
 		Token:          token,
 		SessionTimeout: 30 * time.Minute,
 		Logger:         log,
 	}))
-	srv := newHTTPServer(mux, defaultServeTimeouts, log)
+	srv := newHTTPServer(withRequestLog(mux, log), defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {
 		auth = "bearer token required"
@@ -406,10 +426,4 @@ func (a *app) toolSet(readOnly bool) (*tools.Set, error) {
 		return nil, err
 	}
 	return tools.New(f, toolOptions(a.ws.Runtime(), readOnly)), nil
-}
-
-// logger logs warnings and errors to stderr (never stdout: it may carry
-// the protocol).
-func (a *app) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }

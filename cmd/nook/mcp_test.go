@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -365,7 +366,30 @@ func TestServe(t *testing.T) {
 
 // startServeCmd starts "nook serve" on a loopback port with args and returns
 // the process (killed when the test ends) and the MCP endpoint it printed.
+// The rest of its stderr goes to the test's log, and to logged when given.
 func startServeCmd(t *testing.T, w *ws, args ...string) (*exec.Cmd, string) {
+	return startServeLogged(t, w, nil, args...)
+}
+
+// lineLog collects lines written by another goroutine.
+type lineLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lineLog) add(s string) {
+	l.mu.Lock()
+	l.lines = append(l.lines, s)
+	l.mu.Unlock()
+}
+
+func (l *lineLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.lines)
+}
+
+func startServeLogged(t *testing.T, w *ws, logged *lineLog, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(nookBin, append([]string{"--db", w.db, "serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "NOOK_DB=", "NOOK_TOKEN=")
@@ -388,6 +412,9 @@ func startServeCmd(t *testing.T, w *ws, args ...string) (*exec.Cmd, string) {
 	}
 	go func() {
 		for sc.Scan() {
+			if logged != nil {
+				logged.add(sc.Text())
+			}
 			t.Logf("serve stderr: %s", sc.Text())
 		}
 	}()
