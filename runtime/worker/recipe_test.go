@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,7 +31,36 @@ var (
 	probeBuilder    = fixed("probe", probe{})
 	mirrorBuilder   = fixed("mirror", mirror{})
 	impostorBuilder = fixed("impostor", impostor{"the worker's"})
+	countedBuilder  = runtime.Builder{Name: "counted", Build: func(o json.RawMessage) (runtime.Backend, error) {
+		var b counted
+		builds.Add(1)
+		return b, json.Unmarshal(o, &b.N)
+	}}
+	builds atomic.Int64 // the counted backends this process built
 )
+
+// counted is a backend whose program prints the pid it runs in and how
+// many counted backends that process built.
+type counted struct{ N int }
+
+func (b counted) Info() runtime.BackendInfo {
+	return runtime.BackendInfo{ID: "counted", Root: "/workspace"}
+}
+
+func (b counted) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+	return countedProgram{}, nil
+}
+
+func (b counted) WorkerRecipe() (runtime.Recipe, error) {
+	return runtime.Recipe{Builder: "counted", Options: fmt.Append(nil, b.N)}, nil
+}
+
+type countedProgram struct{}
+
+func (countedProgram) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+	host.Write(runtime.Stdout, fmt.Appendf(nil, "%d %d", os.Getpid(), builds.Load()))
+	return runtime.Exit{}
+}
 
 func (probe) WorkerRecipe() (runtime.Recipe, error)  { return runtime.Recipe{Builder: "probe"}, nil }
 func (mirror) WorkerRecipe() (runtime.Recipe, error) { return runtime.Recipe{Builder: "mirror"}, nil }
@@ -180,6 +210,46 @@ func TestShellOptionsHoldInWorker(t *testing.T) {
 			string(got.Stderr) != string(in.Stderr) {
 			t.Fatalf("%d: in process %s %q %q; in a worker %s %q %q", i, in.Status, in.Error, in.Stderr,
 				got.Status, got.Error, got.Stderr)
+		}
+	}
+}
+
+// TestWorkerBuildsEachRecipeOnce: a worker builds a backend the first
+// time a run needs its recipe and keeps it: later runs of the recipe in
+// that worker build nothing, a run of another recipe builds one more.
+func TestWorkerBuildsEachRecipeOnce(t *testing.T) {
+	pool, err := worker.New(worker.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	var wss []*nook.Workspace
+	for n := range 2 {
+		ws, err := nook.OpenMemory(context.Background(), nook.WithBackends(counted{n}), nook.WithIsolation(pool))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		wss = append(wss, ws)
+	}
+	seen := map[string]map[int]bool{} // by worker pid, the recipes it was given
+	for i, n := range []int{0, 0, 1, 0, 1, 1, 0} {
+		e := &env{t: t, ws: wss[n], pool: pool}
+		res := e.run("x", runtime.ExecOptions{})
+		var pid string
+		var got int
+		if _, err := fmt.Sscan(string(res.Stdout), &pid, &got); err != nil || res.Status != runtime.StatusCompleted {
+			t.Fatalf("%d: %s %q %q", i, res.Status, res.Stdout, res.Stderr)
+		}
+		if pid == fmt.Sprint(os.Getpid()) {
+			t.Fatalf("%d: the run ran in process", i)
+		}
+		if seen[pid] == nil {
+			seen[pid] = map[int]bool{}
+		}
+		seen[pid][n] = true
+		if got != len(seen[pid]) {
+			t.Fatalf("%d: worker %s built %d backends for the recipes %v", i, pid, got, seen[pid])
 		}
 	}
 }

@@ -23,7 +23,8 @@ func backends() []runtime.Backend {
 
 // builders are what the test binary's workers rebuild backends with.
 func builders() []runtime.Builder {
-	return []runtime.Builder{js.Builder, shell.Builder, wasm.Builder, probeBuilder, mirrorBuilder, impostorBuilder}
+	return []runtime.Builder{js.Builder, shell.Builder, wasm.Builder, probeBuilder, mirrorBuilder, impostorBuilder,
+		countedBuilder}
 }
 
 // TestMain makes the test binary its own worker: with every builder, or
