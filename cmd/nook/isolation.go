@@ -7,6 +7,9 @@ import (
 	"sync"
 
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/wasm"
 	"github.com/nookdev/nook/runtime/worker"
 )
 
@@ -24,12 +27,13 @@ const (
 const workerCommand = "worker"
 
 // serveWorker runs nook as a worker when it was started as one, and
-// reports whether it was.
+// reports whether it was. The worker rebuilds each backend of its parent
+// (backends()) from the recipe the parent sends.
 func serveWorker(args []string) (int, bool) {
 	if len(args) < 1 || args[0] != workerCommand {
 		return 0, false
 	}
-	return worker.Serve(backends()...), true
+	return worker.Serve(js.Builder, shell.Builder, wasm.Builder), true
 }
 
 // lazyPool is the process tier, started on the first run (or by start): a

@@ -1,8 +1,9 @@
 // Package tiertest flips the isolation tier of a test binary: a test
 // package that imports it for its side effects (import _ ".../tiertest")
 // runs every runtime in the process tier when NOOK_TEST_ISOLATION=process,
-// with the test binary as its own worker (default backends), and in
-// process otherwise.
+// with the test binary as its own worker (rebuilding the JavaScript, shell
+// and WebAssembly backends of the tests' runtimes, with their options), and
+// in process otherwise.
 //
 //	NOOK_TEST_ISOLATION=process go test -run Replay ./runtime/js/
 package tiertest
@@ -12,6 +13,9 @@ import (
 	"os"
 
 	"github.com/nookdev/nook/internal/tier"
+	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/wasm"
 	"github.com/nookdev/nook/runtime/worker"
 )
 
@@ -24,7 +28,7 @@ var Pool *worker.Pool
 
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == worker.Arg {
-		os.Exit(worker.Serve())
+		os.Exit(worker.Serve(js.Builder, shell.Builder, wasm.Builder))
 	}
 	if os.Getenv(Env) == "process" {
 		p, err := worker.New(worker.Options{})

@@ -17,7 +17,8 @@
 // able to act as a worker, and the runtime must be given a Pool.
 //
 //	func main() {
-//		worker.Main(backends()...) // returns at once unless started as a worker
+//		// Returns at once unless started as a worker.
+//		worker.Main(js.Builder, shell.Builder, wasm.Builder)
 //		pool, err := worker.New(worker.Options{})
 //		...
 //		ws, err := nook.Open(ctx, path, nook.WithBackends(backends()...), nook.WithIsolation(pool))
@@ -25,6 +26,9 @@
 //
 // The pool re-executes the program (os.Executable) with the argument Arg;
 // Options.Command points it at another worker binary instead (`nook worker`
-// is one, with nook's default backends). A test binary is its own worker
-// when its TestMain calls Main first.
+// is one, with the builders of nook's backends). A worker rebuilds each
+// backend of its parent from the recipe the parent sends
+// (runtime.Rebuildable) with the builder of that name, so the parent's
+// options hold in the worker; this package links no backend. A test binary
+// is its own worker when its TestMain calls Main first.
 package worker

@@ -15,7 +15,7 @@ import (
 // workspaces a pool. Each run then executes in a sandboxed worker process.
 func Example() {
 	ctx := context.Background()
-	// func main() { worker.Main(js.New(js.Options{})); ... }
+	// func main() { worker.Main(js.Builder); ... }
 	pool, err := worker.New(worker.Options{})
 	if err != nil {
 		panic(err)

@@ -19,8 +19,9 @@ type Info struct {
 	NetNamespace bool
 	// Sample is how often a busy worker's memory and CPU time are read.
 	Sample time.Duration
-	// Backends are the ids of the backends workers run.
-	Backends []string
+	// Builders are the names of the builders workers rebuild backends
+	// with (what Main was given).
+	Builders []string
 }
 
 // String describes the isolation on one line, for `nook version`.
@@ -63,5 +64,5 @@ func (p *Pool) Info(ctx context.Context) (Info, error) {
 		p.mu.Unlock()
 	}
 	return Info{Seccomp: h.Seccomp, Landlock: h.Landlock, NetNamespace: netns > 0, Sample: p.opts.Sample,
-		Backends: append([]string(nil), h.Backends...)}, nil
+		Builders: append([]string(nil), h.Builders...)}, nil
 }

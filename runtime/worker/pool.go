@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
+	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
-	"github.com/nookdev/nook/runtime/shell"
-	"github.com/nookdev/nook/runtime/wasm"
 )
 
 // Options configure a Pool. Zero fields take the defaults.
@@ -28,6 +27,10 @@ type Options struct {
 	// MaxRuns is how many runs a worker serves before it is replaced
 	// (default 1000).
 	MaxRuns int
+	// MaxBackends is how many backends (distinct recipes) a worker
+	// rebuilds before it is replaced (default 16): a worker keeps every
+	// backend it built, with its caches.
+	MaxBackends int
 	// Grace is how long a worker whose run was stopped (timed out,
 	// killed) has to return before it is killed (default 250 ms).
 	Grace time.Duration
@@ -41,10 +44,11 @@ type Options struct {
 
 // The defaults of Options.
 const (
-	DefaultSize    = 2
-	DefaultMaxRuns = 1000
-	DefaultGrace   = 250 * time.Millisecond
-	DefaultSample  = 10 * time.Millisecond
+	DefaultSize        = 2
+	DefaultMaxRuns     = 1000
+	DefaultMaxBackends = 16
+	DefaultGrace       = 250 * time.Millisecond
+	DefaultSample      = 10 * time.Millisecond
 )
 
 // Pool runs programs in worker processes: it is the process isolation tier
@@ -64,6 +68,8 @@ type Pool struct {
 	netns    int  // 0: untried, 1: works, -1: unavailable
 	last     *hello
 	spawnErr error
+	recipes  map[recipeKey]*recipe // every recipe a run of the pool needed
+	serial   uint64                // the last recipe's serial number
 }
 
 // New returns a pool and starts its idle workers in the background. It
@@ -91,6 +97,9 @@ func New(opts Options) (*Pool, error) {
 	if opts.MaxRuns <= 0 {
 		opts.MaxRuns = DefaultMaxRuns
 	}
+	if opts.MaxBackends <= 0 {
+		opts.MaxBackends = DefaultMaxBackends
+	}
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
 	}
@@ -102,7 +111,7 @@ func New(opts Options) (*Pool, error) {
 		opts.NoNetNamespace = true
 		// (CLONE_NEWNET needs CAP_SYS_ADMIN.)
 	}
-	p := &Pool{opts: opts, all: map[*proc]bool{}}
+	p := &Pool{opts: opts, all: map[*proc]bool{}, recipes: map[recipeKey]*recipe{}}
 	p.fill()
 	return p, nil
 }
@@ -200,7 +209,7 @@ func (p *Pool) get(ctx context.Context) (*proc, error) {
 // killing it when it comes back.
 func (p *Pool) put(w *proc) {
 	p.mu.Lock()
-	if p.closed || len(p.idle) >= 2*p.opts.Size || w.runs >= p.opts.MaxRuns {
+	if p.closed || len(p.idle) >= 2*p.opts.Size || w.runs >= p.opts.MaxRuns || len(w.sent) >= p.opts.MaxBackends {
 		p.mu.Unlock()
 		p.discard(w)
 		return
@@ -261,33 +270,74 @@ func (p *Pool) fill() {
 }
 
 // Isolate returns the program that runs prog in a worker, or false when
-// prog cannot be rebuilt there: a program is shipped as its snapshot when
-// its backend restores (JavaScript), or as its request, prepared again in
-// the worker without the workspace (the shell; WebAssembly when the source
-// is the module itself). A WebAssembly run of a workspace file runs in
-// process. So does a program whose backend the workers do not have (the
-// same id, of the same Go type, describing itself the same way in its
-// BackendInfo): give Main the runtime's backends, configured alike.
+// prog cannot run there. The worker rebuilds prog's backend from its
+// recipe (runtime.Rebuildable; a backend that has none runs in process),
+// sent to each worker once, and then gets the program as its snapshot when
+// the backend restores (JavaScript), or as its request, prepared again in
+// the worker without the workspace, when the backend says it can be
+// (runtime.AlonePreparer: the shell always; WebAssembly when the source is
+// the module itself). A WebAssembly run of a workspace file runs in
+// process. So does a program whose backend a worker has no builder for
+// (give Main the builders of the runtime's backends), or rebuilds as
+// another (of another Go type, or describing itself otherwise).
 func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Request) (runtime.Program, bool) {
-	info := b.Info()
-	x := &program{pool: p, orig: prog, typ: fmt.Sprintf("%T", b), info: info, backend: info.ID, req: *req}
+	rb, ok := b.(runtime.Rebuildable)
+	if !ok {
+		return nil, false
+	}
+	r, err := rb.WorkerRecipe()
+	if err != nil {
+		return nil, false
+	}
+	rc := p.recipe(b, r)
+	if rc.refused.Load() {
+		return nil, false
+	}
+	x := &program{pool: p, orig: prog, rec: rc, backend: rc.build.Info.ID, req: *req}
 	if s, ok := prog.(runtime.Snapshotter); ok {
 		if _, ok := b.(runtime.Restorer); ok {
 			x.snapshot = s.Snapshot()
 			return x, true
 		}
 	}
-	switch b.(type) {
-	case *shell.Backend:
-	case *wasm.Backend:
-		if _, ok := req.Env[wasm.RootEnv]; ok || !strings.HasPrefix(req.Source, "\x00asm") {
-			return nil, false
-		}
-	default:
-		// Another backend's Prepare must not need the workspace (the
-		// worker prepares with a nil *vfs.FS).
+	if a, ok := b.(runtime.AlonePreparer); ok && !a.PreparesAlone(req) {
+		return nil, false
 	}
 	return x, true
+}
+
+// recipe is a backend's recipe, registered in its pool under a serial
+// number: a worker is sent it with the first run that needs it, and later
+// runs name it by its serial.
+type recipe struct {
+	serial  uint64
+	build   build
+	refused atomic.Bool // a worker built another backend from it: its programs run in process
+}
+
+// recipeKey tells recipes apart: the same recipe of backends of two Go
+// types, or that describe themselves otherwise, is two recipes.
+type recipeKey struct {
+	builder string
+	options string
+	typ     reflect.Type
+	info    runtime.BackendInfo
+}
+
+// recipe returns the pool's recipe r of backend b, registering it the
+// first time.
+func (p *Pool) recipe(b runtime.Backend, r runtime.Recipe) *recipe {
+	info := b.Info()
+	k := recipeKey{builder: r.Builder, options: string(r.Options), typ: reflect.TypeOf(b), info: info}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if rc := p.recipes[k]; rc != nil {
+		return rc
+	}
+	p.serial++
+	rc := &recipe{serial: p.serial, build: build{Builder: r.Builder, Options: r.Options, Type: k.typ.String(), Info: info}}
+	p.recipes[k] = rc
+	return rc
 }
 
 var _ runtime.Isolator = (*Pool)(nil)

@@ -33,9 +33,10 @@ type proc struct {
 	killOnce sync.Once
 
 	// Between runs (only the run's goroutine or the pool touch them):
-	base  usage          // the worker's usage when it was last idle
-	lim   runtime.Limits // the limits of its last run
-	armed bool           // the kernel's limits are set for lim from base
+	base  usage           // the worker's usage when it was last idle
+	lim   runtime.Limits  // the limits of its last run
+	armed bool            // the kernel's limits are set for lim from base
+	sent  map[uint64]bool // the serials of the recipes the worker was sent
 
 	mu   sync.Mutex
 	sess *session
@@ -133,7 +134,7 @@ func (p *Pool) start(ctx context.Context, netns bool) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &proc{pool: p, cmd: cmd, stdin: stdin, netns: netns, stderr: &capture{},
+	w := &proc{pool: p, cmd: cmd, stdin: stdin, netns: netns, stderr: &capture{}, sent: map[uint64]bool{},
 		dead: make(chan struct{}), exits: make(chan *exit, 1), idle: make(chan bool, 1), jobs: make(chan func())}
 	cmd.Stderr = w.stderr
 	if _, err := startWorker(cmd); err != nil {
@@ -167,7 +168,7 @@ func (p *Pool) start(ctx context.Context, netns bool) (*proc, error) {
 			return fail(fmt.Errorf("the worker %s does not speak the protocol", argv[0]))
 		}
 		if h.f.Hello.Err != "" {
-			return fail(fmt.Errorf("the worker could not sandbox itself: %s", h.f.Hello.Err))
+			return fail(errors.New(h.f.Hello.Err))
 		}
 		w.hello = h.f.Hello
 	case <-ctx.Done():

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
@@ -13,9 +14,8 @@ import (
 type program struct {
 	pool     *Pool
 	orig     runtime.Program // the program, prepared in this process
-	typ      string          // the Go type of its backend
-	info     runtime.BackendInfo
-	backend  string
+	rec      *recipe         // its backend's recipe
+	backend  string          // its backend's id
 	req      runtime.Request
 	snapshot []byte
 }
@@ -30,10 +30,9 @@ func (x *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 		}
 		return failed(host, fmt.Errorf("the sandbox process could not start: %w", err))
 	}
-	if w.hello.Types[x.backend] != x.typ || w.hello.Infos[x.backend] != x.info {
-		// The worker has no backend like this one (a backend the
-		// worker was not given, one configured otherwise, or one
-		// wrapping another): only this process can run the program.
+	if !slices.Contains(w.hello.Builders, x.rec.build.Builder) {
+		// The worker cannot rebuild the backend (worker.Main was not
+		// given its builder): only this process can run the program.
 		x.pool.put(w)
 		return x.orig.Run(ctx, host)
 	}
@@ -72,8 +71,15 @@ func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.E
 	}
 	w.lim, w.armed = lim, false
 	_, own := host.(runtime.OwnClock)
-	err := w.c.send(&frame{T: tStart, Start: &start{Backend: x.backend, Request: x.req, Snapshot: x.snapshot,
-		Timers: s.tj != nil, OwnClock: own}})
+	st := &start{Backend: x.backend, Recipe: x.rec.serial, Request: x.req, Snapshot: x.snapshot,
+		Timers: s.tj != nil, OwnClock: own}
+	if !w.sent[x.rec.serial] {
+		st.Build = &x.rec.build
+	}
+	err := w.c.send(&frame{T: tStart, Start: st})
+	if err == nil {
+		w.sent[x.rec.serial] = true
+	}
 
 	var ex *exit
 	// The run's tree of runs shares its budgets (see limits.go).
@@ -135,6 +141,12 @@ wait:
 		return failed(host, over)
 	case ex != nil && !stopped:
 		go w.recycle()
+		if ex.Refused != "" {
+			// The worker rebuilt another backend from the recipe:
+			// this run and every later one of it run here.
+			x.rec.refused.Store(true)
+			return x.orig.Run(ctx, host)
+		}
 		e := runtime.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
 		if e.Err == nil && s.wrErr != nil {
 			// Writes cross asynchronously: the program learns of a

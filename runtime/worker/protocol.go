@@ -62,21 +62,31 @@ type frame struct {
 // hello is what a worker says when it is ready.
 type hello struct {
 	Pid      int
-	Backends []string                       // the ids of the backends it can run
-	Types    map[string]string              // their Go types, by id
-	Infos    map[string]runtime.BackendInfo // what they say of themselves, by id
-	Seccomp  bool                           // its seccomp filter is installed
-	Landlock int                            // the Landlock ABI it restricted itself with (0: none)
-	Err      string                         // why it could not sandbox itself (it exits)
+	Builders []string // the names of the builders it rebuilds backends with
+	Seccomp  bool     // its seccomp filter is installed
+	Landlock int      // the Landlock ABI it restricted itself with (0: none)
+	Err      string   // why it cannot serve (it exits): it could not sandbox itself, its builders are wrong
 }
 
 // start is one run for a worker.
 type start struct {
-	Backend  string
+	Backend  string // the backend's id, for messages
+	Recipe   uint64 // the serial number of the backend's recipe in the pool
+	Build    *build // the recipe, the first time this worker is sent it
 	Request  runtime.Request
 	Snapshot []byte // the program's snapshot when its backend restores
 	Timers   bool   // the host journals timers (TimerJournal)
 	OwnClock bool   // the worker reads its own clock and randomness (runtime.OwnClock)
+}
+
+// build is a backend's recipe, as a worker receives it: what to build,
+// and what the parent's backend is, for the worker to check that it
+// built the same.
+type build struct {
+	Builder string
+	Options []byte
+	Type    string              // the Go type of the parent's backend
+	Info    runtime.BackendInfo // what it says of itself
 }
 
 // exit is how a program ended in a worker.
@@ -85,6 +95,11 @@ type exit struct {
 	Value   []byte
 	Err     *wireError
 	Changes *runtime.Changes
+	// Refused says why the worker did not run the program: the backend
+	// it rebuilt from the recipe is not the parent's (another Go type,
+	// or it describes itself otherwise). The parent runs the program in
+	// process.
+	Refused string
 	// Clean reports that the worker is back to its idle state: no
 	// goroutine of the run is left.
 	Clean bool

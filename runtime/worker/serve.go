@@ -14,9 +14,6 @@ import (
 	"time"
 
 	"github.com/nookdev/nook/runtime"
-	"github.com/nookdev/nook/runtime/js"
-	"github.com/nookdev/nook/runtime/shell"
-	"github.com/nookdev/nook/runtime/wasm"
 )
 
 // Arg is the first argument a worker process is started with: Main
@@ -31,31 +28,26 @@ const Arg = "__nook_worker__"
 const MaxStack = 64 << 20
 
 // Main makes the running program a worker when it was started as one (its
-// first argument is Arg): it serves runs with backends until its parent
-// goes away, then exits; otherwise it returns at once. Call it first thing
-// in main (and in TestMain), with the same backends the runtime is given;
-// with none, a worker has the default JavaScript, shell and WebAssembly
-// backends (js.New, shell.New, wasm.New with zero options).
-func Main(backends ...runtime.Backend) {
+// first argument is Arg): it serves runs until its parent goes away, then
+// exits; otherwise it returns at once. Call it first thing in main (and in
+// TestMain), with the Builders of the backends the runtime is given
+// (js.Builder, shell.Builder, wasm.Builder): a worker rebuilds each backend
+// from the recipe its parent sends (runtime.Rebuildable), with the
+// parent's options. A backend whose builder the worker lacks runs its
+// programs in the parent's process.
+func Main(builders ...runtime.Builder) {
 	if len(os.Args) < 2 || os.Args[1] != Arg {
 		return
 	}
-	os.Exit(Serve(backends...))
-}
-
-// DefaultBackends are the backends of a worker that is given none.
-func DefaultBackends() []runtime.Backend {
-	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{}), wasm.New(wasm.Options{})}
+	os.Exit(Serve(builders...))
 }
 
 // Serve runs the worker side of the process tier on stdin and stdout: it
 // sandboxes the process (see RATIONALE.md), says hello, and runs one
 // program at a time until stdin ends. It returns the process's exit code.
-// `nook worker` calls it.
-func Serve(backends ...runtime.Backend) int {
-	if len(backends) == 0 {
-		backends = DefaultBackends()
-	}
+// `nook worker` calls it. builders are as for Main; two of one name are an
+// error.
+func Serve(builders ...runtime.Builder) int {
 	debug.SetMaxStack(MaxStack)
 	// Load what the Go runtime and the backends read from the host
 	// lazily, before the sandbox forbids opening files.
@@ -63,19 +55,21 @@ func Serve(backends ...runtime.Backend) int {
 	in, out := os.Stdin, os.Stdout
 	// Nothing else may write to the wire.
 	os.Stdout = os.Stderr
-	w := &server{c: newConn(in, out, maxFrame), backends: map[string]runtime.Backend{}}
-	h := &hello{Pid: os.Getpid(), Types: map[string]string{}, Infos: map[string]runtime.BackendInfo{}}
-	for _, b := range backends {
-		id := b.Info().ID
-		h.Infos[id] = b.Info()
-		w.backends[id] = b
-		h.Backends = append(h.Backends, id)
-		h.Types[id] = fmt.Sprintf("%T", b)
+	w := &server{c: newConn(in, out, maxFrame), builders: map[string]runtime.Builder{}, backends: map[uint64]*built{}}
+	h := &hello{Pid: os.Getpid()}
+	for _, b := range builders {
+		if _, dup := w.builders[b.Name]; dup || b.Name == "" || b.Build == nil {
+			h.Err = fmt.Sprintf("the worker was given a builder %q twice, without a name or without a Build function", b.Name)
+			w.c.send(&frame{T: tHello, Hello: h})
+			return 2
+		}
+		w.builders[b.Name] = b
+		h.Builders = append(h.Builders, b.Name)
 	}
 	var err error
 	h.Landlock, h.Seccomp, err = sandboxSelf()
 	if err != nil {
-		h.Err = err.Error()
+		h.Err = "the worker could not sandbox itself: " + err.Error()
 		w.c.send(&frame{T: tHello, Hello: h})
 		return 1
 	}
@@ -93,13 +87,54 @@ func Serve(backends ...runtime.Backend) int {
 // server is a worker process.
 type server struct {
 	c        *conn
-	backends map[string]runtime.Backend
-	idle     int // goroutines when idle
+	builders map[string]runtime.Builder
+	backends map[uint64]*built // by recipe serial (only the running program's goroutine touches it)
+	idle     int               // goroutines when idle
 
 	nextID atomic.Uint64
 	mu     sync.Mutex
 	run    *wrun
 	wait   map[uint64]chan *frame // answers awaited, by frame id
+}
+
+// built is a backend a worker rebuilt from a recipe, or why it could not.
+type built struct {
+	b       runtime.Backend
+	err     error  // the builder failed
+	refused string // the backend built is not the parent's
+}
+
+// backend returns the backend of s's recipe, building it the first time.
+func (w *server) backend(s *start) *built {
+	if b := w.backends[s.Recipe]; b != nil {
+		return b
+	}
+	r := s.Build
+	if r == nil {
+		// The parent sends a recipe with the first run that needs it.
+		return &built{err: fmt.Errorf("the sandbox process was never sent the recipe of backend %q", s.Backend)}
+	}
+	x := &built{}
+	w.backends[s.Recipe] = x
+	bl, ok := w.builders[r.Builder]
+	if !ok {
+		x.err = fmt.Errorf("the sandbox process has no builder %q for backend %q: give worker.Main the builders of the runtime's backends", r.Builder, s.Backend)
+		return x
+	}
+	b, err := bl.Build(r.Options)
+	switch {
+	case err != nil:
+		x.err = fmt.Errorf("the sandbox process could not rebuild backend %q: %w", s.Backend, err)
+	case b == nil:
+		x.err = fmt.Errorf("the sandbox process could not rebuild backend %q: builder %q built nothing", s.Backend, r.Builder)
+	case fmt.Sprintf("%T", b) != r.Type:
+		x.refused = fmt.Sprintf("builder %q built a %T, not a %s", r.Builder, b, r.Type)
+	case b.Info() != r.Info:
+		x.refused = fmt.Sprintf("the %s that builder %q built describes itself otherwise than the parent's", r.Type, r.Builder)
+	default:
+		x.b = b
+	}
+	return x
 }
 
 // wrun is the run a worker is running.
@@ -196,10 +231,14 @@ func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 			ex = fail(fmt.Errorf("internal error: the backend panicked: %v", p))
 		}
 	}()
-	b := w.backends[s.Backend]
-	if b == nil {
-		return fail(fmt.Errorf("the sandbox process has no backend %q: give worker.Main the backends the runtime has", s.Backend))
+	bb := w.backend(s)
+	if bb.refused != "" {
+		return &exit{Refused: bb.refused}
 	}
+	if bb.err != nil {
+		return fail(bb.err)
+	}
+	b := bb.b
 	req := s.Request
 	// Let the Go collector work harder as the run nears its memory
 	// limit, which the parent enforces on the process's resident size.
@@ -211,7 +250,8 @@ func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 	if rs, ok := b.(runtime.Restorer); ok && s.Snapshot != nil {
 		prog, err = rs.Restore(ctx, s.Snapshot, &req)
 	} else {
-		// The backends shipped this way prepare without the workspace.
+		// The parent ships a request only when its backend prepares it
+		// without the workspace (runtime.AlonePreparer).
 		prog, err = b.Prepare(ctx, nil, &req)
 	}
 	if err != nil {

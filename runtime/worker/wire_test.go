@@ -187,23 +187,19 @@ func (g gen) frame() *frame {
 	}
 	switch g.n(4) {
 	case 0:
-		h := &hello{Pid: int(g.i64()), Backends: g.strs(), Types: g.strMap(), Seccomp: g.n(2) == 0,
-			Landlock: g.n(8), Err: g.str()}
-		if g.n(3) > 0 {
-			h.Infos = map[string]runtime.BackendInfo{}
-			for range g.n(3) {
-				h.Infos[g.str()] = runtime.BackendInfo{ID: g.str(), Description: g.str(), Callable: g.n(2) == 0,
-					Root: g.str(), Access: runtime.Access(g.n(3)), DefaultTimeout: time.Duration(g.i64()),
-					MaxTimeout: time.Duration(g.i64()), MaxSourceBytes: g.i64()}
-			}
-		}
-		f.Hello = h
+		f.Hello = &hello{Pid: int(g.i64()), Builders: g.strs(), Seccomp: g.n(2) == 0, Landlock: g.n(8), Err: g.str()}
 	case 1:
-		f.Start = &start{Backend: g.str(), Request: g.request(), Snapshot: g.bytes(), Timers: g.n(2) == 0,
-			OwnClock: g.n(2) == 0}
+		f.Start = &start{Backend: g.str(), Recipe: g.r.Uint64(), Request: g.request(), Snapshot: g.bytes(),
+			Timers: g.n(2) == 0, OwnClock: g.n(2) == 0}
+		if g.n(2) == 0 {
+			f.Start.Build = &build{Builder: g.str(), Options: g.bytes(), Type: g.str(),
+				Info: runtime.BackendInfo{ID: g.str(), Description: g.str(), Callable: g.n(2) == 0,
+					Root: g.str(), Access: runtime.Access(g.n(3)), DefaultTimeout: time.Duration(g.i64()),
+					MaxTimeout: time.Duration(g.i64()), MaxSourceBytes: g.i64()}}
+		}
 	case 2:
 		f.Exit = &exit{Code: int(g.i64()), Value: g.bytes(), Err: g.wireErr(), Changes: g.changes(),
-			Clean: g.n(2) == 0}
+			Refused: g.str(), Clean: g.n(2) == 0}
 	}
 	return f
 }

@@ -21,9 +21,19 @@ func backends() []runtime.Backend {
 	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{}), wasm.New(wasm.Options{})}
 }
 
-// TestMain makes the test binary its own worker.
+// builders are what the test binary's workers rebuild backends with.
+func builders() []runtime.Builder {
+	return []runtime.Builder{js.Builder, shell.Builder, wasm.Builder, probeBuilder, mirrorBuilder, impostorBuilder,
+		countedBuilder}
+}
+
+// TestMain makes the test binary its own worker: with every builder, or
+// with none when started with bareArg after worker.Arg.
 func TestMain(m *testing.M) {
-	worker.Main(append(backends(), probe{}, mirror{})...)
+	if len(os.Args) > 2 && os.Args[1] == worker.Arg && os.Args[2] == bareArg {
+		worker.Main()
+	}
+	worker.Main(builders()...)
 	os.Exit(m.Run())
 }
 

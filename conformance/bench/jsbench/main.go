@@ -22,7 +22,7 @@ import (
 )
 
 func main() {
-	worker.Main(js.New(js.Options{}))
+	worker.Main(js.Builder)
 	dir := flag.String("dir", os.TempDir(), "scratch directory for the workspace file")
 	n := flag.Int("n", 2000, "runs per figure")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the trivial figure to this file")

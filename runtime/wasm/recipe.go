@@ -1,0 +1,67 @@
+package wasm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/nookdev/nook/runtime"
+)
+
+// BuilderName is the name of the WebAssembly backend's Builder.
+const BuilderName = "wasm"
+
+// Builder rebuilds the WebAssembly backend in a worker process from its
+// Recipe: give it to worker.Main. Every field of Options crosses but
+// CacheDir: a worker's sandbox opens no host file, so it keeps compiled
+// modules in memory only.
+var Builder = runtime.Builder{Name: BuilderName, Build: build}
+
+// recipeOptions are the Options a recipe carries.
+type recipeOptions struct {
+	Options
+	// CacheDir shadows Options.CacheDir, and is always empty: a host
+	// directory is of no use to a worker, which may not open it.
+	CacheDir string `json:",omitempty"`
+}
+
+func build(options json.RawMessage) (runtime.Backend, error) {
+	var o recipeOptions
+	if len(options) > 0 {
+		d := json.NewDecoder(bytes.NewReader(options))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&o); err != nil {
+			return nil, fmt.Errorf("wasm: the options of a worker recipe: %w", err)
+		}
+	}
+	return New(o.Options), nil
+}
+
+// WorkerRecipe returns the recipe that rebuilds b in a worker process: the
+// Builder's name and b's options (defaults applied, CacheDir left out) as
+// JSON.
+func (b *Backend) WorkerRecipe() (runtime.Recipe, error) {
+	o := b.opts
+	o.CacheDir = ""
+	data, err := json.Marshal(recipeOptions{Options: o})
+	if err != nil {
+		return runtime.Recipe{}, err
+	}
+	return runtime.Recipe{Builder: BuilderName, Options: data}, nil
+}
+
+// PreparesAlone reports whether req's module is in the request itself: a
+// module named by a workspace path, or a run with its own root (RootEnv),
+// is read from the workspace by Prepare.
+func (b *Backend) PreparesAlone(req *runtime.Request) bool {
+	if _, ok := req.Env[RootEnv]; ok {
+		return false
+	}
+	return strings.HasPrefix(req.Source, wasmMagic)
+}
+
+var (
+	_ runtime.Rebuildable   = (*Backend)(nil)
+	_ runtime.AlonePreparer = (*Backend)(nil)
+)
