@@ -1,6 +1,5 @@
 package host
 
-
 // ModuleDoc describes a host module to the models that write code against
 // it and to type checkers: a one-line summary and, per function, a
 // TypeScript signature and a one-line purpose. Give it next to the module
