@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/runtime/wasm"
 )
@@ -268,11 +268,11 @@ func (p *Pool) fill() {
 // process. So does a program whose backend the workers do not have (the
 // same id, of the same Go type, describing itself the same way in its
 // BackendInfo): give Main the runtime's backends, configured alike.
-func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Request) (runtime.Program, bool) {
+func (p *Pool) Isolate(b host.Backend, prog host.Program, req *host.Request) (host.Program, bool) {
 	info := b.Info()
 	x := &program{pool: p, orig: prog, typ: fmt.Sprintf("%T", b), info: info, backend: info.ID, req: *req}
-	if s, ok := prog.(runtime.Snapshotter); ok {
-		if _, ok := b.(runtime.Restorer); ok {
+	if s, ok := prog.(host.Snapshotter); ok {
+		if _, ok := b.(host.Restorer); ok {
 			x.snapshot = s.Snapshot()
 			return x, true
 		}
@@ -290,4 +290,4 @@ func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Req
 	return x, true
 }
 
-var _ runtime.Isolator = (*Pool)(nil)
+var _ host.Isolator = (*Pool)(nil)

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // The wire between a parent and its worker is a stream of frames each
@@ -62,18 +62,18 @@ type frame struct {
 // hello is what a worker says when it is ready.
 type hello struct {
 	Pid      int
-	Backends []string                       // the ids of the backends it can run
-	Types    map[string]string              // their Go types, by id
-	Infos    map[string]runtime.BackendInfo // what they say of themselves, by id
-	Seccomp  bool                           // its seccomp filter is installed
-	Landlock int                            // the Landlock ABI it restricted itself with (0: none)
-	Err      string                         // why it could not sandbox itself (it exits)
+	Backends []string                    // the ids of the backends it can run
+	Types    map[string]string           // their Go types, by id
+	Infos    map[string]host.BackendInfo // what they say of themselves, by id
+	Seccomp  bool                        // its seccomp filter is installed
+	Landlock int                         // the Landlock ABI it restricted itself with (0: none)
+	Err      string                      // why it could not sandbox itself (it exits)
 }
 
 // start is one run for a worker.
 type start struct {
 	Backend  string
-	Request  runtime.Request
+	Request  host.Request
 	Snapshot []byte // the program's snapshot when its backend restores
 	Timers   bool   // the host journals timers (TimerJournal)
 	OwnClock bool   // the worker reads its own clock and randomness (runtime.OwnClock)
@@ -84,7 +84,7 @@ type exit struct {
 	Code    int
 	Value   []byte
 	Err     *wireError
-	Changes *runtime.Changes
+	Changes *host.Changes
 	// Clean reports that the worker is back to its idle state: no
 	// goroutine of the run is left.
 	Clean bool
@@ -97,8 +97,8 @@ type exit struct {
 // unwraps to the same typed error.
 type wireError struct {
 	Type string // "call", "limit", "canceled", "deadline", "" (any other)
-	Call runtime.CallError
-	Lim  runtime.LimitError
+	Call host.CallError
+	Lim  host.LimitError
 	Msg  string // the message, when it is not the typed error's own
 }
 
@@ -106,8 +106,8 @@ func toWire(err error) *wireError {
 	if err == nil {
 		return nil
 	}
-	var ce *runtime.CallError
-	var le *runtime.LimitError
+	var ce *host.CallError
+	var le *host.LimitError
 	var w *wireError
 	switch {
 	case errors.As(err, &ce):

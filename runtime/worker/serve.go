@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	rthost "github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/runtime/wasm"
@@ -36,7 +36,7 @@ const MaxStack = 64 << 20
 // in main (and in TestMain), with the same backends the runtime is given;
 // with none, a worker has the default JavaScript, shell and WebAssembly
 // backends (js.New, shell.New, wasm.New with zero options).
-func Main(backends ...runtime.Backend) {
+func Main(backends ...rthost.Backend) {
 	if len(os.Args) < 2 || os.Args[1] != Arg {
 		return
 	}
@@ -44,15 +44,15 @@ func Main(backends ...runtime.Backend) {
 }
 
 // DefaultBackends are the backends of a worker that is given none.
-func DefaultBackends() []runtime.Backend {
-	return []runtime.Backend{js.New(js.Options{}), shell.New(shell.Options{}), wasm.New(wasm.Options{})}
+func DefaultBackends() []rthost.Backend {
+	return []rthost.Backend{js.New(js.Options{}), shell.New(shell.Options{}), wasm.New(wasm.Options{})}
 }
 
 // Serve runs the worker side of the process tier on stdin and stdout: it
 // sandboxes the process (see RATIONALE.md), says hello, and runs one
 // program at a time until stdin ends. It returns the process's exit code.
 // `nook worker` calls it.
-func Serve(backends ...runtime.Backend) int {
+func Serve(backends ...rthost.Backend) int {
 	if len(backends) == 0 {
 		backends = DefaultBackends()
 	}
@@ -63,8 +63,8 @@ func Serve(backends ...runtime.Backend) int {
 	in, out := os.Stdin, os.Stdout
 	// Nothing else may write to the wire.
 	os.Stdout = os.Stderr
-	w := &server{c: newConn(in, out, maxFrame), backends: map[string]runtime.Backend{}}
-	h := &hello{Pid: os.Getpid(), Types: map[string]string{}, Infos: map[string]runtime.BackendInfo{}}
+	w := &server{c: newConn(in, out, maxFrame), backends: map[string]rthost.Backend{}}
+	h := &hello{Pid: os.Getpid(), Types: map[string]string{}, Infos: map[string]rthost.BackendInfo{}}
 	for _, b := range backends {
 		id := b.Info().ID
 		h.Infos[id] = b.Info()
@@ -93,7 +93,7 @@ func Serve(backends ...runtime.Backend) int {
 // server is a worker process.
 type server struct {
 	c        *conn
-	backends map[string]runtime.Backend
+	backends map[string]rthost.Backend
 	idle     int // goroutines when idle
 
 	nextID atomic.Uint64
@@ -183,12 +183,12 @@ func (w *server) execute(ctx context.Context, x *wrun, s *start) {
 
 func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 	h := &client{w: w, x: x, own: s.OwnClock}
-	var host runtime.Host = h
+	var host rthost.Host = h
 	if s.Timers {
 		host = &timerClient{h}
 	}
 	fail := func(err error) *exit {
-		host.Write(runtime.Stderr, []byte(err.Error()+"\n"))
+		host.Write(rthost.Stderr, []byte(err.Error()+"\n"))
 		return &exit{Code: 1, Err: toWire(err)}
 	}
 	defer func() {
@@ -206,9 +206,9 @@ func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 	if m := req.Limits.MaxMemoryBytes; m > 0 {
 		debug.SetMemoryLimit(m - m/8)
 	}
-	var prog runtime.Program
+	var prog rthost.Program
 	var err error
-	if rs, ok := b.(runtime.Restorer); ok && s.Snapshot != nil {
+	if rs, ok := b.(rthost.Restorer); ok && s.Snapshot != nil {
 		prog, err = rs.Restore(ctx, s.Snapshot, &req)
 	} else {
 		// The backends shipped this way prepare without the workspace.
@@ -266,7 +266,7 @@ func (h *client) ask(ctx context.Context, f *frame) (*frame, error) {
 	}
 }
 
-func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
+func (h *client) Call(ctx context.Context, c *rthost.Call) (any, error) {
 	r, err := h.ask(ctx, &frame{T: tCall, Seq: c.Seq, Kind: string(c.Kind), Op: c.Op, Val: encodeValue(c.Args)})
 	if err != nil {
 		return nil, err
@@ -279,12 +279,12 @@ func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
 	}
 	v, err := decodeValue(r.Val)
 	if err != nil {
-		return nil, &runtime.CallError{Code: "EIO", Message: "the result of " + c.Op + " did not cross to the sandbox intact"}
+		return nil, &rthost.CallError{Code: "EIO", Message: "the result of " + c.Op + " did not cross to the sandbox intact"}
 	}
 	return v, nil
 }
 
-func (h *client) Write(s runtime.Stream, p []byte) error {
+func (h *client) Write(s rthost.Stream, p []byte) error {
 	if err := h.x.writeErr.Load(); err != nil {
 		return *err
 	}
