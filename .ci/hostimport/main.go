@@ -162,12 +162,18 @@ func rewriteDir(dir string, moved map[string]bool, tests bool) error {
 // rewriteFile rewrites f's selectors of moved names and returns the
 // formatted file, imports fixed.
 func rewriteFile(fset *token.FileSet, f *ast.File, moved map[string]bool, pkgHost bool) ([]byte, bool, error) {
-	local := ""
+	local, have := "", "" // runtime's local name, and host's if imported
 	for _, im := range f.Imports {
-		if im.Path.Value == `"`+runtimePath+`"` {
+		switch im.Path.Value {
+		case `"` + runtimePath + `"`:
 			local = "runtime"
 			if im.Name != nil {
 				local = im.Name.Name
+			}
+		case `"` + hostPath + `"`:
+			have = "host"
+			if im.Name != nil {
+				have = im.Name.Name
 			}
 		}
 	}
@@ -221,11 +227,13 @@ func rewriteFile(fset *token.FileSet, f *ast.File, moved map[string]bool, pkgHos
 		}
 		return true
 	})
-	if len(sites) == 0 {
+	if len(sites) == 0 && (have == "" || rest > 0) {
 		return nil, false, nil
 	}
 	name := "host"
-	if conflict || topLevel(f)["host"] {
+	if have != "" {
+		name = have // a file rewritten before, touched since
+	} else if conflict || topLevel(f)["host"] {
 		name = "rthost"
 	}
 	for _, x := range sites {
@@ -235,7 +243,13 @@ func rewriteFile(fset *token.FileSet, f *ast.File, moved map[string]bool, pkgHos
 	if err := format.Node(&buf, fset, f); err != nil {
 		return nil, false, err
 	}
-	src, err := fixImports(buf.Bytes(), name, rest > 0)
+	src := buf.Bytes()
+	var err error
+	if have == "" {
+		src, err = fixImports(src, name, rest > 0)
+	} else if rest == 0 {
+		src, err = dropImport(src)
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -252,6 +266,16 @@ func declares(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// dropImport removes the runtime import from a file that already imports
+// host and no longer uses runtime.
+func dropImport(src []byte) ([]byte, error) {
+	rt := regexp.MustCompile(`(?m)^[ \t]*(?:[A-Za-z_][A-Za-z0-9_]* )?"` + regexp.QuoteMeta(runtimePath) + `"\n`)
+	single := regexp.MustCompile(`(?m)^import (?:[A-Za-z_][A-Za-z0-9_]* )?"` + regexp.QuoteMeta(runtimePath) + `"\n`)
+	out := single.ReplaceAll(src, nil)
+	out = rt.ReplaceAll(out, nil)
+	return format.Source(out)
 }
 
 // fixImports adds the host import next to runtime's (or in its place when
