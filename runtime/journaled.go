@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nookdev/nook/runtime/internal/hostlink"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -24,7 +25,7 @@ import (
 // reads and timer firings are recorded and replayed the same way; output is
 // compared with the stored output by the run's output writer.
 type journaledHost struct {
-	live *liveHost
+	live Host
 	x    *run
 	rec  *journal.Recording // what earlier attempts journaled (empty on the first)
 
@@ -335,11 +336,11 @@ func recordedResult(r *journal.CallRecord) (any, error) {
 }
 
 // opOf is the op of a host-module call ("ws:mod/fn"), from its context.
-func opOf(cc *CallContext) string { return cc.op }
+func opOf(cc *CallContext) string { return hostlink.Op(cc) }
 
 // decorate hooks UnsafeToRepeat and Interrupt into a host-module call.
 func (h *journaledHost) decorate(cc *CallContext, seq int64) {
-	cc.beginUnsafe = func(ctx context.Context) error {
+	beginUnsafe := func(ctx context.Context) error {
 		r := &journal.CallRecord{Seq: seq, Kind: string(KindModule), Op: opOf(cc), Unsafe: true}
 		if req, ok := h.reqs.Load(seq); ok {
 			r.Request = req.([]byte)
@@ -351,7 +352,7 @@ func (h *journaledHost) decorate(cc *CallContext, seq int64) {
 		}
 		return nil
 	}
-	cc.interrupt = func(payload any) (any, error) {
+	interrupt := func(payload any) (any, error) {
 		if a, ok := h.rec.Answers[seq]; ok {
 			return decodeValue(a)
 		}
@@ -381,4 +382,5 @@ func (h *journaledHost) decorate(cc *CallContext, seq int64) {
 		}
 		return nil, errWaiting
 	}
+	hostlink.Hook(cc, beginUnsafe, interrupt)
 }

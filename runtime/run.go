@@ -114,7 +114,7 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 		cfg.Random = seededRandom(x.seed)
 		jh := &journaledHost{x: x, rec: x.replay}
 		cfg.Decorate = jh.decorate
-		jh.live = NewHost(cfg).(*liveHost)
+		jh.live = NewHost(cfg)
 		x.jh, host = jh, jh
 	} else {
 		if len(x.seed) > 0 {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/nookdev/nook/runtime/host"
 	"path"
 	"strings"
 	"sync/atomic"
@@ -52,7 +53,7 @@ func (n *nesting) confine(info *BackendInfo) {
 	if info.Root == "" {
 		info.Root = "/workspace"
 	}
-	if n.root != "" && !within(info.Root, n.root) {
+	if n.root != "" && !host.Within(info.Root, n.root) {
 		info.Root = n.root
 	}
 	if n.readOnly {
@@ -372,7 +373,7 @@ func (r *Runtime) spawnSource(ctx context.Context, info BackendInfo, root, p, na
 			Syscall: "open", Path: name}
 	}
 	clean, err := vfs.Clean(p)
-	if err != nil || !within(clean, root) {
+	if err != nil || !host.Within(clean, root) {
 		return "", fail("EACCES", "permission denied (outside "+root+")")
 	}
 	fi, err := r.fs.Stat(ctx, clean)

@@ -148,7 +148,7 @@ func (r *Runtime) Verify(ctx context.Context, id string) error {
 		}}
 	jh := &journaledHost{x: x, rec: recording, strict: true}
 	cfg.Decorate = jh.decorate
-	jh.live = NewHost(cfg).(*liveHost)
+	jh.live = NewHost(cfg)
 	x.jh = jh
 	ex := runProgram(vctx, prog, jh)
 	if cause := context.Cause(vctx); vctx.Err() != nil {

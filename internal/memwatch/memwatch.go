@@ -27,7 +27,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Tick is how often the watchdog samples the heap.
@@ -44,7 +44,7 @@ type Run struct {
 	tree   *tree
 	limit  float64
 	active func() bool
-	stop   func(*runtime.LimitError)
+	stop   func(*host.LimitError)
 
 	busy    atomic.Int32 // Enter minus Leave
 	touched atomic.Bool  // Enter was called since the watchdog last looked
@@ -52,7 +52,7 @@ type Run struct {
 	// Under w.mu:
 	charge      float64
 	peak        float64
-	interrupted *runtime.LimitError
+	interrupted *host.LimitError
 }
 
 type tree struct {
@@ -82,7 +82,7 @@ type Options struct {
 	// Stop stops the run. The watchdog calls it, outside its lock, on
 	// every tick while the run's tree is over its limit, with the same
 	// error each time; it must be cheap and idempotent.
-	Stop func(*runtime.LimitError)
+	Stop func(*host.LimitError)
 }
 
 // Watch registers a run, starting the watchdog if it is not running. A
@@ -138,7 +138,7 @@ func (r *Run) Charge() int64 {
 }
 
 // Stopped is the error the run was stopped with, or nil.
-func (r *Run) Stopped() *runtime.LimitError {
+func (r *Run) Stopped() *host.LimitError {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return r.interrupted
@@ -209,7 +209,7 @@ func heapBytes(s []metrics.Sample) float64 {
 
 type stopCall struct {
 	r   *Run
-	err *runtime.LimitError
+	err *host.LimitError
 }
 
 func loop() {
@@ -278,7 +278,7 @@ func tick(h, prev float64, stops []stopCall) []stopCall {
 				if len(t.runs) > 1 {
 					what += fmt.Sprintf(" (by %d runs of one tree: a run and the runs nested in it)", len(t.runs))
 				}
-				q.interrupted = &runtime.LimitError{Limit: "MaxMemoryBytes", Max: int64(limit), What: what}
+				q.interrupted = &host.LimitError{Limit: "MaxMemoryBytes", Max: int64(limit), What: what}
 			}
 			if q.stop != nil {
 				stops = append(stops, stopCall{q, q.interrupted})
@@ -291,14 +291,14 @@ func tick(h, prev float64, stops []stopCall) []stopCall {
 // Host returns h with its calls counted as waiting for r (Leave before a
 // call, Enter after it): a nested run or a file read is not the calling
 // run's growth. The wrapper has only the methods of runtime.Host.
-func Host(h runtime.Host, r *Run) runtime.Host { return waitingHost{h, r} }
+func Host(h host.Host, r *Run) host.Host { return waitingHost{h, r} }
 
 type waitingHost struct {
-	runtime.Host
+	host.Host
 	mem *Run
 }
 
-func (h waitingHost) Call(ctx context.Context, c *runtime.Call) (any, error) {
+func (h waitingHost) Call(ctx context.Context, c *host.Call) (any, error) {
 	h.mem.Leave()
 	defer h.mem.Enter()
 	return h.Host.Call(ctx, c)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -28,7 +28,7 @@ type Options struct {
 	// Root is the workspace directory code may reach (default
 	// "/workspace"); Access says whether it may change it.
 	Root   string
-	Access runtime.Access
+	Access host.Access
 	// DefaultTimeout applies when a caller gives none (default 60 s); a
 	// caller's timeout is clamped to MaxTimeout (default 30 min).
 	DefaultTimeout time.Duration
@@ -46,7 +46,7 @@ type Backend struct {
 	cache   *programCache
 }
 
-var _ runtime.Backend = (*Backend)(nil)
+var _ host.Backend = (*Backend)(nil)
 
 // New returns a JavaScript backend.
 func New(opts Options) *Backend {
@@ -58,10 +58,10 @@ func New(opts Options) *Backend {
 	}
 	opts.Root = path.Clean("/" + opts.Root)
 	if opts.DefaultTimeout <= 0 {
-		opts.DefaultTimeout = runtime.DefaultTimeout
+		opts.DefaultTimeout = host.DefaultTimeout
 	}
 	if opts.MaxTimeout <= 0 {
-		opts.MaxTimeout = runtime.DefaultMaxTimeout
+		opts.MaxTimeout = host.DefaultMaxTimeout
 	}
 	if opts.DefaultTimeout > opts.MaxTimeout {
 		opts.DefaultTimeout = opts.MaxTimeout
@@ -110,8 +110,8 @@ func describe(o Options) string {
 }
 
 // Info describes the backend.
-func (b *Backend) Info() runtime.BackendInfo {
-	return runtime.BackendInfo{
+func (b *Backend) Info() host.BackendInfo {
+	return host.BackendInfo{
 		ID:             b.opts.ID,
 		Description:    b.opts.Description,
 		Callable:       true,
@@ -126,7 +126,7 @@ func (b *Backend) Info() runtime.BackendInfo {
 // or takes the compiled program from the cache when neither the source
 // nor any file it was built from changed. Syntax errors, unresolvable
 // imports and source limits fail here, before any run exists.
-func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *host.Request) (host.Program, error) {
 	r := *req
 	r.Limits = r.Limits.WithDefaults()
 	if r.Cwd == "" {
@@ -137,14 +137,14 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 		return nil, fmt.Errorf("the working directory %s is outside %s", r.Cwd, b.opts.Root)
 	}
 	if n := int64(len(r.Input)); n > r.Limits.MaxInputBytes {
-		return nil, &runtime.LimitError{Limit: "MaxInputBytes", Max: r.Limits.MaxInputBytes,
+		return nil, &host.LimitError{Limit: "MaxInputBytes", Max: r.Limits.MaxInputBytes,
 			What: fmt.Sprintf("input of %d bytes", n)}
 	}
-	if err := runtime.CheckJSONNesting("the input", r.Input, r.Limits.MaxNestingDepth); err != nil {
+	if err := host.CheckJSONNesting("the input", r.Input, r.Limits.MaxNestingDepth); err != nil {
 		return nil, err
 	}
 	if n := int64(len(r.Source)); n > r.Limits.MaxSourceBytes {
-		return nil, &runtime.LimitError{Limit: "MaxSourceBytes", Max: r.Limits.MaxSourceBytes,
+		return nil, &host.LimitError{Limit: "MaxSourceBytes", Max: r.Limits.MaxSourceBytes,
 			What: fmt.Sprintf("source of %d bytes", n)}
 	}
 	key := b.cacheKey(&r)
@@ -211,7 +211,7 @@ func (p *program) Snapshot() []byte {
 }
 
 // Restore rebuilds a program from its Snapshot, for req.
-func (b *Backend) Restore(ctx context.Context, snap []byte, req *runtime.Request) (runtime.Program, error) {
+func (b *Backend) Restore(ctx context.Context, snap []byte, req *host.Request) (host.Program, error) {
 	var s snapshot
 	if err := json.Unmarshal(snap, &s); err != nil || s.Version != 1 {
 		return nil, fmt.Errorf("js: the saved program is not one this version can run")
@@ -318,7 +318,7 @@ var guardedMethods = []string{"reverse", "copyWithin", "indexOf", "lastIndexOf",
 // cacheKey identifies what a compiled program depends on besides the
 // workspace files it read: the source, the cwd, the backend's options,
 // the host modules' names and functions, and the source limits.
-func (b *Backend) cacheKey(r *runtime.Request) string {
+func (b *Backend) cacheKey(r *host.Request) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%q %q\n%d %d %d %d\n", b.optsKey, r.Cwd, r.Entry, r.Limits.MaxSourceBytes, r.Limits.MaxModules, r.Limits.MaxModuleDepth, r.Limits.MaxNestingDepth)
 	for _, n := range hostNames(r.Modules) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Built-ins that recurse on the Go stack once per level of the value they
@@ -126,7 +126,7 @@ func (r *run) guardIterator(proto *goja.Object, what, alias string) {
 			n = float64(s.Length())
 		}
 		if max := float64(r.req.Limits.MaxMemoryBytes); n*16 > max {
-			le := &runtime.LimitError{Limit: "MaxMemoryBytes", Max: int64(max),
+			le := &host.LimitError{Limit: "MaxMemoryBytes", Max: int64(max),
 				What: fmt.Sprintf("iterating %s of %.0f elements (%.0f bytes at 16 an element)", what, n, n*16)}
 			r.fail(le)
 			panic(r.newError("RangeError", le.Error()))
@@ -183,7 +183,7 @@ func (r *run) allocLimit(what string, n float64) {
 	if m := r.maxAlloc(); m < max {
 		name, max = "MaxMemoryBytes", m
 	}
-	le := &runtime.LimitError{Limit: name, Max: max, What: fmt.Sprintf("%s of %.0f bytes", what, n)}
+	le := &host.LimitError{Limit: name, Max: max, What: fmt.Sprintf("%s of %.0f bytes", what, n)}
 	r.fail(le)
 	panic(r.newError("RangeError", le.Error()))
 }

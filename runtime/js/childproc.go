@@ -5,7 +5,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // The Go side of node:child_process (guest/js/child_process.js). A child
@@ -19,7 +19,7 @@ import (
 // watchdog blames what a nested run of this process allocates on that
 // run, not on the parent waiting for it.
 func (r *run) execSync(op string, args goja.Value) goja.Value {
-	c, err := r.newCall(runtime.KindExec, op, args)
+	c, err := r.newCall(host.KindExec, op, args)
 	if err != nil {
 		panic(r.rt.NewTypeError(err.Error()))
 	}
@@ -43,7 +43,7 @@ func (r *run) execSync(op string, args goja.Value) goja.Value {
 // nested run.
 func (r *run) execStart(op string, args goja.Value) goja.Value {
 	ctx, cancel := context.WithCancel(r.ctx)
-	p := r.callAsyncCtx(ctx, cancel, runtime.KindExec, op, args)
+	p := r.callAsyncCtx(ctx, cancel, host.KindExec, op, args)
 	o := r.rt.NewObject()
 	o.Set("promise", p)
 	o.Set("cancel", func() { cancel() })

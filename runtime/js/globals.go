@@ -22,7 +22,7 @@ import (
 	"github.com/dop251/goja_nodejs/require"
 	_ "github.com/dop251/goja_nodejs/url" // registers the url core module
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // setup creates the run's goja runtime: determinism hooks, limits, the
@@ -244,7 +244,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 	rt := r.rt
 	set := func(name string, v any) { h.make[name] = func() any { return v } }
 	setf := func(name string, f func() any) { h.make[name] = f }
-	kindOf := func(v goja.Value) runtime.CallKind { return runtime.CallKind(v.String()) }
+	kindOf := func(v goja.Value) host.CallKind { return host.CallKind(v.String()) }
 
 	set("callSync", func(kind, op, args goja.Value) goja.Value { return r.callSync(kindOf(kind), op.String(), args) })
 	set("call", func(kind, op, args goja.Value) goja.Value { return r.callAsync(kindOf(kind), op.String(), args) })
@@ -287,7 +287,7 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		if p == nil {
 			p = []byte(data.String())
 		}
-		r.write(runtime.Stream(stream), p)
+		r.write(host.Stream(stream), p)
 	})
 	set("now", func() float64 { return float64(r.host.Now().UnixNano()) / 1e6 })
 	set("hrnow", func() float64 { return float64(r.host.Now().Sub(r.start).Nanoseconds()) })
@@ -462,12 +462,12 @@ func (r *run) dataBytes(v goja.Value) []byte {
 }
 
 // write sends output to the host; past MaxOutputBytes the run stops.
-func (r *run) write(stream runtime.Stream, p []byte) {
+func (r *run) write(stream host.Stream, p []byte) {
 	if r.over.Load() {
 		panic(r.rt.NewGoError(errRunOver))
 	}
 	if err := r.host.Write(stream, p); err != nil {
-		if le, ok := errors.AsType[*runtime.LimitError](err); ok {
+		if le, ok := errors.AsType[*host.LimitError](err); ok {
 			r.fail(le)
 		} else {
 			r.fail(err)

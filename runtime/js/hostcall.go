@@ -7,7 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // errRunOver is what a host call made after the run returned gets: a
@@ -16,13 +16,13 @@ import (
 var errRunOver = errors.New("the run is over")
 
 // hostCall performs one call through the host, unless the run is over.
-func (r *run) hostCall(c *runtime.Call) (any, error) {
+func (r *run) hostCall(c *host.Call) (any, error) {
 	return r.hostCallCtx(r.ctx, c)
 }
 
 // hostCallCtx is hostCall under ctx, which is r.ctx or one derived from
 // it (a child process's call, which kill() cancels).
-func (r *run) hostCallCtx(ctx context.Context, c *runtime.Call) (any, error) {
+func (r *run) hostCallCtx(ctx context.Context, c *host.Call) (any, error) {
 	if r.over.Load() {
 		return nil, errRunOver
 	}
@@ -31,12 +31,12 @@ func (r *run) hostCallCtx(ctx context.Context, c *runtime.Call) (any, error) {
 
 // callSync performs a host call on the loop goroutine and returns its
 // converted result; a failed call throws. A limit error stops the run.
-func (r *run) callSync(kind runtime.CallKind, op string, args goja.Value) goja.Value {
+func (r *run) callSync(kind host.CallKind, op string, args goja.Value) goja.Value {
 	c, err := r.newCall(kind, op, args)
 	if err != nil {
 		panic(r.rt.NewTypeError(err.Error()))
 	}
-	if kind == runtime.KindFS && r.lastFS != nil {
+	if kind == host.KindFS && r.lastFS != nil {
 		// Filesystem effects happen in issue order: wait for the
 		// asynchronous calls issued before this one.
 		select {
@@ -57,13 +57,13 @@ func (r *run) callSync(kind runtime.CallKind, op string, args goja.Value) goja.V
 
 // callAsync starts a host call on a goroutine of its own and returns a
 // promise that settles, on the loop, in the order the calls were issued.
-func (r *run) callAsync(kind runtime.CallKind, op string, args goja.Value) goja.Value {
+func (r *run) callAsync(kind host.CallKind, op string, args goja.Value) goja.Value {
 	return r.callAsyncCtx(r.ctx, nil, kind, op, args)
 }
 
 // callAsyncCtx is callAsync under ctx (see hostCallCtx); release, when
 // set, is called once the call returned.
-func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.CallKind, op string, args goja.Value) goja.Value {
+func (r *run) callAsyncCtx(ctx context.Context, release func(), kind host.CallKind, op string, args goja.Value) goja.Value {
 	p, resolve, reject := r.rt.NewPromise()
 	r.startCall(ctx, release, kind, op, args, func(v goja.Value, jerr goja.Value) error {
 		if jerr != nil {
@@ -81,7 +81,7 @@ func (r *run) callAsyncCtx(ctx context.Context, release func(), kind runtime.Cal
 // it, so that 10,000 writes in flight at once fit in MaxMemoryBytes. An
 // exception thrown by cb is an uncaught exception, as a throwing callback
 // is in Node.
-func (r *run) callAsyncCb(kind runtime.CallKind, op string, args goja.Value, cb goja.Value) {
+func (r *run) callAsyncCb(kind host.CallKind, op string, args goja.Value, cb goja.Value) {
 	f, ok := goja.AssertFunction(cb)
 	if !ok {
 		panic(r.rt.NewTypeError("the callback of a host call must be a function"))
@@ -99,7 +99,7 @@ func (r *run) callAsyncCb(kind runtime.CallKind, op string, args goja.Value, cb 
 // startCall issues a host call under ctx and, when it completes, calls
 // settle on the loop with its converted result or the error the code sees;
 // release, when set, is called once the call returned.
-func (r *run) startCall(ctx context.Context, release func(), kind runtime.CallKind, op string, args goja.Value, settle func(v, jerr goja.Value) error) {
+func (r *run) startCall(ctx context.Context, release func(), kind host.CallKind, op string, args goja.Value, settle func(v, jerr goja.Value) error) {
 	c, err := r.newCall(kind, op, args)
 	if err != nil {
 		if release != nil {
@@ -115,7 +115,7 @@ func (r *run) startCall(ctx context.Context, release func(), kind runtime.CallKi
 	// program asked for them; other calls run concurrently.
 	var prev <-chan struct{}
 	var executed chan struct{}
-	isFS := kind == runtime.KindFS
+	isFS := kind == host.KindFS
 	if isFS {
 		prev = r.lastFS
 		executed = make(chan struct{})
@@ -145,7 +145,7 @@ func (r *run) startCall(ctx context.Context, release func(), kind runtime.CallKi
 			}
 			return r.enter(func() error {
 				if err != nil {
-					if le, ok := errors.AsType[*runtime.LimitError](err); ok {
+					if le, ok := errors.AsType[*host.LimitError](err); ok {
 						return r.fail(le)
 					}
 					return settle(nil, r.jsError(err))
@@ -168,7 +168,7 @@ func (r *run) startCall(ctx context.Context, release func(), kind runtime.CallKi
 // the host (the storage running out of memory, say) must not take the
 // process down with it, so it ends the run as an internal error, as one in
 // the loop goroutine does.
-func (r *run) hostCallRecover(ctx context.Context, c *runtime.Call) (res any, err error, panicked error) {
+func (r *run) hostCallRecover(ctx context.Context, c *host.Call) (res any, err error, panicked error) {
 	defer func() {
 		if v := recover(); v != nil {
 			panicked = fmt.Errorf("js: internal error: %v", v)
@@ -181,25 +181,25 @@ func (r *run) hostCallRecover(ctx context.Context, c *runtime.Call) (res any, er
 // newCall converts JavaScript arguments into a host call, numbered in the
 // order the program issues calls (on the loop goroutine), which is how the
 // journal matches a replayed call with the recorded one.
-func (r *run) newCall(kind runtime.CallKind, op string, args goja.Value) (*runtime.Call, error) {
+func (r *run) newCall(kind host.CallKind, op string, args goja.Value) (*host.Call, error) {
 	a, err := r.toGo(args)
 	if err != nil {
 		return nil, err
 	}
-	if kind == runtime.KindModule {
+	if kind == host.KindModule {
 		if a == nil {
 			a = []any{}
 		}
 	}
 	r.callSeq++
-	return &runtime.Call{Kind: kind, Op: op, Args: a, Seq: r.callSeq}, nil
+	return &host.Call{Kind: kind, Op: op, Args: a, Seq: r.callSeq}, nil
 }
 
 // throwable turns a host call's error into what the code sees thrown. A
 // limit error, or the end of the run, is not for the code to catch: it
 // stops the run, and the value thrown here only unwinds the native call.
 func (r *run) throwable(err error) goja.Value {
-	if le, ok := errors.AsType[*runtime.LimitError](err); ok {
+	if le, ok := errors.AsType[*host.LimitError](err); ok {
 		r.fail(le)
 	} else if errors.Is(err, errRunOver) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		if r.ctx.Err() != nil {
@@ -220,7 +220,7 @@ var errno = map[string]int{
 // a *runtime.CallError keeps its message and gets Node's code, errno,
 // syscall, path and dest properties.
 func (r *run) jsError(err error) *goja.Object {
-	ce, ok := errors.AsType[*runtime.CallError](err)
+	ce, ok := errors.AsType[*host.CallError](err)
 	if !ok {
 		return r.newError("Error", err.Error())
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/nookdev/nook/internal/memwatch"
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // RegexpMatchTimeout bounds one regular-expression match that goja runs
@@ -48,7 +48,7 @@ func (r *run) guardRegexp() {
 				panic(err)
 			}
 			if (goja.IsNull(v) || v == goja.Value(nil) || !v.ToBoolean()) && time.Since(t0) >= RegexpMatchTimeout*9/10 {
-				le := &runtime.LimitError{Limit: "RegexpMatchTimeout", Max: RegexpMatchTimeout.Milliseconds(),
+				le := &host.LimitError{Limit: "RegexpMatchTimeout", Max: RegexpMatchTimeout.Milliseconds(),
 					What: fmt.Sprintf("a regular expression match (%s) running %d ms", call.This.String(), time.Since(t0).Milliseconds())}
 				r.fail(le)
 				panic(r.newError("RangeError", le.Error()))
@@ -68,7 +68,7 @@ func (r *run) guardRegexp() {
 func (r *run) watch() func() {
 	m := memwatch.Watch(memwatch.Options{Tree: r.req.Tree, Limit: r.req.Limits.MaxMemoryBytes,
 		Active: func() bool { return r.touched.Swap(false) || r.busy.Load() },
-		Stop:   func(le *runtime.LimitError) { r.fail(le) }})
+		Stop:   func(le *host.LimitError) { r.fail(le) }})
 	r.mem = m
 	return m.Done
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // The event loop owns the goja runtime: only the goroutine running the
@@ -160,7 +160,7 @@ func (r *run) fireTimer() error {
 // fire runs timer t, which is out of the heap, and reports it to a
 // journaling host.
 func (r *run) fire(t *timer) error {
-	if tj, ok := r.host.(runtime.TimerJournal); ok {
+	if tj, ok := r.host.(host.TimerJournal); ok {
 		tj.TimerFired(t.id, r.nextApply)
 	}
 	if t.ref {
@@ -196,7 +196,7 @@ func (r *run) deliver(c completion) error {
 // where the record has a timer fire: completions answered from the
 // journal arrive at once, and the ones after that point must wait for it.
 func (r *run) deliverReady() error {
-	tj, _ := r.host.(runtime.TimerJournal)
+	tj, _ := r.host.(host.TimerJournal)
 	for {
 		f, ok := r.early[r.nextApply]
 		if !ok {
@@ -318,7 +318,7 @@ func (r *run) runLoop(settled func() bool) error {
 // replay that can no longer reach the recorded point, is a divergence:
 // the host is told the firing that happened instead and fails the run.
 func (r *run) recordedTimer() (*timer, bool) {
-	tj, ok := r.host.(runtime.TimerJournal)
+	tj, ok := r.host.(host.TimerJournal)
 	if !ok {
 		return nil, false
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/dop251/goja"
 
 	guestjs "github.com/nookdev/nook/guest/js"
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Built-in modules. Most are JavaScript shims in guest/js, evaluated as
@@ -246,7 +246,7 @@ func (r *run) hostModule(name string) (goja.Value, error) {
 			for i, a := range call.Arguments {
 				args.Set(fmt.Sprint(i), a)
 			}
-			return r.callAsync(runtime.KindModule, op, args)
+			return r.callAsync(host.KindModule, op, args)
 		})
 	}
 	r.modules[name] = o

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // The parsers that see a program's source — esbuild while bundling, goja
@@ -476,6 +476,6 @@ func checkSource(name, src string, max int) error {
 	}
 	line := 1 + strings.Count(src[:at], "\n")
 	col := at - strings.LastIndexByte(src[:at], '\n')
-	return &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+	return &host.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
 		What: fmt.Sprintf("%s nested deeper than %d levels (at %d:%d)", name, max, line, col)}
 }

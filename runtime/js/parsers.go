@@ -11,7 +11,7 @@ import (
 	"github.com/dop251/goja"
 
 	guestjs "github.com/nookdev/nook/guest/js"
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // The parsers a program can reach at run time — JSON.parse, eval, and the
@@ -36,7 +36,7 @@ func (r *run) guardParsers() {
 	parse, _ := goja.AssertFunction(json.Get("parse"))
 	r.defineNative(json, "parse", 2, func(call goja.FunctionCall) goja.Value {
 		text := call.Argument(0).ToString()
-		if err := runtime.CheckJSONNesting("JSON text", text.String(), max); err != nil {
+		if err := host.CheckJSONNesting("JSON text", text.String(), max); err != nil {
 			panic(r.newError("SyntaxError", err.Error()))
 		}
 		args := append([]goja.Value{text}, call.Arguments[min(1, len(call.Arguments)):]...)
@@ -224,7 +224,7 @@ func (r *run) defineNative(o *goja.Object, name string, length int, f func(goja.
 // MaxNestingDepth (what: "a value to structuredClone").
 func (r *run) nestingError(what string) *goja.Object {
 	max := r.req.Limits.MaxNestingDepth
-	le := &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+	le := &host.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
 		What: fmt.Sprintf("%s nested deeper than %d levels", what, max)}
 	return r.newError("RangeError", le.Error())
 }
@@ -253,7 +253,7 @@ func fitsNesting(x any, room int) bool {
 			}
 		}
 	case json.RawMessage:
-		return runtime.JSONNestingOffset(v, room) < 0
+		return host.JSONNestingOffset(v, room) < 0
 	}
 	return true
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // BuilderName is the name of the JavaScript backend's Builder.
@@ -15,9 +15,9 @@ const BuilderName = "js"
 // Recipe: give it to worker.Main. Every field of Options crosses (they
 // are all data: the id, description, root, access, timeouts and the
 // extra Modules' sources); the program cache is the worker's own.
-var Builder = runtime.Builder{Name: BuilderName, Build: build}
+var Builder = host.Builder{Name: BuilderName, Build: build}
 
-func build(options json.RawMessage) (runtime.Backend, error) {
+func build(options json.RawMessage) (host.Backend, error) {
 	var o Options
 	if len(options) > 0 {
 		d := json.NewDecoder(bytes.NewReader(options))
@@ -31,21 +31,21 @@ func build(options json.RawMessage) (runtime.Backend, error) {
 
 // WorkerRecipe returns the recipe that rebuilds b in a worker process: the
 // Builder's name and b's options (defaults applied) as JSON.
-func (b *Backend) WorkerRecipe() (runtime.Recipe, error) {
+func (b *Backend) WorkerRecipe() (host.Recipe, error) {
 	data, err := json.Marshal(b.opts)
 	if err != nil {
-		return runtime.Recipe{}, err
+		return host.Recipe{}, err
 	}
-	return runtime.Recipe{Builder: BuilderName, Options: data}, nil
+	return host.Recipe{Builder: BuilderName, Options: data}, nil
 }
 
 // PreparesAlone reports false: Prepare reads the modules a program
 // imports from the workspace. (A JavaScript program ships to a worker as
 // its snapshot, the bundle, which needs no workspace.)
-func (b *Backend) PreparesAlone(req *runtime.Request) bool { return false }
+func (b *Backend) PreparesAlone(req *host.Request) bool { return false }
 
 var (
-	_ runtime.Rebuildable   = (*Backend)(nil)
-	_ runtime.AlonePreparer = (*Backend)(nil)
-	_ runtime.Restorer      = (*Backend)(nil)
+	_ host.Rebuildable   = (*Backend)(nil)
+	_ host.AlonePreparer = (*Backend)(nil)
+	_ host.Restorer      = (*Backend)(nil)
 )

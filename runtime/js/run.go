@@ -13,7 +13,7 @@ import (
 	"github.com/dop251/goja_nodejs/require"
 
 	"github.com/nookdev/nook/internal/memwatch"
-	"github.com/nookdev/nook/runtime"
+	rthost "github.com/nookdev/nook/runtime/host"
 )
 
 // program is a prepared run: the compiled bundle and the request.
@@ -23,16 +23,16 @@ type program struct {
 	src      string   // the bundle code was compiled from
 	features []string // what the prelude installs up front (see features)
 	format   string   // the entry's module format: "esm", "cjs" or "" (a plain script)
-	req      *runtime.Request
+	req      *rthost.Request
 }
 
 // run is the state of one execution of a program. Fields below the
 // mutex-free line are touched only by the loop goroutine.
 type run struct {
 	p    *program
-	req  *runtime.Request
+	req  *rthost.Request
 	ctx  context.Context
-	host runtime.Host
+	host rthost.Host
 
 	over    atomic.Bool   // Run has returned: no more host traffic
 	stopped chan struct{} // closed when Run returns
@@ -89,7 +89,7 @@ func (e *uncaughtError) Error() string { return e.msg }
 // own. It returns when the program ends, or promptly once ctx is done: an
 // interrupted program may still unwind in the background, but it can no
 // longer reach the host.
-func (p *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+func (p *program) Run(ctx context.Context, host rthost.Host) rthost.Exit {
 	r := &run{
 		p: p, req: p.req, ctx: ctx, host: host,
 		stopped: make(chan struct{}),
@@ -98,7 +98,7 @@ func (p *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 		awaited: map[*goja.Promise]bool{},
 		modules: map[string]goja.Value{},
 	}
-	done := make(chan runtime.Exit, 1)
+	done := make(chan rthost.Exit, 1)
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
@@ -121,7 +121,7 @@ func (p *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	case ex := <-done:
 		return ex
 	case <-time.After(100 * time.Millisecond):
-		return runtime.Exit{Code: 1, Err: context.Cause(ctx)}
+		return rthost.Exit{Code: 1, Err: context.Cause(ctx)}
 	}
 }
 
@@ -184,7 +184,7 @@ func (r *run) check(err error) error {
 	var so *goja.StackOverflowError
 	if errors.As(err, &so) {
 		max := r.req.Limits.MaxStackDepth
-		return r.fail(&runtime.LimitError{Limit: "MaxStackDepth", Max: int64(max),
+		return r.fail(&rthost.LimitError{Limit: "MaxStackDepth", Max: int64(max),
 			What: fmt.Sprintf("a call stack deeper than %d frames", max)})
 	}
 	var ex *goja.Exception
@@ -196,7 +196,7 @@ func (r *run) check(err error) error {
 
 // main is the loop goroutine: set up, evaluate, call the default export,
 // drain the loop, and say how the program ended.
-func (r *run) main() runtime.Exit {
+func (r *run) main() rthost.Exit {
 	defer r.watch()()
 	if err := r.setup(); err != nil {
 		return r.finish(err)
@@ -265,7 +265,7 @@ func (r *run) callDefault() (goja.Value, error) {
 	}
 	var input goja.Value = goja.Null()
 	if len(r.req.Input) > 0 {
-		if err := runtime.CheckJSONNesting("the input", r.req.Input, r.req.Limits.MaxNestingDepth); err != nil {
+		if err := rthost.CheckJSONNesting("the input", r.req.Input, r.req.Limits.MaxNestingDepth); err != nil {
 			return nil, r.report(err)
 		}
 		var x any
@@ -343,44 +343,44 @@ func (r *run) writeErr(s string) {
 	if r.over.Load() {
 		return
 	}
-	_ = r.host.Write(runtime.Stderr, []byte(s))
+	_ = r.host.Write(rthost.Stderr, []byte(s))
 }
 
 // finish turns how the main goroutine ended into the run's Exit. A limit
 // error or a failure that nothing reported yet is written to stderr.
-func (r *run) finish(err error) runtime.Exit {
+func (r *run) finish(err error) rthost.Exit {
 	if f := r.fatalErr(); f != nil {
 		err = f
 	}
 	if r.over.Load() || r.ctx.Err() != nil {
-		return runtime.Exit{Code: 1, Err: context.Cause(r.ctx)}
+		return rthost.Exit{Code: 1, Err: context.Cause(r.ctx)}
 	}
 	if err == nil {
 		code := r.processExitCode()
 		if code != 0 {
-			return runtime.Exit{Code: code, Err: fmt.Errorf("the program set process.exitCode = %d", code)}
+			return rthost.Exit{Code: code, Err: fmt.Errorf("the program set process.exitCode = %d", code)}
 		}
-		return runtime.Exit{}
+		return rthost.Exit{}
 	}
 	var ex *exitRequest
 	if errors.As(err, &ex) {
 		if ex.code == 0 {
-			return runtime.Exit{}
+			return rthost.Exit{}
 		}
-		return runtime.Exit{Code: ex.code, Err: fmt.Errorf("the program called process.exit(%d)", ex.code)}
+		return rthost.Exit{Code: ex.code, Err: fmt.Errorf("the program called process.exit(%d)", ex.code)}
 	}
-	var le *runtime.LimitError
+	var le *rthost.LimitError
 	if errors.As(err, &le) {
 		if !r.reported {
 			r.writeErr("Error: " + le.Error() + "\n")
 		}
-		return runtime.Exit{Code: 1, Err: le}
+		return rthost.Exit{Code: 1, Err: le}
 	}
 	var ue *uncaughtError
 	if !errors.As(err, &ue) && !r.reported {
 		r.writeErr(err.Error() + "\n")
 	}
-	return runtime.Exit{Code: 1, Err: err}
+	return rthost.Exit{Code: 1, Err: err}
 }
 
 // processExitCode reads process.exitCode.

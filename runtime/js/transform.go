@@ -15,7 +15,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -39,7 +39,7 @@ const entryName = "main.ts"
 // entryFile is the absolute path the entry module is shown under: the
 // workspace file the source was read from (a nested "node sub/x.js"), or
 // entryName in the run's cwd for inline source.
-func entryFile(req *runtime.Request) string {
+func entryFile(req *host.Request) string {
 	switch {
 	case strings.HasPrefix(req.Entry, "/"):
 		return path.Clean(req.Entry)
@@ -51,7 +51,7 @@ func entryFile(req *runtime.Request) string {
 
 // entryLoader is how the entry is parsed: by its file's extension, and as
 // TypeScript (a superset models mix freely) for inline source.
-func entryLoader(req *runtime.Request) api.Loader {
+func entryLoader(req *host.Request) api.Loader {
 	if req.Entry != "" {
 		if l, ok := loaderFor(req.Entry); ok && l != api.LoaderJSON {
 			return l
@@ -115,7 +115,7 @@ type graph struct {
 	ctx   context.Context
 	fsys  *vfs.FS
 	b     *Backend
-	req   *runtime.Request
+	req   *host.Request
 	entry string // absolute display path of the entry
 
 	mu       sync.Mutex
@@ -124,7 +124,7 @@ type graph struct {
 	depth    map[string]int // namespace:path → import depth (entry 0)
 	modules  int
 	bytes    int64
-	limitErr *runtime.LimitError
+	limitErr *host.LimitError
 	// noStrict are the modules without a 'use strict' directive, by
 	// esbuild input name; those esbuild reads as CommonJS or scripts make
 	// the bundle sloppy (see strictBundle).
@@ -135,7 +135,7 @@ type graph struct {
 // script. It returns the script and the workspace files it read.
 // The entry's module format as esbuild detected it: "esm" (import/export
 // syntax), "cjs" (module.exports/require) or "" (a plain script).
-func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (string, []dep, string, error) {
+func (b *Backend) transform(ctx context.Context, fsys *vfs.FS, req *host.Request) (string, []dep, string, error) {
 	g := &graph{
 		ctx: ctx, fsys: fsys, b: b, req: req,
 		entry:    entryFile(req),
@@ -222,7 +222,7 @@ func (g *graph) setup(pb api.PluginBuild) {
 
 // fail records a limit error (the first one wins) and returns it as an
 // esbuild result error.
-func (g *graph) fail(le *runtime.LimitError) error {
+func (g *graph) fail(le *host.LimitError) error {
 	g.mu.Lock()
 	if g.limitErr == nil {
 		g.limitErr = le
@@ -294,7 +294,7 @@ func (g *graph) resolveRelative(args api.OnResolveArgs) (api.OnResolveResult, er
 	d := g.depth[args.Namespace+":"+args.Importer] + 1
 	g.mu.Unlock()
 	if max := g.req.Limits.MaxModuleDepth; d > max {
-		return api.OnResolveResult{}, g.fail(&runtime.LimitError{Limit: "MaxModuleDepth", Max: int64(max),
+		return api.OnResolveResult{}, g.fail(&host.LimitError{Limit: "MaxModuleDepth", Max: int64(max),
 			What: fmt.Sprintf("import chain of depth %d (at %q from %s)", d, args.Path, args.Importer)})
 	}
 	p := path.Join(args.ResolveDir, args.Path)
@@ -418,11 +418,11 @@ func (g *graph) count(name string, n int) error {
 	g.mu.Unlock()
 	l := g.req.Limits
 	if m > l.MaxModules {
-		return g.fail(&runtime.LimitError{Limit: "MaxModules", Max: int64(l.MaxModules),
+		return g.fail(&host.LimitError{Limit: "MaxModules", Max: int64(l.MaxModules),
 			What: fmt.Sprintf("module graph of %d modules (at %s)", m, name)})
 	}
 	if b > l.MaxSourceBytes {
-		return g.fail(&runtime.LimitError{Limit: "MaxSourceBytes", Max: l.MaxSourceBytes,
+		return g.fail(&host.LimitError{Limit: "MaxSourceBytes", Max: l.MaxSourceBytes,
 			What: fmt.Sprintf("source of %d bytes with its imports (at %s)", b, name)})
 	}
 	return nil
@@ -433,13 +433,13 @@ func (g *graph) count(name string, n int) error {
 func (g *graph) nesting(name, src string, loader api.Loader) error {
 	max := g.req.Limits.MaxNestingDepth
 	if loader == api.LoaderJSON {
-		if err := runtime.CheckJSONNesting(name, src, max); err != nil {
-			return g.fail(err.(*runtime.LimitError))
+		if err := host.CheckJSONNesting(name, src, max); err != nil {
+			return g.fail(err.(*host.LimitError))
 		}
 		return nil
 	}
 	if err := checkSource(name, src, max); err != nil {
-		return g.fail(err.(*runtime.LimitError))
+		return g.fail(err.(*host.LimitError))
 	}
 	return nil
 }

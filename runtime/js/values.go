@@ -14,7 +14,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Values cross the sandbox boundary as plain data only. JavaScript values
@@ -40,7 +40,7 @@ func (r *run) toGo(v goja.Value) (any, error) {
 
 func (r *run) toGoDepth(v goja.Value, seen map[*goja.Object]bool, depth int) (any, error) {
 	if max := r.req.Limits.MaxNestingDepth; depth > max {
-		return nil, &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+		return nil, &host.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
 			What: fmt.Sprintf("a value nested deeper than %d levels", max)}
 	}
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
@@ -265,7 +265,7 @@ func (e *notJSON) Error() string {
 
 func (e *resultEncoder) check() error {
 	if int64(e.buf.Len()) > e.max {
-		return &runtime.LimitError{Limit: "MaxResultBytes", Max: e.max,
+		return &host.LimitError{Limit: "MaxResultBytes", Max: e.max,
 			What: fmt.Sprintf("result of more than %d bytes of JSON", e.max)}
 	}
 	return nil
@@ -273,7 +273,7 @@ func (e *resultEncoder) check() error {
 
 func (e *resultEncoder) encode(v goja.Value, where string, depth int) error {
 	if max := e.r.req.Limits.MaxNestingDepth; depth > max {
-		return &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+		return &host.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
 			What: fmt.Sprintf("the result nested deeper than %d levels", max)}
 	}
 	if v == nil || goja.IsNull(v) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // zlibFuncs adds node:zlib's codec to the internal bridge: compress and
@@ -102,7 +102,7 @@ func (r *run) zlibFuncs(set func(string, any)) {
 				e.Set("code", "ERR_BUFFER_TOO_LARGE")
 				panic(e)
 			}
-			le := &runtime.LimitError{Limit: "MaxAllocBytes", Max: max, What: "decompressed data of more than " + fmt.Sprint(max) + " bytes"}
+			le := &host.LimitError{Limit: "MaxAllocBytes", Max: max, What: "decompressed data of more than " + fmt.Sprint(max) + " bytes"}
 			r.fail(le)
 			panic(r.newError("RangeError", le.Error()))
 		}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Bounds the interpreter does not keep by itself: the output a command
@@ -35,7 +35,7 @@ func (w substWriter) Write(b []byte) (int, error) {
 }
 
 func (p *runProgram) substLimit(n int64) error {
-	err := &runtime.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
+	err := &host.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
 		What: fmt.Sprintf("command substitution output of %d bytes", n)}
 	p.cancel(err)
 	return err
@@ -108,7 +108,7 @@ func (p *runProgram) seeFiles(files ...any) error {
 
 func (p *runProgram) checkProcs() error {
 	if n := len(p.procs.pipes) + int(p.procs.jobs.Load()); n > p.limits.MaxProcesses {
-		err := &runtime.LimitError{Limit: "MaxProcesses", Max: int64(p.limits.MaxProcesses),
+		err := &host.LimitError{Limit: "MaxProcesses", Max: int64(p.limits.MaxProcesses),
 			What: fmt.Sprintf("%d concurrent pipeline stages and background jobs", n)}
 		p.cancel(err)
 		return err
@@ -165,16 +165,16 @@ func (p *runProgram) stopped() error {
 // on through refused calls (unzip of 200,000 members past MaxCalls), and
 // a call made under a context that ended fails without reaching the host.
 type stopHost struct {
-	runtime.Host
+	host.Host
 	p *runProgram
 }
 
-func (h stopHost) Call(ctx context.Context, c *runtime.Call) (any, error) {
+func (h stopHost) Call(ctx context.Context, c *host.Call) (any, error) {
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
 	v, err := h.Host.Call(ctx, c)
-	var le *runtime.LimitError
+	var le *host.LimitError
 	if errors.As(err, &le) {
 		h.p.cancel(le)
 	}

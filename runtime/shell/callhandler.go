@@ -13,7 +13,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
 )
 
@@ -134,7 +134,7 @@ func (p *runProgram) checkRepl(args []string) error {
 		x, _ := strconv.ParseInt(args[i], 10, 64)
 		w, _ := strconv.ParseInt(args[i+1], 10, 64)
 		if w >= 0 && x > 0 && (w+1) > max/x {
-			err := &runtime.LimitError{Limit: "MaxAllocBytes", Max: max,
+			err := &host.LimitError{Limit: "MaxAllocBytes", Max: max,
 				What: fmt.Sprintf("a pattern substitution of %d bytes with a replacement of %d bytes (up to %d bytes)", x, w, x*(w+1))}
 			p.cancel(err)
 			return err
@@ -168,7 +168,7 @@ func (p *runProgram) evalCmd(args []string) []string {
 // language such as awk) against MaxLoopIterations; past it the run stops.
 func (p *runProgram) tick() error {
 	if n := p.ticks.Add(1); n > p.b.opts.MaxLoopIterations {
-		err := &runtime.LimitError{Limit: "MaxLoopIterations", Max: p.b.opts.MaxLoopIterations,
+		err := &host.LimitError{Limit: "MaxLoopIterations", Max: p.b.opts.MaxLoopIterations,
 			What: fmt.Sprintf("loop iteration %d", n)}
 		p.cancel(err)
 		return err
@@ -253,7 +253,7 @@ func (p *runProgram) source(ctx context.Context, name string, args []string) []s
 // MaxFunctionDepth.
 func (p *runProgram) checkCall(ctx context.Context, args []string) error {
 	if len(args) > p.b.opts.MaxArgs {
-		return &runtime.LimitError{Limit: "MaxArgs", Max: int64(p.b.opts.MaxArgs),
+		return &host.LimitError{Limit: "MaxArgs", Max: int64(p.b.opts.MaxArgs),
 			What: fmt.Sprintf("command %s with %d arguments (after glob and word expansion)", args[0], len(args))}
 	}
 	var n int64
@@ -261,7 +261,7 @@ func (p *runProgram) checkCall(ctx context.Context, args []string) error {
 		n += int64(len(a))
 	}
 	if n > p.limits.MaxAllocBytes {
-		return &runtime.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
+		return &host.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
 			What: fmt.Sprintf("arguments of %s (%d bytes)", args[0], n)}
 	}
 	return p.checkDepth()
@@ -299,7 +299,7 @@ func (p *runProgram) checkDepth() error {
 	n = goruntime.Callers(2, full)
 	calls := countCalls(full[:n])
 	if calls-1 > p.depth || n == len(full) {
-		return &runtime.LimitError{Limit: "MaxFunctionDepth", Max: int64(p.depth),
+		return &host.LimitError{Limit: "MaxFunctionDepth", Max: int64(p.depth),
 			What: fmt.Sprintf("%d nested shell function calls", calls-1)}
 	}
 	if calls > 0 {
@@ -352,7 +352,7 @@ func (p *runProgram) checkVars(ctx context.Context) error {
 		return n <= p.limits.MaxAllocBytes
 	})
 	if n > p.limits.MaxAllocBytes {
-		return &runtime.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
+		return &host.LimitError{Limit: "MaxAllocBytes", Max: p.limits.MaxAllocBytes,
 			What: fmt.Sprintf("shell variables of more than %d bytes", n)}
 	}
 	return nil

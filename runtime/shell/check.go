@@ -7,7 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Names the rewritten script uses in place of what would reach the host.
@@ -71,7 +71,7 @@ func checkNesting(src string, max int) error {
 		}
 	}
 	if deepest > max {
-		return &runtime.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
+		return &host.LimitError{Limit: "MaxNestingDepth", Max: int64(max),
 			What: fmt.Sprintf("a script nested %d brackets deep", deepest)}
 	}
 	return nil

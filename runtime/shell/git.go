@@ -6,7 +6,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // gitModule is the host module that serves the shell's git command: when
@@ -25,15 +25,15 @@ func (p *runProgram) gitCmd(dir string, args []string, stdout, stderr io.Writer)
 	for _, a := range args[1:] {
 		argv = append(argv, a)
 	}
-	res, err := p.host.Call(p.ctx, &runtime.Call{Kind: runtime.KindModule, Op: gitModule + "/run",
+	res, err := p.host.Call(p.ctx, &host.Call{Kind: host.KindModule, Op: gitModule + "/run",
 		Args: []any{map[string]any{"args": argv, "dir": dir}}})
 	if err != nil {
-		var le *runtime.LimitError
+		var le *host.LimitError
 		if errors.As(err, &le) {
 			p.cancel(err)
 		}
 		msg := err.Error()
-		var ce *runtime.CallError
+		var ce *host.CallError
 		if errors.As(err, &ce) {
 			msg = ce.Message
 		}

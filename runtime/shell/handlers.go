@@ -13,7 +13,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
 )
 
@@ -71,7 +71,7 @@ func (nopReadCloser) Write(p []byte) (int, error) { return 0, syscall.EBADF }
 func (nopReadCloser) Close() error                { return nil }
 
 // randReader reads the run's random bytes (/dev/urandom).
-type randReader struct{ host runtime.Host }
+type randReader struct{ host host.Host }
 
 func (r randReader) Read(p []byte) (int, error) {
 	if len(p) > 64<<10 {
@@ -188,7 +188,7 @@ func (p *runProgram) readDirHandler(ctx context.Context, name string) ([]fs.DirE
 		// file) are reported.
 		switch c := hostfs.Code(err); {
 		case c == "ERR_FS_DIR_TOO_LARGE":
-			p.cancel(&runtime.LimitError{Limit: "MaxDirEntries", Max: int64(p.limits.MaxDirEntries),
+			p.cancel(&host.LimitError{Limit: "MaxDirEntries", Max: int64(p.limits.MaxDirEntries),
 				What: "directory " + name + " matched by a glob"})
 		case c != "ENOENT" && c != "ENOTDIR" && p.ctx.Err() == nil:
 			fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "bash: %s: cannot read directory: %s\n", name, errText(err))

@@ -17,14 +17,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/nookdev/nook/internal/memwatch"
-	"github.com/nookdev/nook/runtime"
+	rthost "github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
 )
 
 // program is a prepared script.
 type program struct {
 	b     *Backend
-	req   *runtime.Request
+	req   *rthost.Request
 	file  *syntax.File
 	funcs map[string]bool
 }
@@ -34,9 +34,9 @@ type runProgram struct {
 	*program
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	host   runtime.Host
+	host   rthost.Host
 	fs     *hostfs.FS
-	limits runtime.Limits
+	limits rthost.Limits
 	mem    *memwatch.Run // the run's registration with the memory watchdog
 	ticks  atomic.Int64
 	depth  int // MaxFunctionDepth, clamped to MaxStackDepth
@@ -54,7 +54,7 @@ const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 // refuses (MaxOutputBytes), the run stops.
 type hostWriter struct {
 	p      *runProgram
-	stream runtime.Stream
+	stream rthost.Stream
 }
 
 func (w hostWriter) Write(b []byte) (int, error) {
@@ -66,14 +66,14 @@ func (w hostWriter) Write(b []byte) (int, error) {
 }
 
 // Run executes the script.
-func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+func (pr *program) Run(ctx context.Context, host rthost.Host) rthost.Exit {
 	lim := pr.req.Limits.WithDefaults()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	// The memory watchdog charges the run with the heap's growth while it
 	// is not waiting for its host, and stops it past its tree's budget.
 	mem := memwatch.Watch(memwatch.Options{Tree: pr.req.Tree, Limit: lim.MaxMemoryBytes,
-		Stop: func(le *runtime.LimitError) { cancel(le) }})
+		Stop: func(le *rthost.LimitError) { cancel(le) }})
 	defer mem.Done()
 	p := &runProgram{program: pr, ctx: ctx, cancel: cancel, limits: lim, mem: mem}
 	host = stopHost{memwatch.Host(host, mem), p}
@@ -87,7 +87,7 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	if cwd == "" {
 		cwd = pr.b.opts.Root
 	}
-	r, err := p.newRunner(cwd, bytes.NewReader(pr.req.Stdin), hostWriter{p, runtime.Stdout}, hostWriter{p, runtime.Stderr},
+	r, err := p.newRunner(cwd, bytes.NewReader(pr.req.Stdin), hostWriter{p, rthost.Stdout}, hostWriter{p, rthost.Stderr},
 		append([]string{"--"}, pr.req.Args...))
 	if err != nil {
 		return p.exit(1, err)
@@ -109,40 +109,40 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 		}
 	}
 	if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
-		var le *runtime.LimitError
+		var le *rthost.LimitError
 		if errors.As(cause, &le) {
 			if le.Limit != "MaxOutputBytes" {
-				host.Write(runtime.Stderr, []byte("shell: "+le.Error()+"\n"))
+				host.Write(rthost.Stderr, []byte("shell: "+le.Error()+"\n"))
 			}
 			return p.exitWith(1, le)
 		}
 		var pe *PanicError
 		if errors.As(cause, &pe) {
-			host.Write(runtime.Stderr, []byte("shell: "+pe.Error()+"\n"))
+			host.Write(rthost.Stderr, []byte("shell: "+pe.Error()+"\n"))
 			return p.exitWith(1, pe)
 		}
 		// cancelled or timed out: the runtime decides what it was.
-		return runtime.Exit{Code: 1, Err: cause}
+		return rthost.Exit{Code: 1, Err: cause}
 	}
 	if err != nil {
 		if _, ok := interp.IsExitStatus(err); !ok {
-			host.Write(runtime.Stderr, []byte("shell: "+err.Error()+"\n"))
+			host.Write(rthost.Stderr, []byte("shell: "+err.Error()+"\n"))
 			return p.exitWith(code, err)
 		}
 	}
 	return p.exitWith(code, nil)
 }
 
-func (p *runProgram) exit(code int, err error) runtime.Exit {
-	return runtime.Exit{Code: code, Err: err}
+func (p *runProgram) exit(code int, err error) rthost.Exit {
+	return rthost.Exit{Code: code, Err: err}
 }
 
 // exitWith ends the run with the report of its changes. The report is
 // made with a fresh context when the run's was cancelled by a limit, so it
 // is still complete.
-func (p *runProgram) exitWith(code int, err error) runtime.Exit {
+func (p *runProgram) exitWith(code int, err error) rthost.Exit {
 	rep := p.fs.Changes().Report(context.WithoutCancel(p.ctx))
-	return runtime.Exit{Code: code, Err: err, Changes: &runtime.Changes{Created: rep.Created,
+	return rthost.Exit{Code: code, Err: err, Changes: &rthost.Changes{Created: rep.Created,
 		Updated: rep.Updated, Deleted: rep.Deleted, DirsCreated: rep.DirsCreated, DirsDeleted: rep.DirsDeleted}}
 }
 

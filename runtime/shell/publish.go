@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // toolsModule is the host module of the model-facing tools (package
@@ -64,14 +64,14 @@ flags:
 		file = path.Join(dir, file)
 	}
 	in["path"] = file
-	res, err := p.host.Call(p.ctx, &runtime.Call{Kind: runtime.KindModule, Op: toolsModule + "/publish", Args: []any{in}})
+	res, err := p.host.Call(p.ctx, &host.Call{Kind: host.KindModule, Op: toolsModule + "/publish", Args: []any{in}})
 	if err != nil {
-		var le *runtime.LimitError
+		var le *host.LimitError
 		if errors.As(err, &le) {
 			p.cancel(err)
 		}
 		msg := err.Error()
-		var ce *runtime.CallError
+		var ce *host.CallError
 		if errors.As(err, &ce) {
 			msg = ce.Message
 		}

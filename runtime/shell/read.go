@@ -13,7 +13,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // read and mapfile/readarray: the interpreter's builtins collect a line
@@ -192,7 +192,7 @@ func (p *runProgram) readCmd(ctx context.Context, args []string) []string {
 				return err
 			}
 			if int64(len(line)) >= max {
-				return &runtime.LimitError{Limit: "MaxAllocBytes", Max: max,
+				return &host.LimitError{Limit: "MaxAllocBytes", Max: max,
 					What: fmt.Sprintf("a line read by read of more than %d bytes", len(line))}
 			}
 			switch {
@@ -237,7 +237,7 @@ func (p *runProgram) readCmd(ctx context.Context, args []string) []string {
 		}
 		return nil
 	})
-	var le *runtime.LimitError
+	var le *host.LimitError
 	switch {
 	case errors.As(err, &le):
 		p.cancel(le)
@@ -477,7 +477,7 @@ func (p *runProgram) mapfileCmd(ctx context.Context, name string, args []string)
 				return err
 			}
 			if total++; total > max {
-				return &runtime.LimitError{Limit: "MaxAllocBytes", Max: max,
+				return &host.LimitError{Limit: "MaxAllocBytes", Max: max,
 					What: fmt.Sprintf("input of %s of more than %d bytes", name, max)}
 			}
 			if b == delim {
@@ -492,7 +492,7 @@ func (p *runProgram) mapfileCmd(ctx context.Context, name string, args []string)
 		}
 		return nil
 	})
-	var le *runtime.LimitError
+	var le *host.LimitError
 	if errors.As(err, &le) {
 		p.cancel(le)
 		return fail(1, name+": "+le.Error())

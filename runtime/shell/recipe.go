@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // BuilderName is the name of the shell backend's Builder.
@@ -15,9 +15,9 @@ const BuilderName = "shell"
 // give it to worker.Main. Every field of Options crosses (they are all
 // data), so a worker's shell has its parent's limits (MaxLoopIterations,
 // MaxFunctionDepth, MaxArgs), root and timeouts.
-var Builder = runtime.Builder{Name: BuilderName, Build: build}
+var Builder = host.Builder{Name: BuilderName, Build: build}
 
-func build(options json.RawMessage) (runtime.Backend, error) {
+func build(options json.RawMessage) (host.Backend, error) {
 	var o Options
 	if len(options) > 0 {
 		d := json.NewDecoder(bytes.NewReader(options))
@@ -31,19 +31,19 @@ func build(options json.RawMessage) (runtime.Backend, error) {
 
 // WorkerRecipe returns the recipe that rebuilds b in a worker process: the
 // Builder's name and b's options (defaults applied) as JSON.
-func (b *Backend) WorkerRecipe() (runtime.Recipe, error) {
+func (b *Backend) WorkerRecipe() (host.Recipe, error) {
 	data, err := json.Marshal(b.opts)
 	if err != nil {
-		return runtime.Recipe{}, err
+		return host.Recipe{}, err
 	}
-	return runtime.Recipe{Builder: BuilderName, Options: data}, nil
+	return host.Recipe{Builder: BuilderName, Options: data}, nil
 }
 
 // PreparesAlone reports true: Prepare only parses the script, it reads no
 // file.
-func (b *Backend) PreparesAlone(req *runtime.Request) bool { return true }
+func (b *Backend) PreparesAlone(req *host.Request) bool { return true }
 
 var (
-	_ runtime.Rebuildable   = (*Backend)(nil)
-	_ runtime.AlonePreparer = (*Backend)(nil)
+	_ host.Rebuildable   = (*Backend)(nil)
+	_ host.AlonePreparer = (*Backend)(nil)
 )

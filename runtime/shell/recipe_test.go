@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell"
 )
 
@@ -36,7 +37,7 @@ func TestWorkerRecipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := nb.(runtime.Rebuildable).WorkerRecipe()
+	r2, err := nb.(host.Rebuildable).WorkerRecipe()
 	if err != nil || nb.Info() != b.Info() || string(r2.Options) != want {
 		t.Fatalf("rebuilt: %+v %s %v", nb.Info(), r2.Options, err)
 	}

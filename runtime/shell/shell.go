@@ -7,7 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
 	"github.com/nookdev/nook/vfs"
 )
@@ -46,7 +46,7 @@ const (
 // Backend runs shell scripts. Create it with New.
 type Backend struct {
 	opts Options
-	info runtime.BackendInfo
+	info host.BackendInfo
 }
 
 // New returns the shell backend.
@@ -55,10 +55,10 @@ func New(o Options) *Backend {
 		o.Root = "/workspace"
 	}
 	if o.DefaultTimeout <= 0 {
-		o.DefaultTimeout = runtime.DefaultTimeout
+		o.DefaultTimeout = host.DefaultTimeout
 	}
 	if o.MaxTimeout <= 0 {
-		o.MaxTimeout = runtime.DefaultMaxTimeout
+		o.MaxTimeout = host.DefaultMaxTimeout
 	}
 	if o.MaxLoopIterations <= 0 {
 		o.MaxLoopIterations = DefaultMaxLoopIterations
@@ -69,11 +69,11 @@ func New(o Options) *Backend {
 	if o.MaxArgs <= 0 {
 		o.MaxArgs = DefaultMaxArgs
 	}
-	access := runtime.ReadWrite
+	access := host.ReadWrite
 	if o.ReadOnly {
-		access = runtime.ReadOnly
+		access = host.ReadOnly
 	}
-	return &Backend{opts: o, info: runtime.BackendInfo{
+	return &Backend{opts: o, info: host.BackendInfo{
 		ID:             ID,
 		Description:    description(o.Root),
 		Callable:       false,
@@ -106,11 +106,11 @@ func description(root string) string {
 }
 
 // Info describes the backend.
-func (b *Backend) Info() runtime.BackendInfo { return b.info }
+func (b *Backend) Info() host.BackendInfo { return b.info }
 
 // Prepare parses the script and refuses what cannot run in the sandbox
 // (process substitution, coprocesses). It does not touch fsys.
-func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *host.Request) (host.Program, error) {
 	if err := checkNesting(req.Source, req.Limits.WithDefaults().MaxNestingDepth); err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -22,7 +22,7 @@ type Options struct {
 	// Root is the workspace directory the guest may reach (default
 	// "/workspace"); Access says whether it may change it.
 	Root   string
-	Access runtime.Access
+	Access host.Access
 	// Mount is where the guest sees Root (default: Root itself, so guest
 	// paths and workspace paths agree). "/" makes Root the guest's whole
 	// filesystem, as `nook exec --backend wasm` does.
@@ -82,7 +82,7 @@ type Backend struct {
 	cache *engine
 }
 
-var _ runtime.Backend = (*Backend)(nil)
+var _ host.Backend = (*Backend)(nil)
 
 // New returns a WebAssembly backend. The wazero runtimes it uses are
 // created on first use and shared with every other backend of the process.
@@ -99,10 +99,10 @@ func New(opts Options) *Backend {
 	}
 	opts.Mount = path.Clean("/" + opts.Mount)
 	if opts.DefaultTimeout <= 0 {
-		opts.DefaultTimeout = runtime.DefaultTimeout
+		opts.DefaultTimeout = host.DefaultTimeout
 	}
 	if opts.MaxTimeout <= 0 {
-		opts.MaxTimeout = runtime.DefaultMaxTimeout
+		opts.MaxTimeout = host.DefaultMaxTimeout
 	}
 	if opts.DefaultTimeout > opts.MaxTimeout {
 		opts.DefaultTimeout = opts.MaxTimeout
@@ -133,8 +133,8 @@ func describe(o Options) string {
 }
 
 // Info describes the backend.
-func (b *Backend) Info() runtime.BackendInfo {
-	return runtime.BackendInfo{
+func (b *Backend) Info() host.BackendInfo {
+	return host.BackendInfo{
 		ID:             b.opts.ID,
 		Description:    b.opts.Description,
 		Callable:       false,
@@ -154,7 +154,7 @@ func (b *Backend) Close(ctx context.Context) error { return b.cache.close(ctx) }
 // it names), compiles it or takes it from the cache, and checks that it is
 // a WASI command. A module that is too large, invalid, or needs imports the
 // backend does not provide fails here, before the run exists.
-func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request) (runtime.Program, error) {
+func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *host.Request) (host.Program, error) {
 	r := *req
 	r.Limits = r.Limits.WithDefaults()
 	if r.Cwd == "" {
@@ -198,7 +198,7 @@ const RootEnv = "NOOK_WASM_ROOT"
 // runOptions returns the options of one run: the backend's, with the run's
 // own root when its request sets RootEnv (r.Env then loses it, and a
 // working directory left at the backend's root moves to the run's).
-func (b *Backend) runOptions(ctx context.Context, fsys *vfs.FS, r *runtime.Request) (Options, error) {
+func (b *Backend) runOptions(ctx context.Context, fsys *vfs.FS, r *host.Request) (Options, error) {
 	opts := b.opts
 	root, ok := r.Env[RootEnv]
 	if !ok {
@@ -237,7 +237,7 @@ func (b *Backend) runOptions(ctx context.Context, fsys *vfs.FS, r *runtime.Reque
 }
 
 // pages is the memory limit of a run in pages.
-func (b *Backend) pages(l runtime.Limits) uint32 {
+func (b *Backend) pages(l host.Limits) uint32 {
 	if b.opts.MaxMemoryPages > 0 {
 		return b.opts.MaxMemoryPages
 	}
@@ -254,12 +254,12 @@ func (b *Backend) pages(l runtime.Limits) uint32 {
 // module returns the module's bytes, its name (argv[0]) and, for a
 // workspace file, its content hash; or, when the file's content hash names
 // a module compiled before, that module without reading the file.
-func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, pages uint32, opts Options) ([]byte, string, string, *compiled, error) {
+func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *host.Request, pages uint32, opts Options) ([]byte, string, string, *compiled, error) {
 	max := b.opts.MaxModuleBytes
 	src := r.Source
 	if strings.HasPrefix(src, wasmMagic) {
 		if int64(len(src)) > max {
-			return nil, "", "", nil, &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
+			return nil, "", "", nil, &host.LimitError{Limit: "MaxModuleBytes", Max: max,
 				What: fmt.Sprintf("module of %d bytes", len(src))}
 		}
 		sum := sha256.Sum256([]byte(src))
@@ -300,7 +300,7 @@ func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, 
 		return nil, "", "", nil, fmt.Errorf("module %s: not a file", p)
 	}
 	if fi.Bytes > max {
-		return nil, "", "", nil, &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
+		return nil, "", "", nil, &host.LimitError{Limit: "MaxModuleBytes", Max: max,
 			What: fmt.Sprintf("module %s of %d bytes", p, fi.Bytes)}
 	}
 	chash, _ := fsys.ContentHash(ctx, real)
@@ -314,7 +314,7 @@ func (b *Backend) module(ctx context.Context, fsys *vfs.FS, r *runtime.Request, 
 		return nil, "", "", nil, fmt.Errorf("module %s: %w", p, err)
 	}
 	if int64(len(bin)) > max {
-		return nil, "", "", nil, &runtime.LimitError{Limit: "MaxModuleBytes", Max: max,
+		return nil, "", "", nil, &host.LimitError{Limit: "MaxModuleBytes", Max: max,
 			What: fmt.Sprintf("module %s of %d bytes", p, len(bin))}
 	}
 	if !strings.HasPrefix(string(bin[:min(len(bin), 4)]), wasmMagic) {

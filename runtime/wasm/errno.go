@@ -6,7 +6,7 @@ import (
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // errnos maps the codes of host-call errors to the errno a guest sees.
@@ -45,14 +45,14 @@ func (st *runState) errnoOf(err error) experimentalsys.Errno {
 	if err == nil {
 		return 0
 	}
-	var ce *runtime.CallError
+	var ce *host.CallError
 	if errors.As(err, &ce) {
 		if e, ok := errnos[ce.Code]; ok {
 			return e
 		}
 		return experimentalsys.EIO
 	}
-	var le *runtime.LimitError
+	var le *host.LimitError
 	if errors.As(err, &le) {
 		st.stop(le)
 		return experimentalsys.EIO

@@ -10,7 +10,7 @@ import (
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // vfsFS is the guest's filesystem: wazero's experimental sys.FS over the
@@ -46,7 +46,7 @@ func (v *vfsFS) abs(p string) (string, bool) {
 
 // call performs one fs op through the host.
 func (v *vfsFS) call(op string, args map[string]any) (any, experimentalsys.Errno) {
-	res, err := v.st.host.Call(v.st.ctx, &runtime.Call{Kind: runtime.KindFS, Op: op, Args: args})
+	res, err := v.st.host.Call(v.st.ctx, &host.Call{Kind: host.KindFS, Op: op, Args: args})
 	if err != nil {
 		return nil, v.st.errnoOf(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // The import module "nook" gives guests the workspace's host modules.
@@ -90,19 +90,19 @@ func nookCall(ctx context.Context, m api.Module, stack []uint64) {
 		argv = []any{}
 	}
 	status := uint64(statusOK)
-	res, err := st.host.Call(ctx, &runtime.Call{Kind: runtime.KindModule, Op: op, Args: argv})
+	res, err := st.host.Call(ctx, &host.Call{Kind: host.KindModule, Op: op, Args: argv})
 	var out []byte
 	if err == nil {
 		out, err = json.Marshal(res)
 	}
 	if err != nil {
-		var le *runtime.LimitError
+		var le *host.LimitError
 		if errors.As(err, &le) {
 			st.stop(le)
 		}
 		status = statusFailed
 		code := "ERR_HOST_MODULE"
-		var ce *runtime.CallError
+		var ce *host.CallError
 		if errors.As(err, &ce) && ce.Code != "" {
 			code = ce.Code
 		}

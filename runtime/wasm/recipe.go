@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // BuilderName is the name of the WebAssembly backend's Builder.
@@ -16,7 +16,7 @@ const BuilderName = "wasm"
 // Recipe: give it to worker.Main. Every field of Options crosses but
 // CacheDir: a worker's sandbox opens no host file, so it keeps compiled
 // modules in memory only.
-var Builder = runtime.Builder{Name: BuilderName, Build: build}
+var Builder = host.Builder{Name: BuilderName, Build: build}
 
 // recipeOptions are the Options a recipe carries.
 type recipeOptions struct {
@@ -26,7 +26,7 @@ type recipeOptions struct {
 	CacheDir string `json:",omitempty"`
 }
 
-func build(options json.RawMessage) (runtime.Backend, error) {
+func build(options json.RawMessage) (host.Backend, error) {
 	var o recipeOptions
 	if len(options) > 0 {
 		d := json.NewDecoder(bytes.NewReader(options))
@@ -41,20 +41,20 @@ func build(options json.RawMessage) (runtime.Backend, error) {
 // WorkerRecipe returns the recipe that rebuilds b in a worker process: the
 // Builder's name and b's options (defaults applied, CacheDir left out) as
 // JSON.
-func (b *Backend) WorkerRecipe() (runtime.Recipe, error) {
+func (b *Backend) WorkerRecipe() (host.Recipe, error) {
 	o := b.opts
 	o.CacheDir = ""
 	data, err := json.Marshal(recipeOptions{Options: o})
 	if err != nil {
-		return runtime.Recipe{}, err
+		return host.Recipe{}, err
 	}
-	return runtime.Recipe{Builder: BuilderName, Options: data}, nil
+	return host.Recipe{Builder: BuilderName, Options: data}, nil
 }
 
 // PreparesAlone reports whether req's module is in the request itself: a
 // module named by a workspace path, or a run with its own root (RootEnv),
 // is read from the workspace by Prepare.
-func (b *Backend) PreparesAlone(req *runtime.Request) bool {
+func (b *Backend) PreparesAlone(req *host.Request) bool {
 	if _, ok := req.Env[RootEnv]; ok {
 		return false
 	}
@@ -62,6 +62,6 @@ func (b *Backend) PreparesAlone(req *runtime.Request) bool {
 }
 
 var (
-	_ runtime.Rebuildable   = (*Backend)(nil)
-	_ runtime.AlonePreparer = (*Backend)(nil)
+	_ host.Rebuildable   = (*Backend)(nil)
+	_ host.AlonePreparer = (*Backend)(nil)
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/nookdev/nook/internal/memwatch"
-	"github.com/nookdev/nook/runtime"
+	rthost "github.com/nookdev/nook/runtime/host"
 )
 
 // program is one prepared run of a compiled module.
@@ -24,7 +24,7 @@ type program struct {
 	b     *Backend
 	opts  Options // the backend's, with the run's own root (RootEnv)
 	mod   *compiled
-	req   *runtime.Request
+	req   *rthost.Request
 	argv0 string
 }
 
@@ -33,9 +33,9 @@ type program struct {
 type runState struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	host   runtime.Host
+	host   rthost.Host
 	opts   *Options
-	req    *runtime.Request
+	req    *rthost.Request
 
 	mu      sync.Mutex
 	stopErr error
@@ -86,7 +86,7 @@ func (st *runState) stopped() error {
 
 // Run instantiates the module with the run's arguments, environment, stdin
 // and filesystem, and runs its _start function.
-func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
+func (p *program) Run(parent context.Context, host rthost.Host) rthost.Exit {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	st := &runState{ctx: ctx, cancel: cancel, host: host, opts: &p.opts, req: p.req}
@@ -94,7 +94,7 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 	// (the host side: the guest's memory is mapped outside it and bounded
 	// by its page limit) while it is not waiting for its host.
 	mem := memwatch.Watch(memwatch.Options{Tree: p.req.Tree, Limit: p.req.Limits.MaxMemoryBytes,
-		Stop: func(le *runtime.LimitError) { st.stop(le) }})
+		Stop: func(le *rthost.LimitError) { st.stop(le) }})
 	defer mem.Done()
 	st.host = memwatch.Host(host, mem)
 	st.start = host.Now()
@@ -107,8 +107,8 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 		WithStartFunctions().
 		WithArgs(append([]string{p.argv0}, p.req.Args...)...).
 		WithStdin(bytes.NewReader(p.req.Stdin)).
-		WithStdout(&output{st: st, stream: runtime.Stdout}).
-		WithStderr(&output{st: st, stream: runtime.Stderr}).
+		WithStdout(&output{st: st, stream: rthost.Stdout}).
+		WithStderr(&output{st: st, stream: rthost.Stderr}).
 		WithWalltime(st.walltime, sys.ClockResolution(time.Microsecond)).
 		WithNanotime(st.nanotime, sys.ClockResolution(time.Microsecond)).
 		WithNanosleep(st.nanosleep).
@@ -131,7 +131,7 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 
 	lim := int64(p.req.Limits.MaxTableElements)
 	if p.mod.rewritten && int64(p.mod.info.tableMin) > lim {
-		le := &runtime.LimitError{Limit: "MaxTableElements", Max: lim,
+		le := &rthost.LimitError{Limit: "MaxTableElements", Max: lim,
 			What: fmt.Sprintf("a table of %d elements", p.mod.info.tableMin)}
 		st.stop(le)
 		return p.exit(st, parent, le)
@@ -171,41 +171,41 @@ func (p *program) Run(parent context.Context, host runtime.Host) runtime.Exit {
 	x := p.exit(st, parent, err)
 	if want := int64(hit.Get()); want != 0 && x.Err != nil && st.stopped() == nil && parent.Err() == nil {
 		// The guest could not go on without the table it asked for.
-		le := &runtime.LimitError{Limit: "MaxTableElements", Max: lim, What: fmt.Sprintf("a table of %d elements", want)}
-		_ = st.host.Write(runtime.Stderr, []byte("\n"+le.Error()+"\n"))
+		le := &rthost.LimitError{Limit: "MaxTableElements", Max: lim, What: fmt.Sprintf("a table of %d elements", want)}
+		_ = st.host.Write(rthost.Stderr, []byte("\n"+le.Error()+"\n"))
 		x.Err = fmt.Errorf("%w; then %w", le, x.Err)
 	}
 	return x
 }
 
 // exit turns how _start ended into the run's exit.
-func (p *program) exit(st *runState, parent context.Context, err error) runtime.Exit {
+func (p *program) exit(st *runState, parent context.Context, err error) rthost.Exit {
 	if serr := st.stopped(); serr != nil {
 		msg := serr.Error()
-		_ = st.host.Write(runtime.Stderr, []byte("\n"+msg+"\n"))
-		return runtime.Exit{Code: 1, Err: serr}
+		_ = st.host.Write(rthost.Stderr, []byte("\n"+msg+"\n"))
+		return rthost.Exit{Code: 1, Err: serr}
 	}
 	if perr := parent.Err(); perr != nil {
-		return runtime.Exit{Code: 1, Err: context.Cause(parent)}
+		return rthost.Exit{Code: 1, Err: context.Cause(parent)}
 	}
 	if err == nil {
-		return runtime.Exit{}
+		return rthost.Exit{}
 	}
 	var ee *sys.ExitError
 	if errors.As(err, &ee) {
 		switch ee.ExitCode() {
 		case 0:
-			return runtime.Exit{}
+			return rthost.Exit{}
 		case sys.ExitCodeContextCanceled, sys.ExitCodeDeadlineExceeded:
-			return runtime.Exit{Code: 1, Err: err}
+			return rthost.Exit{Code: 1, Err: err}
 		}
-		return runtime.Exit{Code: int(ee.ExitCode()), Err: fmt.Errorf("exit status %d", ee.ExitCode())}
+		return rthost.Exit{Code: int(ee.ExitCode()), Err: fmt.Errorf("exit status %d", ee.ExitCode())}
 	}
 	if d := p.mod.info.dbg; d != nil {
 		err = &traceError{msg: d.traceLines(err.Error()), err: err}
 	}
-	_ = st.host.Write(runtime.Stderr, []byte("\n"+err.Error()+"\n"))
-	return runtime.Exit{Code: 1, Err: err}
+	_ = st.host.Write(rthost.Stderr, []byte("\n"+err.Error()+"\n"))
+	return rthost.Exit{Code: 1, Err: err}
 }
 
 // traceError is a trap whose stack trace names the module's own source
@@ -221,7 +221,7 @@ func (e *traceError) Unwrap() error { return e.err }
 // output is a guest's stdout or stderr.
 type output struct {
 	st     *runState
-	stream runtime.Stream
+	stream rthost.Stream
 }
 
 func (o *output) Write(p []byte) (int, error) {
@@ -269,7 +269,7 @@ func (st *runState) nanosleep(ns int64) {
 }
 
 // randSource reads the run's randomness.
-type randSource struct{ host runtime.Host }
+type randSource struct{ host rthost.Host }
 
 func (r randSource) Read(p []byte) (int, error) {
 	r.host.Random(p)

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // usage is what a worker process uses: its resident memory and its CPU
@@ -73,13 +73,13 @@ const RuntimeMargin = 32 << 20
 type tree struct {
 	cpuDone time.Duration        // the CPU time of the tree's runs that ended
 	members map[*member]struct{} // its running workers
-	over    *runtime.LimitError  // the limit the tree passed: all its workers are killed
+	over    *host.LimitError     // the limit the tree passed: all its workers are killed
 }
 
 // member is one run of a tree, in its worker.
 type member struct {
 	pid  int
-	lim  runtime.Limits
+	lim  host.Limits
 	base usage // the worker's usage before the run
 	last usage // its usage when last sampled
 	kill func()
@@ -122,7 +122,7 @@ func (t *tree) leave(key string, m *member) {
 }
 
 // passed is the limit the tree passed, if any.
-func (t *tree) passed() *runtime.LimitError {
+func (t *tree) passed() *host.LimitError {
 	trees.mu.Lock()
 	defer trees.mu.Unlock()
 	return t.over
@@ -132,7 +132,7 @@ func (t *tree) passed() *runtime.LimitError {
 // any: MaxMemoryBytes (the resident memory of its workers past
 // RuntimeMargin each) or MaxCPUTime (the CPU time of its runs). Past a
 // limit every worker of the tree is killed.
-func (t *tree) check(m *member) *runtime.LimitError {
+func (t *tree) check(m *member) *host.LimitError {
 	u, err := readUsage(m.pid)
 	trees.mu.Lock()
 	if err == nil {
@@ -150,15 +150,15 @@ func (t *tree) check(m *member) *runtime.LimitError {
 		n := len(t.members)
 		switch {
 		case mem > limMem && n == 1:
-			t.over = &runtime.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
+			t.over = &host.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
 				What: fmt.Sprintf("the sandbox process's resident memory of %d bytes (%d past the runtime's own %d MiB)", m.last.rss, mem, RuntimeMargin>>20)}
 		case mem > limMem:
-			t.over = &runtime.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
+			t.over = &host.LimitError{Limit: "MaxMemoryBytes", Max: limMem,
 				What: fmt.Sprintf("the resident memory of %d bytes of %d sandbox processes running one tree of runs (past the runtime's own %d MiB each)", mem, n, RuntimeMargin>>20)}
 		case cpu > limCPU && n == 1 && t.cpuDone == 0:
 			t.over = cpuLimit(m.lim, cpu)
 		case cpu > limCPU:
-			t.over = &runtime.LimitError{Limit: "MaxCPUTime", Max: int64(limCPU),
+			t.over = &host.LimitError{Limit: "MaxCPUTime", Max: int64(limCPU),
 				What: fmt.Sprintf("CPU time of %s (%d ns) of a run and the runs nested in it", cpu.Round(time.Millisecond), cpu.Nanoseconds())}
 		}
 		if t.over != nil {
@@ -172,7 +172,7 @@ func (t *tree) check(m *member) *runtime.LimitError {
 	return over
 }
 
-func cpuLimit(lim runtime.Limits, used time.Duration) *runtime.LimitError {
-	return &runtime.LimitError{Limit: "MaxCPUTime", Max: int64(lim.MaxCPUTime),
+func cpuLimit(lim host.Limits, used time.Duration) *host.LimitError {
+	return &host.LimitError{Limit: "MaxCPUTime", Max: int64(lim.MaxCPUTime),
 		What: fmt.Sprintf("CPU time of %s (%d ns)", used.Round(time.Millisecond), used.Nanoseconds())}
 }

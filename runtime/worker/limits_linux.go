@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Supported reports whether this system has the process tier (Linux).
@@ -19,7 +19,7 @@ const Supported = true
 // the sampled limit (RLIMIT_CPU, whose hard limit is a SIGKILL). The hard
 // CPU limit can be raised again for the next run only by a privileged
 // parent, so only a privileged parent sets it.
-func setLimits(pid int, lim runtime.Limits, base usage) {
+func setLimits(pid int, lim host.Limits, base usage) {
 	var nofile unix.Rlimit
 	if unix.Prlimit(pid, unix.RLIMIT_NOFILE, nil, &nofile) == nil {
 		nofile.Cur = min(uint64(lim.MaxOpenFiles), nofile.Max)

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Options configure a Pool. Zero fields take the defaults.
@@ -280,8 +280,8 @@ func (p *Pool) fill() {
 // process. So does a program whose backend a worker has no builder for
 // (give Main the builders of the runtime's backends), or rebuilds as
 // another (of another Go type, or describing itself otherwise).
-func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Request) (runtime.Program, bool) {
-	rb, ok := b.(runtime.Rebuildable)
+func (p *Pool) Isolate(b host.Backend, prog host.Program, req *host.Request) (host.Program, bool) {
+	rb, ok := b.(host.Rebuildable)
 	if !ok {
 		return nil, false
 	}
@@ -294,13 +294,13 @@ func (p *Pool) Isolate(b runtime.Backend, prog runtime.Program, req *runtime.Req
 		return nil, false
 	}
 	x := &program{pool: p, orig: prog, rec: rc, backend: rc.build.Info.ID, req: *req}
-	if s, ok := prog.(runtime.Snapshotter); ok {
-		if _, ok := b.(runtime.Restorer); ok {
+	if s, ok := prog.(host.Snapshotter); ok {
+		if _, ok := b.(host.Restorer); ok {
 			x.snapshot = s.Snapshot()
 			return x, true
 		}
 	}
-	if a, ok := b.(runtime.AlonePreparer); ok && !a.PreparesAlone(req) {
+	if a, ok := b.(host.AlonePreparer); ok && !a.PreparesAlone(req) {
 		return nil, false
 	}
 	return x, true
@@ -321,12 +321,12 @@ type recipeKey struct {
 	builder string
 	options string
 	typ     reflect.Type
-	info    runtime.BackendInfo
+	info    host.BackendInfo
 }
 
 // recipe returns the pool's recipe r of backend b, registering it the
 // first time.
-func (p *Pool) recipe(b runtime.Backend, r runtime.Recipe) *recipe {
+func (p *Pool) recipe(b host.Backend, r host.Recipe) *recipe {
 	info := b.Info()
 	k := recipeKey{builder: r.Builder, options: string(r.Options), typ: reflect.TypeOf(b), info: info}
 	p.mu.Lock()
@@ -340,4 +340,4 @@ func (p *Pool) recipe(b runtime.Backend, r runtime.Recipe) *recipe {
 	return rc
 }
 
-var _ runtime.Isolator = (*Pool)(nil)
+var _ host.Isolator = (*Pool)(nil)

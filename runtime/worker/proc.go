@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // proc is one worker process, seen from its parent.
@@ -34,7 +34,7 @@ type proc struct {
 
 	// Between runs (only the run's goroutine or the pool touch them):
 	base  usage           // the worker's usage when it was last idle
-	lim   runtime.Limits  // the limits of its last run
+	lim   host.Limits     // the limits of its last run
 	armed bool            // the kernel's limits are set for lim from base
 	sent  map[uint64]bool // the serials of the recipes the worker was sent
 
@@ -46,8 +46,8 @@ type proc struct {
 // session is the run a worker is running, seen from the parent: the host
 // the worker's calls go to.
 type session struct {
-	host    runtime.Host
-	tj      runtime.TimerJournal
+	host    host.Host
+	tj      host.TimerJournal
 	ctx     context.Context // the calls' context: the run's
 	calls   sync.WaitGroup
 	maxCall int64
@@ -237,7 +237,7 @@ func (w *proc) dispatch(f *frame) bool {
 		if err != nil {
 			return false
 		}
-		c := &runtime.Call{Kind: runtime.CallKind(f.Kind), Op: f.Op, Args: args, Seq: f.Seq}
+		c := &host.Call{Kind: host.CallKind(f.Kind), Op: f.Op, Args: args, Seq: f.Seq}
 		s.calls.Add(1)
 		ctx, done := s.track(f.ID)
 		w.serveCall(func() {
@@ -247,7 +247,7 @@ func (w *proc) dispatch(f *frame) bool {
 			w.c.send(&frame{T: tResult, ID: f.ID, Seq: c.Seq, Val: encodeValue(res), Err: toWire(err)})
 		})
 	case tWrite:
-		if err := s.host.Write(runtime.Stream(f.N), f.Data); err != nil && !s.failed {
+		if err := s.host.Write(host.Stream(f.N), f.Data); err != nil && !s.failed {
 			s.failed, s.wrErr = true, err
 			w.c.send(&frame{T: tWriteFail, Err: toWire(err)})
 		}

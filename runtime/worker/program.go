@@ -6,27 +6,27 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	rthost "github.com/nookdev/nook/runtime/host"
 )
 
 // program is a run's program as the runtime sees it in the process tier:
 // running it runs the real program in a worker.
 type program struct {
 	pool     *Pool
-	orig     runtime.Program // the program, prepared in this process
-	rec      *recipe         // its backend's recipe
-	backend  string          // its backend's id
-	req      runtime.Request
+	orig     rthost.Program // the program, prepared in this process
+	rec      *recipe        // its backend's recipe
+	backend  string         // its backend's id
+	req      rthost.Request
 	snapshot []byte
 }
 
 // Run runs the program in a worker, serving its host calls with host,
 // and enforces the run's limits on the worker from outside.
-func (x *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
+func (x *program) Run(ctx context.Context, host rthost.Host) rthost.Exit {
 	w, err := x.pool.get(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return runtime.Exit{Code: 1, Err: ctx.Err()}
+			return rthost.Exit{Code: 1, Err: ctx.Err()}
 		}
 		return failed(host, fmt.Errorf("the sandbox process could not start: %w", err))
 	}
@@ -39,20 +39,20 @@ func (x *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	return w.run(ctx, host, x)
 }
 
-func failed(host runtime.Host, err error) runtime.Exit {
-	host.Write(runtime.Stderr, []byte(err.Error()+"\n"))
-	return runtime.Exit{Code: 1, Err: err}
+func failed(host rthost.Host, err error) rthost.Exit {
+	host.Write(rthost.Stderr, []byte(err.Error()+"\n"))
+	return rthost.Exit{Code: 1, Err: err}
 }
 
 // run runs x in w, which the pool handed out for it.
-func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.Exit {
+func (w *proc) run(ctx context.Context, host rthost.Host, x *program) rthost.Exit {
 	p := w.pool
 	lim := x.req.Limits.WithDefaults()
 	// A call in flight when its worker dies runs to its end (or to the
 	// end of the run) and is journaled: a replay answers it from the
 	// record instead of making it again.
 	s := &session{host: host, ctx: ctx, maxCall: lim.MaxCallBytes}
-	s.tj, _ = host.(runtime.TimerJournal)
+	s.tj, _ = host.(rthost.TimerJournal)
 	w.mu.Lock()
 	w.sess = s
 	w.runs++
@@ -70,7 +70,7 @@ func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.E
 		setLimits(w.pid, lim, usage0)
 	}
 	w.lim, w.armed = lim, false
-	_, own := host.(runtime.OwnClock)
+	_, own := host.(rthost.OwnClock)
 	st := &start{Backend: x.backend, Recipe: x.rec.serial, Request: x.req, Snapshot: x.snapshot,
 		Timers: s.tj != nil, OwnClock: own}
 	if !w.sent[x.rec.serial] {
@@ -85,7 +85,7 @@ func (w *proc) run(ctx context.Context, host runtime.Host, x *program) runtime.E
 	// The run's tree of runs shares its budgets (see limits.go).
 	m := &member{pid: w.pid, lim: lim, base: usage0, kill: w.kill}
 	tr := join(x.req.Tree, m)
-	var over *runtime.LimitError
+	var over *rthost.LimitError
 	stopped := false // the run's context ended: the worker was told
 	var grace <-chan time.Time
 	tick := time.NewTicker(p.opts.Sample)
@@ -147,7 +147,7 @@ wait:
 			x.rec.refused.Store(true)
 			return x.orig.Run(ctx, host)
 		}
-		e := runtime.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
+		e := rthost.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
 		if e.Err == nil && s.wrErr != nil {
 			// Writes cross asynchronously: the program learns of a
 			// failed write only at its next one, and a last write
@@ -161,13 +161,13 @@ wait:
 		return e
 	case ex != nil:
 		p.discard(w)
-		return runtime.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
+		return rthost.Exit{Code: ex.Code, Value: ex.Value, Err: ex.Err.err(), Changes: ex.Changes}
 	}
 	p.discard(w)
 	if ctx.Err() != nil {
 		// Killed after its grace: the runtime reports the run as
 		// cancelled or timed out, from the context.
-		return runtime.Exit{Code: 1, Err: context.Cause(ctx)}
+		return rthost.Exit{Code: 1, Err: context.Cause(ctx)}
 	}
 	// The kernel's backstop on CPU time (RLIMIT_CPU) kills with SIGKILL
 	// too: tell it from a crash by the CPU time last seen.
@@ -181,7 +181,7 @@ wait:
 	if detail == "" {
 		detail = "it stopped answering"
 	}
-	return runtime.Exit{Code: 1, Err: &runtime.SandboxCrashError{Detail: detail}}
+	return rthost.Exit{Code: 1, Err: &rthost.SandboxCrashError{Detail: detail}}
 }
 
 // recycle returns w to the pool once it says it is idle, if nothing of

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // The wire between a parent and its worker is a stream of frames each
@@ -73,7 +73,7 @@ type start struct {
 	Backend  string // the backend's id, for messages
 	Recipe   uint64 // the serial number of the backend's recipe in the pool
 	Build    *build // the recipe, the first time this worker is sent it
-	Request  runtime.Request
+	Request  host.Request
 	Snapshot []byte // the program's snapshot when its backend restores
 	Timers   bool   // the host journals timers (TimerJournal)
 	OwnClock bool   // the worker reads its own clock and randomness (runtime.OwnClock)
@@ -85,8 +85,8 @@ type start struct {
 type build struct {
 	Builder string
 	Options []byte
-	Type    string              // the Go type of the parent's backend
-	Info    runtime.BackendInfo // what it says of itself
+	Type    string           // the Go type of the parent's backend
+	Info    host.BackendInfo // what it says of itself
 }
 
 // exit is how a program ended in a worker.
@@ -94,7 +94,7 @@ type exit struct {
 	Code    int
 	Value   []byte
 	Err     *wireError
-	Changes *runtime.Changes
+	Changes *host.Changes
 	// Refused says why the worker did not run the program: the backend
 	// it rebuilt from the recipe is not the parent's (another Go type,
 	// or it describes itself otherwise). The parent runs the program in
@@ -112,8 +112,8 @@ type exit struct {
 // unwraps to the same typed error.
 type wireError struct {
 	Type string // "call", "limit", "canceled", "deadline", "" (any other)
-	Call runtime.CallError
-	Lim  runtime.LimitError
+	Call host.CallError
+	Lim  host.LimitError
 	Msg  string // the message, when it is not the typed error's own
 }
 
@@ -121,8 +121,8 @@ func toWire(err error) *wireError {
 	if err == nil {
 		return nil
 	}
-	var ce *runtime.CallError
-	var le *runtime.LimitError
+	var ce *host.CallError
+	var le *host.LimitError
 	var w *wireError
 	switch {
 	case errors.As(err, &ce):

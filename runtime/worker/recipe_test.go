@@ -14,6 +14,7 @@ import (
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/runtime/worker"
 	"github.com/nookdev/nook/vfs"
@@ -23,15 +24,15 @@ import (
 const bareArg = "bare"
 
 // fixed is a Builder that builds b whatever the options.
-func fixed(name string, b runtime.Backend) runtime.Builder {
-	return runtime.Builder{Name: name, Build: func(json.RawMessage) (runtime.Backend, error) { return b, nil }}
+func fixed(name string, b runtime.Backend) host.Builder {
+	return host.Builder{Name: name, Build: func(json.RawMessage) (runtime.Backend, error) { return b, nil }}
 }
 
 var (
 	probeBuilder    = fixed("probe", probe{})
 	mirrorBuilder   = fixed("mirror", mirror{})
 	impostorBuilder = fixed("impostor", impostor{"the worker's"})
-	countedBuilder  = runtime.Builder{Name: "counted", Build: func(o json.RawMessage) (runtime.Backend, error) {
+	countedBuilder  = host.Builder{Name: "counted", Build: func(o json.RawMessage) (runtime.Backend, error) {
 		var b counted
 		builds.Add(1)
 		return b, json.Unmarshal(o, &b.N)
@@ -51,8 +52,8 @@ func (b counted) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request
 	return countedProgram{}, nil
 }
 
-func (b counted) WorkerRecipe() (runtime.Recipe, error) {
-	return runtime.Recipe{Builder: "counted", Options: fmt.Append(nil, b.N)}, nil
+func (b counted) WorkerRecipe() (host.Recipe, error) {
+	return host.Recipe{Builder: "counted", Options: fmt.Append(nil, b.N)}, nil
 }
 
 type countedProgram struct{}
@@ -62,8 +63,8 @@ func (countedProgram) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	return runtime.Exit{}
 }
 
-func (probe) WorkerRecipe() (runtime.Recipe, error)  { return runtime.Recipe{Builder: "probe"}, nil }
-func (mirror) WorkerRecipe() (runtime.Recipe, error) { return runtime.Recipe{Builder: "mirror"}, nil }
+func (probe) WorkerRecipe() (host.Recipe, error)  { return host.Recipe{Builder: "probe"}, nil }
+func (mirror) WorkerRecipe() (host.Recipe, error) { return host.Recipe{Builder: "mirror"}, nil }
 
 // local is a backend without a recipe: its program prints the pid of the
 // process it runs in.
@@ -94,8 +95,8 @@ func (impostor) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Request)
 	return pidProgram{}, nil
 }
 
-func (impostor) WorkerRecipe() (runtime.Recipe, error) {
-	return runtime.Recipe{Builder: "impostor"}, nil
+func (impostor) WorkerRecipe() (host.Recipe, error) {
+	return host.Recipe{Builder: "impostor"}, nil
 }
 
 // broken is a backend whose recipe its builder refuses.
@@ -105,8 +106,8 @@ func (broken) Info() runtime.BackendInfo {
 	return runtime.BackendInfo{ID: "broken", Root: "/workspace"}
 }
 
-func (broken) WorkerRecipe() (runtime.Recipe, error) {
-	return runtime.Recipe{Builder: shell.BuilderName, Options: json.RawMessage(`{"Bogus":1}`)}, nil
+func (broken) WorkerRecipe() (host.Recipe, error) {
+	return host.Recipe{Builder: shell.BuilderName, Options: json.RawMessage(`{"Bogus":1}`)}, nil
 }
 
 // TestWorkerImportsNoBackend: the worker package links no backend; the
@@ -125,17 +126,19 @@ func TestWorkerImportsNoBackend(t *testing.T) {
 	}
 	deps := strings.Fields(string(out))
 	var got []string
-	runtimeSeen := false
+	hostSeen, runtimeSeen := false, false
 	for _, d := range deps {
 		switch d {
+		case "github.com/nookdev/nook/runtime/host":
+			hostSeen = true
 		case "github.com/nookdev/nook/runtime":
 			runtimeSeen = true
 		case "github.com/nookdev/nook/runtime/js", "github.com/nookdev/nook/runtime/shell", "github.com/nookdev/nook/runtime/wasm":
 			got = append(got, d)
 		}
 	}
-	if !runtimeSeen || got != nil {
-		t.Fatalf("runtime/worker depends on the runtime: %v; on the backends %v (want none)", runtimeSeen, got)
+	if !hostSeen || runtimeSeen || got != nil {
+		t.Fatalf("runtime/worker depends on runtime/host: %v (want true), on runtime: %v (want false), on the backends %v (want none)", hostSeen, runtimeSeen, got)
 	}
 }
 
@@ -255,7 +258,7 @@ func TestWorkerBuildsEachRecipeOnce(t *testing.T) {
 }
 
 // TestBackendWithoutRecipeRunsInProcess: a backend that cannot be rebuilt
-// in a worker (not runtime.Rebuildable), or whose recipe builds another
+// in a worker (not host.Rebuildable), or whose recipe builds another
 // backend in the worker, runs its programs in the parent's process.
 func TestBackendWithoutRecipeRunsInProcess(t *testing.T) {
 	e := newEnv(t, runtime.Options{Backends: []runtime.Backend{local{}, impostor{"the parent's"}}}, worker.Options{})

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	rthost "github.com/nookdev/nook/runtime/host"
 )
 
 // Arg is the first argument a worker process is started with: Main
@@ -35,7 +35,7 @@ const MaxStack = 64 << 20
 // from the recipe its parent sends (runtime.Rebuildable), with the
 // parent's options. A backend whose builder the worker lacks runs its
 // programs in the parent's process.
-func Main(builders ...runtime.Builder) {
+func Main(builders ...rthost.Builder) {
 	if len(os.Args) < 2 || os.Args[1] != Arg {
 		return
 	}
@@ -47,7 +47,7 @@ func Main(builders ...runtime.Builder) {
 // program at a time until stdin ends. It returns the process's exit code.
 // `nook worker` calls it. builders are as for Main; two of one name are an
 // error.
-func Serve(builders ...runtime.Builder) int {
+func Serve(builders ...rthost.Builder) int {
 	debug.SetMaxStack(MaxStack)
 	// Load what the Go runtime and the backends read from the host
 	// lazily, before the sandbox forbids opening files.
@@ -55,7 +55,7 @@ func Serve(builders ...runtime.Builder) int {
 	in, out := os.Stdin, os.Stdout
 	// Nothing else may write to the wire.
 	os.Stdout = os.Stderr
-	w := &server{c: newConn(in, out, maxFrame), builders: map[string]runtime.Builder{}, backends: map[uint64]*built{}}
+	w := &server{c: newConn(in, out, maxFrame), builders: map[string]rthost.Builder{}, backends: map[uint64]*built{}}
 	h := &hello{Pid: os.Getpid()}
 	for _, b := range builders {
 		if _, dup := w.builders[b.Name]; dup || b.Name == "" || b.Build == nil {
@@ -87,7 +87,7 @@ func Serve(builders ...runtime.Builder) int {
 // server is a worker process.
 type server struct {
 	c        *conn
-	builders map[string]runtime.Builder
+	builders map[string]rthost.Builder
 	backends map[uint64]*built // by recipe serial (only the running program's goroutine touches it)
 	idle     int               // goroutines when idle
 
@@ -99,7 +99,7 @@ type server struct {
 
 // built is a backend a worker rebuilt from a recipe, or why it could not.
 type built struct {
-	b       runtime.Backend
+	b       rthost.Backend
 	err     error  // the builder failed
 	refused string // the backend built is not the parent's
 }
@@ -218,12 +218,12 @@ func (w *server) execute(ctx context.Context, x *wrun, s *start) {
 
 func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 	h := &client{w: w, x: x, own: s.OwnClock}
-	var host runtime.Host = h
+	var host rthost.Host = h
 	if s.Timers {
 		host = &timerClient{h}
 	}
 	fail := func(err error) *exit {
-		host.Write(runtime.Stderr, []byte(err.Error()+"\n"))
+		host.Write(rthost.Stderr, []byte(err.Error()+"\n"))
 		return &exit{Code: 1, Err: toWire(err)}
 	}
 	defer func() {
@@ -245,9 +245,9 @@ func (w *server) program(ctx context.Context, x *wrun, s *start) (ex *exit) {
 	if m := req.Limits.MaxMemoryBytes; m > 0 {
 		debug.SetMemoryLimit(m - m/8)
 	}
-	var prog runtime.Program
+	var prog rthost.Program
 	var err error
-	if rs, ok := b.(runtime.Restorer); ok && s.Snapshot != nil {
+	if rs, ok := b.(rthost.Restorer); ok && s.Snapshot != nil {
 		prog, err = rs.Restore(ctx, s.Snapshot, &req)
 	} else {
 		// The parent ships a request only when its backend prepares it
@@ -306,7 +306,7 @@ func (h *client) ask(ctx context.Context, f *frame) (*frame, error) {
 	}
 }
 
-func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
+func (h *client) Call(ctx context.Context, c *rthost.Call) (any, error) {
 	r, err := h.ask(ctx, &frame{T: tCall, Seq: c.Seq, Kind: string(c.Kind), Op: c.Op, Val: encodeValue(c.Args)})
 	if err != nil {
 		return nil, err
@@ -319,12 +319,12 @@ func (h *client) Call(ctx context.Context, c *runtime.Call) (any, error) {
 	}
 	v, err := decodeValue(r.Val)
 	if err != nil {
-		return nil, &runtime.CallError{Code: "EIO", Message: "the result of " + c.Op + " did not cross to the sandbox intact"}
+		return nil, &rthost.CallError{Code: "EIO", Message: "the result of " + c.Op + " did not cross to the sandbox intact"}
 	}
 	return v, nil
 }
 
-func (h *client) Write(s runtime.Stream, p []byte) error {
+func (h *client) Write(s rthost.Stream, p []byte) error {
 	if err := h.x.writeErr.Load(); err != nil {
 		return *err
 	}

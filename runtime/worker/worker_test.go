@@ -11,6 +11,7 @@ import (
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/runtime/wasm"
@@ -22,8 +23,8 @@ func backends() []runtime.Backend {
 }
 
 // builders are what the test binary's workers rebuild backends with.
-func builders() []runtime.Builder {
-	return []runtime.Builder{js.Builder, shell.Builder, wasm.Builder, probeBuilder, mirrorBuilder, impostorBuilder,
+func builders() []host.Builder {
+	return []host.Builder{js.Builder, shell.Builder, wasm.Builder, probeBuilder, mirrorBuilder, impostorBuilder,
 		countedBuilder}
 }
 

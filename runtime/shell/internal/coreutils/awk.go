@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/awk"
 )
 
@@ -153,10 +153,10 @@ operands:
 	code, err := awk.Run(prog, cfg, rest, assigns)
 	if err != nil {
 		var le *awk.LimitError
-		var rle *runtime.LimitError
+		var rle *host.LimitError
 		switch {
 		case errors.As(err, &le):
-			rle = &runtime.LimitError{Limit: le.Limit, Max: le.Max, What: "awk: " + le.What}
+			rle = &host.LimitError{Limit: le.Limit, Max: le.Max, What: "awk: " + le.What}
 		case errors.As(err, &rle):
 		}
 		if rle != nil {

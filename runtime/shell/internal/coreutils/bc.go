@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // bc: POSIX bc's arbitrary-precision decimal arithmetic (math/big).
@@ -129,7 +129,7 @@ func bcLex(src string, maxBytes int64) ([]bcTok, error) {
 		"=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",", ";"}
 	for i := 0; i < len(src); {
 		if maxToks > 0 && len(toks) > maxToks {
-			return nil, &runtime.LimitError{Limit: "MaxAllocBytes", Max: maxBytes,
+			return nil, &host.LimitError{Limit: "MaxAllocBytes", Max: maxBytes,
 				What: fmt.Sprintf("a program of more than %d tokens", maxToks)}
 		}
 		c := src[i]
@@ -1091,7 +1091,7 @@ func bcCmd(e *Env, args []string) int {
 		if err != nil {
 			w.Flush()
 			fmt.Fprintf(e.Stderr, "(standard_in) 1: %v\n", err)
-			var le *runtime.LimitError
+			var le *host.LimitError
 			if errors.As(err, &le) && e.Stop != nil {
 				e.Stop(le)
 			}

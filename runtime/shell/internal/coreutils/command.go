@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"
 )
 
@@ -47,7 +47,7 @@ type Env struct {
 	MaxDepth int
 	// Limits are the run's limits (defaults applied): what a nested run
 	// (node, wasm) or sqlite3 may read and keep.
-	Limits runtime.Limits
+	Limits host.Limits
 	// ReadOnly reports that the workspace is read-only for this run.
 	ReadOnly bool
 	// VirtualTime reports that the run's waits are virtual

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // curl and wget: HTTP through the run's host (a KindFetch call), so the
@@ -61,13 +61,13 @@ func (e *Env) fetch(ctx context.Context, method, u string, headers map[string]st
 	if body != nil {
 		args["body"] = body
 	}
-	v, err := e.FS.Host().Call(ctx, &runtime.Call{Kind: runtime.KindFetch, Op: "fetch", Args: args})
+	v, err := e.FS.Host().Call(ctx, &host.Call{Kind: host.KindFetch, Op: "fetch", Args: args})
 	if err != nil {
-		var ce *runtime.CallError
+		var ce *host.CallError
 		if errors.As(err, &ce) && ce.Code == "ERR_FETCH_DENIED" && strings.Contains(ce.Message, "no outbound network policy") {
 			return nil, errNetworkOff
 		}
-		var le *runtime.LimitError
+		var le *host.LimitError
 		if errors.As(err, &le) && e.Stop != nil {
 			e.Stop(le)
 		}
@@ -282,7 +282,7 @@ func curl(e *Env, args []string) int {
 			case e.Ctx.Err() != nil:
 				return 1
 			default:
-				var ce *runtime.CallError
+				var ce *host.CallError
 				if errors.As(err, &ce) && ce.Code == "ERR_FETCH_DENIED" {
 					status = fail(7, "%s", strings.TrimPrefix(ce.Message, "fetch: "))
 				} else if errors.As(err, &ce) && ce.Code == "ERR_FETCH_TOO_LARGE" {
@@ -425,7 +425,7 @@ func wget(e *Env, args []string) int {
 			}
 			if !quiet {
 				msg := err.Error()
-				var ce *runtime.CallError
+				var ce *host.CallError
 				if errors.As(err, &ce) {
 					msg = strings.TrimPrefix(ce.Message, "fetch: ")
 				}

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // A GNU tool dies of SIGPIPE at its first write to a closed pipe, and
@@ -124,7 +124,7 @@ func (e *Env) writeFailed(ws writeStop) int {
 	if errors.Is(err, syscall.EPIPE) {
 		return StatusPipe
 	}
-	var le *runtime.LimitError
+	var le *host.LimitError
 	if errors.As(err, &le) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		if le != nil && e.Stop != nil {
 			e.Stop(le)

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // node, tsx, ts-node, npx and wasm: programs of another backend started
@@ -175,7 +175,7 @@ func (e *Env) runNested(name string, n *nested) int {
 			return 1
 		}
 		if int64(len(b)) > lim.MaxStdinBytes {
-			fmt.Fprintf(e.Stderr, "%s: %s\n", name, (&runtime.LimitError{Limit: "MaxStdinBytes", Max: lim.MaxStdinBytes,
+			fmt.Fprintf(e.Stderr, "%s: %s\n", name, (&host.LimitError{Limit: "MaxStdinBytes", Max: lim.MaxStdinBytes,
 				What: fmt.Sprintf("standard input of more than %d bytes", lim.MaxStdinBytes)}).Error())
 			return 1
 		}
@@ -183,7 +183,7 @@ func (e *Env) runNested(name string, n *nested) int {
 	}
 	if n.stdinIsSource {
 		if int64(len(stdin)) > lim.MaxSourceBytes {
-			fmt.Fprintf(e.Stderr, "%s: %s\n", name, (&runtime.LimitError{Limit: "MaxSourceBytes", Max: lim.MaxSourceBytes,
+			fmt.Fprintf(e.Stderr, "%s: %s\n", name, (&host.LimitError{Limit: "MaxSourceBytes", Max: lim.MaxSourceBytes,
 				What: fmt.Sprintf("a program of %d bytes on standard input", len(stdin))}).Error())
 			return 1
 		}
@@ -210,14 +210,14 @@ func (e *Env) runNested(name string, n *nested) int {
 	if !e.ReadOnly {
 		rev, revErr = e.FS.Rev(e.Ctx)
 	}
-	v, err := e.FS.Host().Call(e.Ctx, &runtime.Call{Kind: runtime.KindExec, Op: n.backend, Args: req})
+	v, err := e.FS.Host().Call(e.Ctx, &host.Call{Kind: host.KindExec, Op: n.backend, Args: req})
 	if !e.ReadOnly && revErr == nil {
 		// Also when this command gave up on it (timeout): what it changed
 		// until it stopped is changed.
 		defer e.FS.Changes().Since(context.WithoutCancel(e.Ctx), rev)
 	}
 	if err != nil {
-		var le *runtime.LimitError
+		var le *host.LimitError
 		if errors.As(err, &le) && e.Stop != nil {
 			e.Stop(le)
 			return 1
@@ -225,7 +225,7 @@ func (e *Env) runNested(name string, n *nested) int {
 		if e.Ctx.Err() != nil {
 			return 1
 		}
-		var ce *runtime.CallError
+		var ce *host.CallError
 		if !errors.As(err, &ce) {
 			fmt.Fprintf(e.Stderr, "%s: %v\n", name, err)
 			return 1

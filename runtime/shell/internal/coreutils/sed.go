@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 func init() {
@@ -586,7 +586,7 @@ func (st *sedState) emit(s string, last bool) {
 // fail reports the limit that stopped the script (which ends the run) and
 // returns sed's status for it.
 func (st *sedState) fail() int {
-	var le *runtime.LimitError
+	var le *host.LimitError
 	if errors.As(st.err, &le) {
 		if st.e.Stop != nil {
 			st.e.Stop(le)
@@ -804,7 +804,7 @@ func (st *sedState) check(ps string) error {
 	}
 	n := int64(len(ps)) + int64(len(st.hold)) + int64(st.out.Len())
 	if max := st.e.MaxBytes; max > 0 && n > max {
-		return &runtime.LimitError{Limit: "MaxAllocBytes", Max: max,
+		return &host.LimitError{Limit: "MaxAllocBytes", Max: max,
 			What: fmt.Sprintf("sed: pattern space, hold space and output reaching %d bytes", n)}
 	}
 	return nil

@@ -13,13 +13,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // FS performs filesystem operations through a run's host and records the
 // changes they make.
 type FS struct {
-	host    runtime.Host
+	host    host.Host
 	root    string
 	changes *Changes
 	// ChunkBytes is the size of one ranged read (pread) when a file is
@@ -30,7 +30,7 @@ type FS struct {
 }
 
 // New returns a client of host confined (by the host) to root.
-func New(host runtime.Host, root string, maxRead int64) *FS {
+func New(host host.Host, root string, maxRead int64) *FS {
 	f := &FS{host: host, root: root, ChunkBytes: 1 << 20, MaxReadBytes: maxRead}
 	f.changes = newChanges(f)
 	return f
@@ -43,10 +43,10 @@ func (f *FS) Root() string { return f.root }
 func (f *FS) Changes() *Changes { return f.changes }
 
 // Host returns the host the client calls.
-func (f *FS) Host() runtime.Host { return f.host }
+func (f *FS) Host() host.Host { return f.host }
 
 func (f *FS) call(ctx context.Context, op string, args map[string]any) (any, error) {
-	return f.host.Call(ctx, &runtime.Call{Kind: runtime.KindFS, Op: op, Args: args})
+	return f.host.Call(ctx, &host.Call{Kind: host.KindFS, Op: op, Args: args})
 }
 
 // Info is what stat and lstat return.
@@ -199,7 +199,7 @@ func (f *FS) ReadAll(ctx context.Context, p string) ([]byte, error) {
 	if err == nil {
 		return toBytes(v), nil
 	}
-	var ce *runtime.CallError
+	var ce *host.CallError
 	if !errors.As(err, &ce) || ce.Code != "ERR_FS_FILE_TOO_LARGE" {
 		return nil, err
 	}
@@ -211,7 +211,7 @@ func (f *FS) ReadAll(ctx context.Context, p string) ([]byte, error) {
 		}
 		out = append(out, b...)
 		if f.MaxReadBytes > 0 && int64(len(out)) > f.MaxReadBytes {
-			return nil, &runtime.LimitError{Limit: "MaxAllocBytes", Max: f.MaxReadBytes,
+			return nil, &host.LimitError{Limit: "MaxAllocBytes", Max: f.MaxReadBytes,
 				What: fmt.Sprintf("file %s read whole (more than %d bytes)", p, len(out))}
 		}
 		if len(b) == 0 {
@@ -344,7 +344,7 @@ func (f *FS) Access(ctx context.Context, p string, mode int) error {
 // Code returns the POSIX code of err ("ENOENT"), or "" when err is not a
 // failed call.
 func Code(err error) string {
-	var ce *runtime.CallError
+	var ce *host.CallError
 	if errors.As(err, &ce) {
 		return ce.Code
 	}
@@ -384,11 +384,11 @@ func Text(err error) string {
 	case "EXDEV":
 		return "Invalid cross-device link"
 	}
-	var le *runtime.LimitError
+	var le *host.LimitError
 	if errors.As(err, &le) {
 		return le.Error()
 	}
-	if ce := (*runtime.CallError)(nil); errors.As(err, &ce) {
+	if ce := (*host.CallError)(nil); errors.As(err, &ce) {
 		return ce.Message
 	}
 	if err == nil {

@@ -1,10 +1,12 @@
-package runtime
+package host
 
 import (
 	"context"
 	"errors"
 	"net/http"
 	"time"
+
+	"github.com/nookdev/nook/runtime/internal/hostlink"
 )
 
 // Host is a run's only door out of its sandbox. The runtime creates one per
@@ -196,3 +198,11 @@ type Outbound struct {
 
 // DefaultMaxResponseBytes is the default bound on one fetch response body.
 const DefaultMaxResponseBytes = 4 << 20
+
+func init() {
+	hostlink.Hook = func(cc any, beginUnsafe func(ctx context.Context) error, interrupt func(payload any) (any, error)) {
+		c := cc.(*CallContext)
+		c.beginUnsafe, c.interrupt = beginUnsafe, interrupt
+	}
+	hostlink.Op = func(cc any) string { return cc.(*CallContext).op }
+}

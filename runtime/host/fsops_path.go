@@ -1,4 +1,4 @@
-package runtime
+package host
 
 import (
 	"context"
@@ -98,7 +98,11 @@ func cleanPath(p string) string {
 	return "/" + strings.Join(segs, "/")
 }
 
-// within reports whether the clean path p is dir or below it.
+// Within reports whether the clean path p is dir or below it: how the
+// sandbox confines a path to a backend's root (a nested run's root and its
+// files to its parent's too).
+func Within(p, dir string) bool { return within(p, dir) }
+
 func within(p, dir string) bool {
 	if dir == "/" {
 		return true

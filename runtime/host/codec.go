@@ -1,4 +1,4 @@
-package runtime
+package host
 
 import (
 	"encoding/base64"
@@ -12,7 +12,9 @@ import (
 // equal values encode to equal bytes, which is how a replay compares a
 // request with the recorded one.
 
-func encodeValue(v any) ([]byte, error) { return json.Marshal(wrapBytes(v)) }
+// EncodeValue encodes a call's request or result v (JSON-compatible, with
+// []byte for binary data) as the journal stores it.
+func EncodeValue(v any) ([]byte, error) { return json.Marshal(wrapBytes(v)) }
 
 func wrapBytes(v any) any {
 	switch x := v.(type) {
@@ -46,7 +48,8 @@ func wrapBytes(v any) any {
 	return v
 }
 
-func decodeValue(b []byte) (any, error) {
+// DecodeValue decodes what EncodeValue encoded; empty input is nil.
+func DecodeValue(b []byte) (any, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
