@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/internal/tiertest"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/shell"
 	"github.com/nookdev/nook/vfs"
@@ -66,6 +67,11 @@ func TestSQLiteWorstInputs(t *testing.T) {
 	ws.FS().MkdirAll(ctx, "/workspace", 0o755)
 	ws.FS().WriteFile(ctx, "/workspace/big.db", make([]byte, 5<<20), &vfs.WriteOptions{})
 	endless := "with recursive c(x) as (select 1 union all select x+1 from c) "
+	// A first run starts what stays (the process tier's pool and its
+	// connections) before the host's baseline is taken.
+	if r := run(t, ws, `sqlite3 :memory: "select 1"`); r.ExitCode != 0 {
+		t.Fatalf("warm-up: %s %q", r.Status, r.Stderr)
+	}
 	g0 := goruntime.NumGoroutine()
 	var ms goruntime.MemStats
 	debug.FreeOSMemory()
@@ -92,7 +98,15 @@ func TestSQLiteWorstInputs(t *testing.T) {
 				t.Skip("under the race detector SQLite sorts too slowly to reach MaxMemoryBytes within the timeout")
 			}
 			r := run(t, ws, c.script, runtime.ExecOptions{Timeout: c.timeout})
-			if r.Status != c.status || !strings.Contains(r.Error+string(r.Stderr), c.errText) {
+			errText := c.errText
+			if c.name == "endless sort" && tiertest.Pool != nil {
+				// In a worker the process's memory bound can trip
+				// before SQLite's own allocator gives up.
+				if strings.Contains(r.Error, "exceeds the limit MaxMemoryBytes (67108864)") {
+					errText = "exceeds the limit MaxMemoryBytes (67108864)"
+				}
+			}
+			if r.Status != c.status || !strings.Contains(r.Error+string(r.Stderr), errText) {
 				t.Errorf("status %s error %q stderr %q, want %s with %q", r.Status, r.Error, r.Stderr, c.status, c.errText)
 			}
 			hostSettles(t, g0, heap0)
