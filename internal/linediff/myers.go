@@ -1,51 +1,65 @@
-package udiff
+package linediff
 
-import (
-	"bytes"
-	"hash/maphash"
-)
+import "hash/maphash"
 
-// maxWork bounds the line comparisons and diagonal steps spent by the
-// Myers search (about N*M = 4e6 for a dense diff). Past it the differing
-// middle is reported as one replacement.
-const maxWork = 4_000_000
+// MaxWork bounds the line comparisons and diagonal steps one diff spends
+// in the Myers search (about N*M = 4e6 for a dense diff). Past it the
+// differing middle is reported as one replacement.
+const MaxWork = 4_000_000
 
-// lineDiff compares the lines of a and b and reports which lines of a
-// are deleted and which lines of b are inserted; the remaining lines pair
-// up in order as unchanged.
-func lineDiff(a, b text) (del, ins []bool) {
-	return lineDiffBudget(a, b, maxWork)
+// Edits compares the lines of a and b and reports which lines of a are
+// deleted and which lines of b are inserted; the remaining lines pair up
+// in order as unchanged.
+func Edits(a, b []string) (del, ins []bool) {
+	return edits(a, b, MaxWork)
 }
 
-// lineDiffBudget is lineDiff with an explicit work budget.
-func lineDiffBudget(a, b text, budget int) (del, ins []bool) {
-	na, nb := a.n(), b.n()
+// EditsFunc is Edits comparing key(line) instead of the lines (diff -i,
+// -b, -w compare a folded form). A nil key compares the lines.
+func EditsFunc(a, b []string, key func(string) string) (del, ins []bool) {
+	if key != nil {
+		a, b = mapLines(a, key), mapLines(b, key)
+	}
+	return edits(a, b, MaxWork)
+}
+
+func mapLines(l []string, key func(string) string) []string {
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = key(s)
+	}
+	return out
+}
+
+// edits is Edits with an explicit work budget.
+func edits(a, b []string, budget int) (del, ins []bool) {
+	na, nb := len(a), len(b)
 	del, ins = make([]bool, na), make([]bool, nb)
 	// The common prefix and suffix never enter the search (nor the
-	// interning).
+	// hashing).
 	p := 0
-	for p < na && p < nb && bytes.Equal(a.line(p), b.line(p)) {
+	for p < na && p < nb && a[p] == b[p] {
 		p++
 	}
 	s := 0
-	for s < na-p && s < nb-p && bytes.Equal(a.line(na-1-s), b.line(nb-1-s)) {
+	for s < na-p && s < nb-p && a[na-1-s] == b[nb-1-s] {
 		s++
 	}
 	// The search compares 64-bit line hashes; the alignment it returns is
-	// then verified byte for byte, and a hash collision (never seen in
+	// then verified line by line, and a hash collision (never seen in
 	// practice) degrades to the one-replacement fallback, never to a
-	// wrong patch.
+	// wrong diff.
 	seed := maphash.MakeSeed()
 	ha := make([]uint64, na-p-s)
 	for i := range ha {
-		ha[i] = maphash.Bytes(seed, a.line(p+i))
+		ha[i] = maphash.String(seed, a[p+i])
 	}
 	hb := make([]uint64, nb-p-s)
 	for j := range hb {
-		hb[j] = maphash.Bytes(seed, b.line(p+j))
+		hb[j] = maphash.String(seed, b[p+j])
 	}
 	d := &differ{a: ha, b: hb, del: del[p : na-s], ins: ins[p : nb-s], budget: budget}
-	if !d.diff(0, len(ha), 0, len(hb)) || !verified(a, b, p, d.del, d.ins) {
+	if !d.diff(0, len(ha), 0, len(hb)) || !verified(a[p:na-s], b[p:nb-s], d.del, d.ins) {
 		for i := range d.del {
 			d.del[i] = true
 		}
@@ -53,12 +67,14 @@ func lineDiffBudget(a, b text, budget int) (del, ins []bool) {
 			d.ins[j] = true
 		}
 	}
+	slide(a, del)
+	slide(b, ins)
 	return del, ins
 }
 
 // verified reports whether the lines the diff keeps unchanged really are
-// equal. del and ins cover the lines from offset p on.
-func verified(a, b text, p int, del, ins []bool) bool {
+// equal.
+func verified(a, b []string, del, ins []bool) bool {
 	i, j := 0, 0
 	for {
 		for i < len(del) && del[i] {
@@ -70,14 +86,39 @@ func verified(a, b text, p int, del, ins []bool) bool {
 		if i == len(del) || j == len(ins) {
 			return i == len(del) && j == len(ins)
 		}
-		if !bytes.Equal(a.line(p+i), b.line(p+j)) {
+		if a[i] != b[j] {
 			return false
 		}
 		i, j = i+1, j+1
 	}
 }
 
-// differ runs Myers' linear-space diff over interned lines.
+// slide moves each run of changed lines as far down as it can go while
+// the diff stays the same (a run moves down one line when its first line
+// equals the unchanged line after it), which is where GNU diff and git
+// put an ambiguous change.
+func slide(lines []string, ch []bool) {
+	for i := 0; i < len(ch); {
+		if !ch[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(ch) && ch[j] {
+			j++
+		}
+		for j < len(ch) && lines[i] == lines[j] && !ch[j] {
+			ch[i], ch[j] = false, true
+			i, j = i+1, j+1
+			for j < len(ch) && ch[j] {
+				j++
+			}
+		}
+		i = j
+	}
+}
+
+// differ runs Myers' linear-space diff over hashed lines.
 type differ struct {
 	a, b     []uint64 // line hashes
 	v1, v2   []int32  // search vectors, reused across bisect calls
