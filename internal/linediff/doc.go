@@ -7,13 +7,17 @@
 // context and --stat, GNU diff's normal format and file headers).
 //
 // The line diff is Myers' O((N+M)D) algorithm in its linear-space,
-// divide-and-conquer form (as in GNU diff and git's xdiff), run after the
-// common prefix and suffix are trimmed. Each run of changed lines is then
-// slid down as far as it can go while the diff stays the same, which is
-// where both GNU diff and git put an ambiguous change ("a\nb\na\n" to
-// "a\n": the last two lines are deleted, not the first two). The work is
-// bounded by [MaxWork]: past it the differing middle is one replacement,
-// still a correct diff, just not a minimal one.
+// divide-and-conquer form, with the middle snake chosen as GNU diff's
+// diag and git's xdl_split choose it, run after the common prefix and
+// suffix are trimmed. Runs of changed lines are then moved where GNU
+// diff's shift_boundaries and git's xdl_change_compact move them
+// ([Style]: git lets a run slide into the common prefix and suffix, GNU
+// diff does not). The work is bounded by [MaxWork]: past it the
+// differing middle is one replacement, still a correct diff, just not a
+// minimal one. Not reproduced: GNU diff's discarding of lines with no
+// match in the other file and git's indent heuristic, so a few ambiguous
+// diffs (about one random three-letter text pair in nine) still place a
+// change elsewhere than GNU diff, though never with more changed lines.
 //
 // Unified output follows GNU diff -u and git: "@@ -l,s +l,s @@" headers
 // (",1" omitted, a zero-length side numbered by the line before it),

@@ -7,20 +7,34 @@ import "hash/maphash"
 // differing middle is reported as one replacement.
 const MaxWork = 4_000_000
 
+// Style says where a change that could sit at several places goes.
+type Style int
+
+const (
+	// Git places changes as git diff does: a run of changed lines may
+	// move anywhere in the file, the common prefix and suffix included.
+	Git Style = iota
+	// GNU places changes as GNU diff does: the common prefix and suffix
+	// are set aside first and a run moves only between them ("a\nk\nB\nk"
+	// → "a\nk\nB\nk\nk" is "3a4", the last line being common).
+	GNU
+)
+
 // Edits compares the lines of a and b and reports which lines of a are
-// deleted and which lines of b are inserted; the remaining lines pair up
-// in order as unchanged.
+// deleted and which lines of b are inserted, placed as git does; the
+// remaining lines pair up in order as unchanged.
 func Edits(a, b []string) (del, ins []bool) {
-	return edits(a, b, MaxWork)
+	return edits(a, b, Git, MaxWork)
 }
 
-// EditsFunc is Edits comparing key(line) instead of the lines (diff -i,
-// -b, -w compare a folded form). A nil key compares the lines.
-func EditsFunc(a, b []string, key func(string) string) (del, ins []bool) {
+// EditsFunc is Edits with the changes placed in the given style and
+// comparing key(line) instead of the lines (diff -i, -b, -w compare a
+// folded form). A nil key compares the lines.
+func EditsFunc(a, b []string, style Style, key func(string) string) (del, ins []bool) {
 	if key != nil {
 		a, b = mapLines(a, key), mapLines(b, key)
 	}
-	return edits(a, b, MaxWork)
+	return edits(a, b, style, MaxWork)
 }
 
 func mapLines(l []string, key func(string) string) []string {
@@ -31,8 +45,8 @@ func mapLines(l []string, key func(string) string) []string {
 	return out
 }
 
-// edits is Edits with an explicit work budget.
-func edits(a, b []string, budget int) (del, ins []bool) {
+// edits is EditsFunc with an explicit work budget.
+func edits(a, b []string, style Style, budget int) (del, ins []bool) {
 	na, nb := len(a), len(b)
 	del, ins = make([]bool, na), make([]bool, nb)
 	// The common prefix and suffix never enter the search (nor the
@@ -67,8 +81,11 @@ func edits(a, b []string, budget int) (del, ins []bool) {
 			d.ins[j] = true
 		}
 	}
-	slide(a, del)
-	slide(b, ins)
+	if style == GNU {
+		shift(a[p:na-s], b[p:nb-s], del[p:na-s], ins[p:nb-s])
+	} else {
+		shift(a, b, del, ins)
+	}
 	return del, ins
 }
 
@@ -93,29 +110,106 @@ func verified(a, b []string, del, ins []bool) bool {
 	}
 }
 
-// slide moves each run of changed lines as far down as it can go while
-// the diff stays the same (a run moves down one line when its first line
-// equals the unchanged line after it), which is where GNU diff and git
-// put an ambiguous change.
-func slide(lines []string, ch []bool) {
-	for i := 0; i < len(ch); {
-		if !ch[i] {
+// shift moves the runs of changed lines where GNU diff (analyze.c's
+// shift_boundaries) and git (xdl_change_compact, without its indent
+// heuristic) put them. A run of one file may move up or down over equal
+// lines without changing the diff; each run is first moved up as far as
+// it goes and then down as far as it goes, merging with the runs it
+// meets, and finally back up to the last place where it sits against a
+// change of the other file (so "a\nk" → "K\nk\nk" is a change of the
+// first line, not a deletion and an insertion further down). Without
+// such a place it stays at the bottom. The files are done in turn, a
+// then b.
+func shift(a, b []string, del, ins []bool) {
+	// Padded copies: flags[f][i+1] is line i of file f, with a false
+	// sentinel on each side.
+	pad := func(ch []bool) []bool {
+		p := make([]bool, len(ch)+2)
+		copy(p[1:], ch)
+		return p
+	}
+	flags := [2][]bool{pad(del), pad(ins)}
+	lines := [2][]string{a, b}
+	for f := range 2 {
+		eq := lines[f]
+		iEnd := len(eq)
+		i, j := 0, 0
+		// c(i) and o(j) read the flags of line i of this file and line j
+		// of the other, -1 and the line count included (the sentinels).
+		c := func(i int) bool { return flags[f][i+1] }
+		o := func(j int) bool { return flags[1-f][j+1] }
+		set := func(i int, v bool) { flags[f][i+1] = v }
+		for {
+			for i < iEnd && !c(i) {
+				for o(j) {
+					j++
+				}
+				j++
+				i++
+			}
+			if i == iEnd {
+				break
+			}
+			start := i
 			i++
-			continue
-		}
-		j := i
-		for j < len(ch) && ch[j] {
-			j++
-		}
-		for j < len(ch) && lines[i] == lines[j] && !ch[j] {
-			ch[i], ch[j] = false, true
-			i, j = i+1, j+1
-			for j < len(ch) && ch[j] {
+			for c(i) {
+				i++
+			}
+			for o(j) {
 				j++
 			}
+			var corresponding int
+			for {
+				runlength := i - start
+				for start > 0 && eq[start-1] == eq[i-1] {
+					start--
+					set(start, true)
+					i--
+					set(i, false)
+					for c(start - 1) {
+						start--
+					}
+					j--
+					for o(j) {
+						j--
+					}
+				}
+				corresponding = iEnd
+				if o(j - 1) {
+					corresponding = i
+				}
+				for i != iEnd && eq[start] == eq[i] {
+					set(start, false)
+					start++
+					set(i, true)
+					i++
+					for c(i) {
+						i++
+					}
+					j++
+					for o(j) {
+						j++
+						corresponding = i
+					}
+				}
+				if runlength == i-start {
+					break
+				}
+			}
+			for corresponding < i {
+				start--
+				set(start, true)
+				i--
+				set(i, false)
+				j--
+				for o(j) {
+					j--
+				}
+			}
 		}
-		i = j
 	}
+	copy(del, flags[0][1:])
+	copy(ins, flags[1][1:])
 }
 
 // differ runs Myers' linear-space diff over hashed lines.
@@ -148,115 +242,98 @@ func (d *differ) diff(a0, a1, b0, b1 int) bool {
 		}
 		return true
 	}
-	x, y, found, ok := d.bisect(a0, a1, b0, b1)
+	x, y, ok := d.bisect(a0, a1, b0, b1)
 	if !ok {
 		return false
-	}
-	if !found {
-		for i := a0; i < a1; i++ {
-			d.del[i] = true
-		}
-		for j := b0; j < b1; j++ {
-			d.ins[j] = true
-		}
-		return true
 	}
 	return d.diff(a0, x, b0, y) && d.diff(x, a1, y, b1)
 }
 
-// bisect finds the middle snake of a[a0:a1] and b[b0:b1] by running the
-// forward and reverse searches until they meet, and returns the split
-// point. found is false if they never meet (only possible with no common
-// line); ok is false when the work budget ran out.
-func (d *differ) bisect(a0, a1, b0, b1 int) (x, y int, found, ok bool) {
-	A, B := d.a[a0:a1], d.b[b0:b1]
-	n, m := int32(len(A)), int32(len(B))
-	maxD := int(n+m+1) / 2
-	vOff := maxD
-	vLen := 2*maxD + 2
-	if cap(d.v1) < vLen {
-		d.v1, d.v2 = make([]int32, vLen), make([]int32, vLen)
+// bisect finds the middle snake of a[a0:a1] and b[b0:b1] as GNU diff's
+// diag and git's xdl_split do, so that where several shortest diffs
+// exist it picks theirs: the forward and backward searches advance in
+// turn, each over its diagonals from the highest (the most deletions)
+// down, a step preferring a deletion over an insertion forward and the
+// reverse backward, and the split point is the end of the snake of
+// whichever search met the other first. Both ranges are non-empty and
+// differ in their first and last lines. ok is false when the work
+// budget ran out.
+func (d *differ) bisect(a0, a1, b0, b1 int) (x, y int, ok bool) {
+	A, B := d.a, d.b
+	dmin, dmax := a0-b1, a1-b0 // the diagonals (x - y) of the box
+	fmid, bmid := a0-b0, a1-b1
+	// fd[k+off] (bd[k+off]) is the furthest (least) x reached on
+	// diagonal k by the forward (backward) search; k spans dmin-1..dmax+1.
+	off := 1 - dmin
+	if n := dmax - dmin + 3; cap(d.v1) < n {
+		d.v1, d.v2 = make([]int32, n), make([]int32, n)
 	}
-	v1, v2 := d.v1[:vLen], d.v2[:vLen]
-	// Round D reads and writes only v[vOff-D-1 : vOff+D+2], so the
-	// vectors are reset lazily as the search widens: each call costs
-	// O(D), not O(n+m).
-	reset := func(lo, hi int) {
-		for i := max(lo, 0); i < min(hi, vLen); i++ {
-			v1[i], v2[i] = -1, -1
+	fd, bd := d.v1, d.v2
+	fmin, fmax, bmin, bmax := fmid, fmid, bmid, bmid
+	fd[fmid+off], bd[bmid+off] = int32(a0), int32(a1)
+	odd := (fmid-bmid)&1 != 0
+	const far = int32(1<<31 - 1)
+	for {
+		if d.work >= d.budget {
+			return 0, 0, false
 		}
-	}
-	reset(vOff-1, vOff+2)
-	v1[vOff+1], v2[vOff+1] = 0, 0
-	delta := int(n - m)
-	front := delta%2 != 0 // the forward path detects the overlap
-	k1start, k1end, k2start, k2end := 0, 0, 0, 0
-	for D := 0; D < maxD; D++ {
-		if d.work > d.budget {
-			return 0, 0, false, false
+		if fmin > dmin {
+			fmin--
+			fd[fmin-1+off] = -1
+		} else {
+			fmin++
 		}
-		if D > 0 {
-			reset(vOff-D-1, vOff-D)
-			reset(vOff+D+1, vOff+D+2)
+		if fmax < dmax {
+			fmax++
+			fd[fmax+1+off] = -1
+		} else {
+			fmax--
 		}
-		for k1 := -D + k1start; k1 <= D-k1end; k1 += 2 {
-			k1o := vOff + k1
-			var x1 int32
-			if k1 == -D || (k1 != D && v1[k1o-1] < v1[k1o+1]) {
-				x1 = v1[k1o+1]
-			} else {
-				x1 = v1[k1o-1] + 1
+		for k := fmax; k >= fmin; k -= 2 {
+			lo, hi := fd[k-1+off], fd[k+1+off]
+			x := hi
+			if lo >= hi {
+				x = lo + 1
 			}
-			y1 := x1 - int32(k1)
-			for x1 < n && y1 < m && A[x1] == B[y1] {
-				x1, y1 = x1+1, y1+1
+			x0 := x
+			y := int(x) - k
+			for int(x) < a1 && y < b1 && A[x] == B[y] {
+				x, y = x+1, y+1
 			}
-			d.work += 1 + int(x1-v1[k1o])
-			v1[k1o] = x1
-			switch {
-			case x1 > n:
-				k1end += 2 // ran off the right edge
-			case y1 > m:
-				k1start += 2 // ran off the bottom edge
-			case front:
-				// Only diagonals within the radius reset so far hold
-				// values from this call.
-				if k2o := vOff + delta - k1; k2o >= vOff-D-1 && k2o <= vOff+D+1 && k2o >= 0 && k2o < vLen && v2[k2o] != -1 {
-					if x1 >= n-v2[k2o] {
-						return a0 + int(x1), b0 + int(y1), true, true
-					}
-				}
+			d.work += 1 + int(x-x0)
+			fd[k+off] = x
+			if odd && bmin <= k && k <= bmax && bd[k+off] <= x {
+				return int(x), y, true
 			}
 		}
-		for k2 := -D + k2start; k2 <= D-k2end; k2 += 2 {
-			k2o := vOff + k2
-			var x2 int32
-			if k2 == -D || (k2 != D && v2[k2o-1] < v2[k2o+1]) {
-				x2 = v2[k2o+1]
-			} else {
-				x2 = v2[k2o-1] + 1
+		if bmin > dmin {
+			bmin--
+			bd[bmin-1+off] = far
+		} else {
+			bmin++
+		}
+		if bmax < dmax {
+			bmax++
+			bd[bmax+1+off] = far
+		} else {
+			bmax--
+		}
+		for k := bmax; k >= bmin; k -= 2 {
+			lo, hi := bd[k-1+off], bd[k+1+off]
+			x := hi - 1
+			if lo < hi {
+				x = lo
 			}
-			y2 := x2 - int32(k2)
-			for x2 < n && y2 < m && A[n-x2-1] == B[m-y2-1] {
-				x2, y2 = x2+1, y2+1
+			x0 := x
+			y := int(x) - k
+			for int(x) > a0 && y > b0 && A[x-1] == B[y-1] {
+				x, y = x-1, y-1
 			}
-			d.work += 1 + int(x2-v2[k2o])
-			v2[k2o] = x2
-			switch {
-			case x2 > n:
-				k2end += 2
-			case y2 > m:
-				k2start += 2
-			case !front:
-				if k1o := vOff + delta - k2; k1o >= vOff-D-1 && k1o <= vOff+D+1 && k1o >= 0 && k1o < vLen && v1[k1o] != -1 {
-					x1 := int(v1[k1o])
-					y1 := vOff + x1 - k1o
-					if x1 >= int(n-x2) {
-						return a0 + x1, b0 + y1, true, true
-					}
-				}
+			d.work += 1 + int(x0-x)
+			bd[k+off] = x
+			if !odd && fmin <= k && k <= fmax && x <= fd[k+off] {
+				return int(x), y, true
 			}
 		}
 	}
-	return 0, 0, false, true
 }

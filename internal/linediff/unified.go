@@ -13,7 +13,7 @@ const NoNewline = "\\ No newline at end of file\n"
 // b[B0:B1], with unchanged lines (or the ends) on both sides.
 type Change struct{ A0, A1, B0, B1 int }
 
-// Diff returns the changes from a to b, in order.
+// Diff returns the changes from a to b, in order, placed as git does.
 func Diff(a, b []string) []Change { return Changes(Edits(a, b)) }
 
 // Changes groups the per-line flags of Edits into changes: the deleted
@@ -45,7 +45,8 @@ func Changes(del, ins []bool) []Change {
 // around each change, under "--- fromLabel" and "+++ toLabel" headers
 // (labels used verbatim, e.g. "a/<path>" and "b/<path>"). It returns ""
 // when a and b are equal. A negative context counts as 0. The result
-// applies with patch(1) and git apply.
+// applies with patch(1) and git apply; its changes are placed as GNU
+// diff -u places them.
 func Unified(fromLabel, toLabel string, a, b []byte, context int) string {
 	if string(a) == string(b) {
 		return ""
@@ -53,7 +54,7 @@ func Unified(fromLabel, toLabel string, a, b []byte, context int) string {
 	al, bl := Lines(a), Lines(b)
 	var out strings.Builder
 	out.WriteString("--- " + fromLabel + "\n+++ " + toLabel + "\n")
-	WriteHunks(&out, al, bl, Diff(al, bl), context, nil)
+	WriteHunks(&out, al, bl, Changes(EditsFunc(al, bl, GNU, nil)), context, nil)
 	return out.String()
 }
 

@@ -125,7 +125,7 @@ func lcs(a, b []string) int {
 func TestBudgetFallback(t *testing.T) {
 	a := []string{"p\n", "1\n", "2\n", "3\n", "s\n"}
 	b := []string{"p\n", "2\n", "x\n", "3\n", "s\n"}
-	del, ins := edits(textOf(a), textOf(b), 0)
+	del, ins := edits(textOf(a), textOf(b), Git, 0)
 	checkAlignment(t, a, b, del, ins, false)
 	// The common prefix and suffix survive; the middle is one replacement.
 	wantDel := []bool{false, true, true, false, false}

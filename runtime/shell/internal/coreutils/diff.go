@@ -343,7 +343,7 @@ func (e *Env) diffFiles(o *diffOpts, a, b string, ia, ib diffInfo, inDir bool) i
 	if !o.icase && !o.spaces && !o.allSpace {
 		key = nil
 	}
-	blocks := linediff.Changes(linediff.EditsFunc(la, lb, key))
+	blocks := linediff.Changes(linediff.EditsFunc(la, lb, linediff.GNU, key))
 	if len(blocks) == 0 {
 		if o.same {
 			fmt.Fprintf(o.out, "Files %s and %s are identical\n", a, b)
