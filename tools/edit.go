@@ -8,8 +8,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/nookdev/nook/internal/linediff"
 	"github.com/nookdev/nook/tools/internal/editmatch"
-	"github.com/nookdev/nook/tools/internal/udiff"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -123,8 +123,8 @@ func (s *Set) edit(ctx context.Context, raw json.RawMessage) (*Result, error) {
 		out = editOut{
 			Path:             p,
 			EditsApplied:     len(in.Edits),
-			Diff:             udiff.Unified("a"+p, "b"+p, old, res.Content, diffContext),
-			FirstChangedLine: udiff.FirstChangedLine(old, res.Content),
+			Diff:             linediff.Unified("a"+p, "b"+p, old, res.Content, diffContext),
+			FirstChangedLine: firstChangedLine(old, res.Content),
 			Hash:             vfs.HashContent(res.Content),
 			DryRun:           in.DryRun,
 		}

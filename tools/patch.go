@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/nookdev/nook/tools/internal/applypatch"
-	"github.com/nookdev/nook/tools/internal/udiff"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -182,7 +181,7 @@ func (s *Set) previewPatch(b *vfs.Batch, ops []applypatch.Op, out *patchOut) err
 		}
 		diff.WriteString(d)
 		if op.Kind != applypatch.Delete {
-			f.FirstChangedLine = udiff.FirstChangedLine(old, op.Content)
+			f.FirstChangedLine = firstChangedLine(old, op.Content)
 		}
 		out.Files = append(out.Files, f)
 	}

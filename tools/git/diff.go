@@ -14,7 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/nookdev/nook/tools/internal/udiff"
+	"github.com/nookdev/nook/internal/linediff"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -226,7 +226,7 @@ func diffSides(a, b side, only []string) (string, []diffFile, error) {
 			fmt.Fprintf(&out, "Binary files %s and %s differ\n", from, to)
 			continue
 		}
-		out.WriteString(udiff.Unified(from, to, da, db, diffContext))
+		out.WriteString(linediff.Unified(from, to, da, db, diffContext))
 	}
 	return out.String(), files, nil
 }

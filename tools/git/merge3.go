@@ -3,6 +3,8 @@ package git
 import (
 	"bytes"
 	"strings"
+
+	"github.com/nookdev/nook/internal/linediff"
 )
 
 // merge3 merges the lines of ours and theirs against base, as git's
@@ -12,17 +14,17 @@ import (
 // both sides agree on at its ends moved out of it. It reports whether
 // there was a conflict.
 func merge3(base, ours, theirs []byte, oursLabel, theirsLabel string) ([]byte, bool) {
-	b, o, t := splitLines(base), splitLines(ours), splitLines(theirs)
-	bo := blocks(lineEdits(b, o))
-	bt := blocks(lineEdits(b, t))
+	b, o, t := linediff.Lines(base), linediff.Lines(ours), linediff.Lines(theirs)
+	bo := linediff.Diff(b, o)
+	bt := linediff.Diff(b, t)
 	var out bytes.Buffer
 	conflict := false
 	// Map a base position to the other side, outside changes.
-	mapPos := func(bs []block, pos int) int {
+	mapPos := func(bs []linediff.Change, pos int) int {
 		off := 0
 		for _, c := range bs {
-			if c.a1 <= pos {
-				off = c.b1 - c.a1
+			if c.A1 <= pos {
+				off = c.B1 - c.A1
 			}
 		}
 		return pos + off
@@ -33,25 +35,25 @@ func merge3(base, ours, theirs []byte, oursLabel, theirsLabel string) ([]byte, b
 		// The next region: the earliest change and everything overlapping it.
 		var start int
 		switch {
-		case i < len(bo) && (j >= len(bt) || bo[i].a0 <= bt[j].a0):
-			start = bo[i].a0
+		case i < len(bo) && (j >= len(bt) || bo[i].A0 <= bt[j].A0):
+			start = bo[i].A0
 		default:
-			start = bt[j].a0
+			start = bt[j].A0
 		}
 		end := start
 		i2, j2 := i, j
 		for {
 			grew := false
-			for i2 < len(bo) && bo[i2].a0 <= end {
-				if bo[i2].a1 > end {
-					end = bo[i2].a1
+			for i2 < len(bo) && bo[i2].A0 <= end {
+				if bo[i2].A1 > end {
+					end = bo[i2].A1
 				}
 				i2++
 				grew = true
 			}
-			for j2 < len(bt) && bt[j2].a0 <= end {
-				if bt[j2].a1 > end {
-					end = bt[j2].a1
+			for j2 < len(bt) && bt[j2].A0 <= end {
+				if bt[j2].A1 > end {
+					end = bt[j2].A1
 				}
 				j2++
 				grew = true
@@ -112,13 +114,13 @@ func writeSide(out *bytes.Buffer, lines []string) {
 
 // sideLines returns one side's lines for the base region [start, end),
 // given its changes bs[from:to] inside it.
-func sideLines(side []string, bs []block, from, to, start, end int, mapPos func([]block, int) int) []string {
+func sideLines(side []string, bs []linediff.Change, from, to, start, end int, mapPos func([]linediff.Change, int) int) []string {
 	if from == to {
 		s := mapPos(bs, start)
 		return side[s : s+(end-start)]
 	}
 	first, last := bs[from], bs[to-1]
-	s := first.b0 - (first.a0 - start)
-	e := last.b1 + (end - last.a1)
+	s := first.B0 - (first.A0 - start)
+	e := last.B1 + (end - last.A1)
 	return side[s:e]
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/nookdev/nook/internal/linediff"
 )
 
 var grepOpts = []opt{
@@ -172,7 +174,7 @@ func cmdGrep(x *cli, args []string) int {
 			continue
 		}
 		count := 0
-		for i, l := range splitLines(data) {
+		for i, l := range linediff.Lines(data) {
 			l = strings.TrimSuffix(l, "\n")
 			if re.MatchString(l) == f.has("invert-match") {
 				continue
@@ -265,7 +267,7 @@ func cmdBlame(x *cli, args []string) int {
 	if final == nil {
 		final, _ = x.r.readBlob(t.hash)
 	}
-	lines := splitLines(final)
+	lines := linediff.Lines(final)
 	owner := make([]*object.Commit, len(lines)) // nil: not committed yet
 	boundary := map[plumbing.Hash]bool{}
 	// Lines still looking for their commit: index in final → index in
@@ -277,8 +279,8 @@ func cmdBlame(x *cli, args []string) int {
 	if ok {
 		cur, _ = x.r.CommitObject(start)
 		headData, _ := x.r.readBlob(t.hash)
-		curLines = splitLines(headData)
-		del, ins := lineEdits(curLines, lines)
+		curLines = linediff.Lines(headData)
+		del, ins := linediff.Edits(curLines, lines)
 		i, j := 0, 0
 		for i < len(curLines) || j < len(lines) {
 			switch {
@@ -313,8 +315,8 @@ func cmdBlame(x *cli, args []string) int {
 			break
 		}
 		pdata, _ := x.r.readBlob(pt.hash)
-		plines := splitLines(pdata)
-		del, ins := lineEdits(plines, curLines)
+		plines := linediff.Lines(pdata)
+		del, ins := linediff.Edits(plines, curLines)
 		mapTo := make([]int, len(curLines))
 		i, j := 0, 0
 		for i < len(plines) || j < len(curLines) {

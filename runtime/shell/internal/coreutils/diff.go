@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nookdev/nook/internal/linediff"
 )
 
 func init() {
@@ -336,8 +338,12 @@ func (e *Env) diffFiles(o *diffOpts, a, b string, ia, ib diffInfo, inDir bool) i
 		}
 		return 1
 	}
-	la, lb := splitKeep(da), splitKeep(db)
-	blocks := diffLines(la, lb, o.key)
+	la, lb := linediff.Lines(da), linediff.Lines(db)
+	key := o.key
+	if !o.icase && !o.spaces && !o.allSpace {
+		key = nil
+	}
+	blocks := linediff.Changes(linediff.EditsFunc(la, lb, linediff.GNU, key))
 	if len(blocks) == 0 {
 		if o.same {
 			fmt.Fprintf(o.out, "Files %s and %s are identical\n", a, b)
@@ -355,7 +361,7 @@ func (e *Env) diffFiles(o *diffOpts, a, b string, ia, ib diffInfo, inDir bool) i
 		}
 		header()
 		w.WriteString("--- " + labelA + "\n+++ " + labelB + "\n")
-		writeUnified(&w, la, lb, blocks, o.context)
+		linediff.WriteHunks(&w, la, lb, blocks, o.context, nil)
 	} else {
 		header()
 		writeNormal(&w, la, lb, blocks)
@@ -398,185 +404,8 @@ func (o *diffOpts) key(l string) string {
 	return s
 }
 
-// block is a change: a[a0:a1] replaced by b[b0:b1].
-type block struct{ a0, a1, b0, b1 int }
-
-// maxEditDistance bounds the Myers search (its memory is quadratic in
-// the number of differences); past it the differing middle is reported
-// as one change, which is still a correct diff.
-const maxEditDistance = 2000
-
-// diffLines compares the lines of a and b (by key) and returns the
-// changes, in order.
-func diffLines(a, b []string, key func(string) string) []block {
-	ids := map[string]int32{}
-	intern := func(l []string) []int32 {
-		out := make([]int32, len(l))
-		for i, s := range l {
-			k := key(s)
-			id, ok := ids[k]
-			if !ok {
-				id = int32(len(ids))
-				ids[k] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
-	x, y := intern(a), intern(b)
-	// the common prefix and suffix never enter the search
-	p := 0
-	for p < len(x) && p < len(y) && x[p] == y[p] {
-		p++
-	}
-	s := 0
-	for s < len(x)-p && s < len(y)-p && x[len(x)-1-s] == y[len(y)-1-s] {
-		s++
-	}
-	xs, ys := x[p:len(x)-s], y[p:len(y)-s]
-	del, ins := myers(xs, ys)
-	var blocks []block
-	i, j := 0, 0
-	for i < len(xs) || j < len(ys) {
-		if i < len(xs) && j < len(ys) && !del[i] && !ins[j] {
-			i++
-			j++
-			continue
-		}
-		bl := block{a0: i + p, b0: j + p}
-		for i < len(xs) && del[i] {
-			i++
-		}
-		for j < len(ys) && ins[j] {
-			j++
-		}
-		bl.a1, bl.b1 = i+p, j+p
-		blocks = append(blocks, bl)
-	}
-	return blocks
-}
-
-// myers marks the lines of a deleted and of b inserted by a shortest
-// edit script (Myers' greedy algorithm, deletions first).
-func myers(a, b []int32) (del, ins []bool) {
-	n, m := len(a), len(b)
-	del, ins = make([]bool, n), make([]bool, m)
-	all := func() ([]bool, []bool) {
-		for i := range del {
-			del[i] = true
-		}
-		for j := range ins {
-			ins[j] = true
-		}
-		return del, ins
-	}
-	if n == 0 || m == 0 {
-		return all()
-	}
-	maxD := min(n+m, maxEditDistance)
-	off := maxD + 1
-	v := make([]int32, 2*maxD+3)
-	var trace [][]int32
-	found := -1
-	for d := 0; d <= maxD && found < 0; d++ {
-		for k := -d; k <= d; k += 2 {
-			var xx int32
-			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
-				xx = v[off+k+1]
-			} else {
-				xx = v[off+k-1] + 1
-			}
-			yy := xx - int32(k)
-			for int(xx) < n && int(yy) < m && a[xx] == b[yy] {
-				xx++
-				yy++
-			}
-			v[off+k] = xx
-			if int(xx) >= n && int(yy) >= m {
-				found = d
-				break
-			}
-		}
-		snap := make([]int32, 2*d+1)
-		copy(snap, v[off-d:off+d+1])
-		trace = append(trace, snap)
-	}
-	if found < 0 {
-		return all()
-	}
-	// walk back from (n, m); each step of d is one insertion or deletion
-	// followed by a run of equal lines
-	xx, yy := n, m
-	for d := found; d > 0; d-- {
-		prev := trace[d-1] // diagonals -(d-1)..d-1
-		at := func(k int) int32 { return prev[k+d-1] }
-		k := xx - yy
-		var pk int
-		if k == -d || k != d && at(k-1) < at(k+1) {
-			pk = k + 1
-		} else {
-			pk = k - 1
-		}
-		px := int(at(pk))
-		py := px - pk
-		if pk == k+1 {
-			ins[py] = true
-		} else {
-			del[px] = true
-		}
-		xx, yy = px, py
-	}
-	return del, ins
-}
-
-func hunkRange(start, n int) string {
-	switch n {
-	case 0:
-		return strconv.Itoa(start) + ",0"
-	case 1:
-		return strconv.Itoa(start + 1)
-	}
-	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
-}
-
-func writeLine(w *strings.Builder, prefix string, l string) {
-	w.WriteString(prefix)
-	w.WriteString(l)
-	if !strings.HasSuffix(l, "\n") {
-		w.WriteString("\n\\ No newline at end of file\n")
-	}
-}
-
-func writeUnified(w *strings.Builder, a, b []string, blocks []block, context int) {
-	for g := 0; g < len(blocks); {
-		h := g
-		for h+1 < len(blocks) && blocks[h+1].a0-blocks[h].a1 <= 2*context {
-			h++
-		}
-		first, last := blocks[g], blocks[h]
-		before := min(context, first.a0)
-		after := min(context, len(a)-last.a1)
-		a0, b0 := first.a0-before, first.b0-before
-		w.WriteString("@@ -" + hunkRange(a0, last.a1+after-a0) + " +" + hunkRange(b0, last.b1+after-b0) + " @@\n")
-		i := a0
-		for _, bl := range blocks[g : h+1] {
-			for ; i < bl.a0; i++ {
-				writeLine(w, " ", a[i])
-			}
-			for ; i < bl.a1; i++ {
-				writeLine(w, "-", a[i])
-			}
-			for j := bl.b0; j < bl.b1; j++ {
-				writeLine(w, "+", b[j])
-			}
-		}
-		for ; i < last.a1+after; i++ {
-			writeLine(w, " ", a[i])
-		}
-		g = h + 1
-	}
-}
-
+// normalRange formats a range of lines for the normal format: "3" for
+// one line, "2,4" for several, the line before it for an empty range.
 func normalRange(a0, a1 int) string {
 	if a1-a0 <= 1 {
 		if a1 == a0 {
@@ -587,24 +416,27 @@ func normalRange(a0, a1 int) string {
 	return strconv.Itoa(a0+1) + "," + strconv.Itoa(a1)
 }
 
-func writeNormal(w *strings.Builder, a, b []string, blocks []block) {
+// writeNormal writes the changes in diff's default format: "2,3c2",
+// "5a6", "7d6" commands, "< " and "> " lines and "---" between the two
+// sides of a change.
+func writeNormal(w *strings.Builder, a, b []string, blocks []linediff.Change) {
 	for _, bl := range blocks {
 		switch {
-		case bl.b0 == bl.b1:
-			w.WriteString(normalRange(bl.a0, bl.a1) + "d" + strconv.Itoa(bl.b0) + "\n")
-		case bl.a0 == bl.a1:
-			w.WriteString(strconv.Itoa(bl.a0) + "a" + normalRange(bl.b0, bl.b1) + "\n")
+		case bl.B0 == bl.B1:
+			w.WriteString(normalRange(bl.A0, bl.A1) + "d" + strconv.Itoa(bl.B0) + "\n")
+		case bl.A0 == bl.A1:
+			w.WriteString(strconv.Itoa(bl.A0) + "a" + normalRange(bl.B0, bl.B1) + "\n")
 		default:
-			w.WriteString(normalRange(bl.a0, bl.a1) + "c" + normalRange(bl.b0, bl.b1) + "\n")
+			w.WriteString(normalRange(bl.A0, bl.A1) + "c" + normalRange(bl.B0, bl.B1) + "\n")
 		}
-		for i := bl.a0; i < bl.a1; i++ {
-			writeLine(w, "< ", a[i])
+		for i := bl.A0; i < bl.A1; i++ {
+			linediff.WriteLine(w, "< ", a[i])
 		}
-		if bl.a0 < bl.a1 && bl.b0 < bl.b1 {
+		if bl.A0 < bl.A1 && bl.B0 < bl.B1 {
 			w.WriteString("---\n")
 		}
-		for j := bl.b0; j < bl.b1; j++ {
-			writeLine(w, "> ", b[j])
+		for j := bl.B0; j < bl.B1; j++ {
+			linediff.WriteLine(w, "> ", b[j])
 		}
 	}
 }

@@ -78,7 +78,7 @@ func grep(e *Env, args []string) int {
 				e.Errf("%s", err)
 				return 2
 			}
-			s = strings.TrimPrefix(t, "(?m)")
+			s = t
 		}
 		if o.has("w") {
 			s = `(?:^|\b)(?:` + s + `)(?:\b|$)`

@@ -1,4 +1,4 @@
-package udiff
+package linediff
 
 import (
 	"math/rand/v2"
@@ -44,30 +44,6 @@ func TestUnifiedCases(t *testing.T) {
 	}
 }
 
-func TestFirstChangedLine(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"a\n", "a\n", 0},
-		{"a\nb\nc\n", "a\nB\nc\n", 2},
-		{"a\nb\n", "a\nb\nc\n", 3},
-		{"a\nb\nc\n", "a\nb\n", 2}, // removed at the end: b's last line
-		{"a\n", "", 1},
-		{"", "a\n", 1},
-		{"a", "a\n", 1},
-		{"a\nb", "a\nb\n", 2},
-		{"a\nbc\n", "a\nb\n", 2},
-		{"x\ny\n", "z\nx\ny\n", 1},
-	}
-	for _, tc := range tests {
-		if got := FirstChangedLine([]byte(tc.a), []byte(tc.b)); got != tc.want {
-			t.Errorf("FirstChangedLine(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
 // TestLineDiffMinimal checks on every small pair over a two-letter
 // alphabet that the diff is a valid alignment of minimal size.
 func TestLineDiffMinimal(t *testing.T) {
@@ -90,7 +66,7 @@ func TestLineDiffMinimal(t *testing.T) {
 			if sb == "" {
 				b = nil
 			}
-			del, ins := lineDiff(textOf(a), textOf(b))
+			del, ins := Edits(textOf(a), textOf(b))
 			checkAlignment(t, a, b, del, ins, true)
 		}
 	}
@@ -121,14 +97,14 @@ func checkAlignment(t *testing.T, a, b []string, del, ins []bool, minimal bool) 
 	}
 }
 
-// textOf makes a text whose lines are the given strings, each followed by
-// a newline unless it already ends with one.
-func textOf(lines []string) text {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+// textOf makes lines of the given strings, each followed by a newline
+// unless it already ends with one.
+func textOf(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimSuffix(l, "\n") + "\n"
 	}
-	return splitText([]byte(b.String()))
+	return out
 }
 
 func lcs(a, b []string) int {
@@ -149,7 +125,7 @@ func lcs(a, b []string) int {
 func TestBudgetFallback(t *testing.T) {
 	a := []string{"p\n", "1\n", "2\n", "3\n", "s\n"}
 	b := []string{"p\n", "2\n", "x\n", "3\n", "s\n"}
-	del, ins := lineDiffBudget(textOf(a), textOf(b), 0)
+	del, ins := edits(textOf(a), textOf(b), Git, 0)
 	checkAlignment(t, a, b, del, ins, false)
 	// The common prefix and suffix survive; the middle is one replacement.
 	wantDel := []bool{false, true, true, false, false}
@@ -194,7 +170,7 @@ func TestRandomDiffsMinimalAndApply(t *testing.T) {
 				}
 			}
 		}
-		del, ins := lineDiff(textOf(a), textOf(b))
+		del, ins := Edits(textOf(a), textOf(b))
 		checkAlignment(t, a, b, del, ins, true)
 		sa, sb := strings.Join(a, ""), strings.Join(b, "")
 		p := Unified("a/f", "b/f", []byte(sa), []byte(sb), r.IntN(5))

@@ -1,4 +1,4 @@
-package udiff
+package linediff
 
 import (
 	"bytes"
@@ -20,6 +20,27 @@ func BenchmarkUnified100KB5Edits(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if Unified("a/f", "b/f", a.Bytes(), after, 4) == "" {
+			b.Fatal("no diff")
+		}
+	}
+}
+
+// BenchmarkUnified10kLines1Percent diffs a 10,000-line file with every
+// hundredth line changed.
+func BenchmarkUnified10kLines1Percent(b *testing.B) {
+	var x, y bytes.Buffer
+	for i := range 10000 {
+		fmt.Fprintf(&x, "line %d of the file\n", i)
+		if i%100 == 50 {
+			fmt.Fprintf(&y, "changed line %d\n", i)
+		} else {
+			fmt.Fprintf(&y, "line %d of the file\n", i)
+		}
+	}
+	b.SetBytes(int64(x.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if Unified("a/f", "b/f", x.Bytes(), y.Bytes(), 3) == "" {
 			b.Fatal("no diff")
 		}
 	}

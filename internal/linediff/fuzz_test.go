@@ -1,4 +1,4 @@
-package udiff
+package linediff
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ func applyUnified(a []byte, patch string) ([]byte, error) {
 	if patch == "" {
 		return a, nil
 	}
-	at := splitText(a)
+	at := Lines(a)
 	lines := strings.SplitAfter(patch, "\n")
 	if len(lines) < 3 || !strings.HasPrefix(lines[0], "--- ") || !strings.HasPrefix(lines[1], "+++ ") {
 		return nil, fmt.Errorf("bad headers")
@@ -37,21 +37,21 @@ func applyUnified(a []byte, patch string) ([]byte, error) {
 			return nil, fmt.Errorf("hunk out of order")
 		}
 		for ; next < first; next++ {
-			out.Write(at.line(next))
+			out.WriteString(at[next])
 		}
 		gotA, gotB := 0, 0
 		for i < len(lines) && lines[i] != "" && !strings.HasPrefix(lines[i], "@@ ") {
 			l := lines[i]
 			i++
 			body := l[1:]
-			if i < len(lines) && lines[i] == noNewline {
+			if i < len(lines) && lines[i] == NoNewline {
 				body = strings.TrimSuffix(body, "\n")
 				i++
 			}
 			switch l[0] {
 			case ' ', '-':
-				if next >= at.n() || string(at.line(next)) != body {
-					return nil, fmt.Errorf("line %d: %q does not match %q", next+1, body, at.line(min(next, at.n()-1)))
+				if next >= len(at) || at[next] != body {
+					return nil, fmt.Errorf("line %d: %q does not match %q", next+1, body, at[min(next, len(at)-1)])
 				}
 				next++
 				gotA++
@@ -70,8 +70,8 @@ func applyUnified(a []byte, patch string) ([]byte, error) {
 			return nil, fmt.Errorf("counts %d,%d vs header %d,%d", gotA, gotB, aLen, bLen)
 		}
 	}
-	for ; next < at.n(); next++ {
-		out.Write(at.line(next))
+	for ; next < len(at); next++ {
+		out.WriteString(at[next])
 	}
 	return out.Bytes(), nil
 }
@@ -117,20 +117,10 @@ func FuzzUnified(f *testing.F) {
 			t.Fatalf("patched %q, want %q\npatch:\n%s", got, b, p)
 		}
 		// Small inputs: the diff is minimal.
-		at, bt := splitText([]byte(a)), splitText([]byte(b))
-		if at.n()*bt.n() <= 10000 {
-			del, ins := lineDiff(at, bt)
-			var al, bl []string
-			for i := range at.n() {
-				al = append(al, string(at.line(i)))
-			}
-			for j := range bt.n() {
-				bl = append(bl, string(bt.line(j)))
-			}
+		al, bl := Lines([]byte(a)), Lines([]byte(b))
+		if len(al)*len(bl) <= 10000 {
+			del, ins := Edits(al, bl)
 			checkAlignment(t, al, bl, del, ins, true)
-		}
-		if fl := FirstChangedLine([]byte(a), []byte(b)); (fl == 0) != (a == b) {
-			t.Fatalf("FirstChangedLine = %d", fl)
 		}
 	})
 }

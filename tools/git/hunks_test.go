@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nookdev/nook/internal/linediff"
 	"github.com/nookdev/nook/vfs"
 )
 
-// TestLineEditsAreACommonSubsequence: what lineEdits keeps of a is what
+// TestLineEditsAreACommonSubsequence: what linediff.Edits keeps of a is what
 // it keeps of b, for random edits.
 func TestLineEditsAreACommonSubsequence(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -22,7 +23,7 @@ func TestLineEditsAreACommonSubsequence(t *testing.T) {
 		for j := rng.IntN(40); j > 0; j-- {
 			b = append(b, fmt.Sprintf("%d\n", rng.IntN(8)))
 		}
-		del, ins := lineEdits(a, b)
+		del, ins := linediff.Edits(a, b)
 		var ka, kb []string
 		for j, l := range a {
 			if !del[j] {
