@@ -30,6 +30,13 @@ const ErrNetworkDenied = "ERR_GIT_NETWORK_DENIED"
 // would.
 type policyKey struct{}
 
+// netPolicy is what a request's context carries: the outbound policy and
+// the embedder's credentials.
+type netPolicy struct {
+	out   *runtime.Outbound
+	creds func(host string) http.Header
+}
+
 var installOnce sync.Once
 
 func installTransport() {
@@ -43,12 +50,25 @@ func installTransport() {
 type policyTransport struct{}
 
 func (policyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	o, _ := req.Context().Value(policyKey{}).(*runtime.Outbound)
-	if o == nil {
+	p, _ := req.Context().Value(policyKey{}).(*netPolicy)
+	if p == nil {
 		return http.DefaultTransport.RoundTrip(req)
 	}
+	o := p.out
 	if !o.Allows(req.URL) {
 		return nil, fmt.Errorf("%s: host %s is not in the outbound policy's AllowHosts", ErrNetworkDenied, req.URL.Host)
+	}
+	// Credentials come from the embedder only: whatever the request
+	// carried (go-git would send a URL's user:password) is dropped.
+	req = req.Clone(req.Context())
+	req.Header.Del("Authorization")
+	req.URL.User = nil
+	if p.creds != nil {
+		for k, vs := range p.creds(req.URL.Host) {
+			for _, v := range vs {
+				req.Header.Add(k, v)
+			}
+		}
 	}
 	t := o.Transport
 	if t == nil {
@@ -64,19 +84,23 @@ func (c *call) netContext(op, remote string) (context.Context, context.CancelFun
 	o := c.g.opts
 	if !o.AllowNetwork || o.Outbound == nil {
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
-			"git %s needs the network, which this workspace does not allow (the embedder must pass AllowNetwork and an outbound policy)", op)}
+			"network is off: git %s needs the network, which this workspace does not allow (the embedder must pass AllowNetwork and an outbound policy)", op)}
 	}
 	u, err := url.Parse(remote)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
 			"git %s: only http:// and https:// remotes are allowed, not %q", op, remote)}
 	}
+	if u.User != nil {
+		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
+			"git %s: credentials in a URL are not accepted by nook's git; the embedder supplies them", op)}
+	}
 	if !o.Outbound.Allows(u) {
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
 			"git %s: host %s is not in the outbound policy's AllowHosts", op, u.Host)}
 	}
 	installTransport()
-	ctx := context.WithValue(c.ctx, policyKey{}, o.Outbound)
+	ctx := context.WithValue(c.ctx, policyKey{}, &netPolicy{out: o.Outbound, creds: o.Credentials})
 	cancel := context.CancelFunc(func() {})
 	if o.Outbound.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, o.Outbound.Timeout)
@@ -227,6 +251,15 @@ func (c *call) push() (any, error) {
 		return nil, fmt.Errorf("push %s: %w", name, err)
 	}
 	return map[string]any{"remote": name, "upToDate": upToDate}, nil
+}
+
+// parseCredURL reports whether a URL carries credentials (user:password@).
+func parseCredURL(s string) (bool, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false, err
+	}
+	return u.User != nil, nil
 }
 
 // pageOne reads one directory entry: is a directory empty.
