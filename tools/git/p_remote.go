@@ -97,7 +97,58 @@ func noRemote(name string) error {
 // isURL reports whether s names a repository by URL rather than a remote.
 func isURL(s string) bool { return strings.Contains(s, "://") }
 
-const cloneUsage = "usage: git clone [<options>] [--] <repo> [<dir>]\n"
+const cloneUsage = "usage: git clone [<options>] [--] <repo> [<dir>]\n" +
+	cloneOptsHelp
+
+const cloneOptsHelp = "\n" +
+	"    -v, --verbose         be more verbose\n" +
+	"    -q, --quiet           be more quiet\n" +
+	"    --progress            force progress reporting\n" +
+	"    --reject-shallow      don't clone shallow repository\n" +
+	"    -n, --no-checkout     don't create a checkout\n" +
+	"    --bare                create a bare repository\n" +
+	"    --mirror              create a mirror repository (implies bare)\n" +
+	"    -l, --local           to clone from a local repository\n" +
+	"    --no-hardlinks        don't use local hardlinks, always copy\n" +
+	"    -s, --shared          setup as shared repository\n" +
+	"    --recurse-submodules[=<pathspec>]\n" +
+	"                          initialize submodules in the clone\n" +
+	"    --recursive ...       alias of --recurse-submodules\n" +
+	"    -j, --jobs <n>        number of submodules cloned in parallel\n" +
+	"    --template <template-directory>\n" +
+	"                          directory from which templates will be used\n" +
+	"    --reference <repo>    reference repository\n" +
+	"    --reference-if-able <repo>\n" +
+	"                          reference repository\n" +
+	"    --dissociate          use --reference only while cloning\n" +
+	"    -o, --origin <name>   use <name> instead of 'origin' to track upstream\n" +
+	"    -b, --branch <branch>\n" +
+	"                          checkout <branch> instead of the remote's HEAD\n" +
+	"    -u, --upload-pack <path>\n" +
+	"                          path to git-upload-pack on the remote\n" +
+	"    --depth <depth>       create a shallow clone of that depth\n" +
+	"    --shallow-since <time>\n" +
+	"                          create a shallow clone since a specific time\n" +
+	"    --shallow-exclude <revision>\n" +
+	"                          deepen history of shallow clone, excluding rev\n" +
+	"    --single-branch       clone only one branch, HEAD or --branch\n" +
+	"    --no-tags             don't clone any tags, and make later fetches not to follow them\n" +
+	"    --shallow-submodules  any cloned submodules will be shallow\n" +
+	"    --separate-git-dir <gitdir>\n" +
+	"                          separate git dir from working tree\n" +
+	"    -c, --config <key=value>\n" +
+	"                          set config inside the new repository\n" +
+	"    --server-option <server-specific>\n" +
+	"                          option to transmit\n" +
+	"    -4, --ipv4            use IPv4 addresses only\n" +
+	"    -6, --ipv6            use IPv6 addresses only\n" +
+	"    --filter <args>       object filtering\n" +
+	"    --also-filter-submodules\n" +
+	"                          apply partial clone filters to submodules\n" +
+	"    --remote-submodules   any cloned submodules will use their remote-tracking branch\n" +
+	"    --sparse              initialize sparse-checkout file to include only files at root\n" +
+	"    --bundle-uri <uri>    a URI for downloading bundles before fetching from origin remote\n" +
+	"\n"
 
 var cloneOpts = []opt{
 	{short: 'b', long: "branch", arg: argRequired}, {long: "depth", arg: argRequired}, {long: "single-branch"},
@@ -207,12 +258,29 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 		return x.fail(err)
 	}
 	st, wt := x.c.storage(dir)
+	// The remote's HEAD names the branch a clone checks out (and the
+	// only one a single-branch clone fetches).
+	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: origin, URLs: []string{u}}).ListContext(ctx, &gogit.ListOptions{})
+	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return x.cloneEmpty(dir, u, origin)
+	}
+	if err != nil {
+		return x.fail(transportErr(u, err))
+	}
+	remoteHead := ""
+	for _, rr := range adv {
+		if rr.Name() == plumbing.HEAD && rr.Type() == plumbing.SymbolicReference {
+			remoteHead = rr.Target().Short()
+		}
+	}
 	opts := &gogit.CloneOptions{URL: u, RemoteName: origin, NoCheckout: true, Depth: depth, SingleBranch: single, Tags: gogit.AllTags}
 	if single {
 		opts.Tags = gogit.TagFollowing
 	}
 	if branch != "" {
 		opts.ReferenceName = plumbing.NewBranchReferenceName(branch)
+	} else if remoteHead != "" {
+		opts.ReferenceName = plumbing.NewBranchReferenceName(remoteHead)
 	}
 	r, err := gogit.CloneContext(ctx, st, wt, opts)
 	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
@@ -233,16 +301,9 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 		return x.fail(err)
 	}
 	// origin/HEAD names the remote's default branch, as git's clone leaves it.
-	if !single {
-		if refs, err := r.Storer.Reference(plumbing.ReferenceName("refs/remotes/" + origin + "/" + head.Name().Short())); err == nil {
-			def := refs.Name()
-			if remote, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: origin, URLs: []string{u}}).ListContext(ctx, &gogit.ListOptions{}); err == nil {
-				for _, rr := range remote {
-					if rr.Name() == plumbing.HEAD && rr.Type() == plumbing.SymbolicReference {
-						def = plumbing.ReferenceName("refs/remotes/" + origin + "/" + rr.Target().Short())
-					}
-				}
-			}
+	if remoteHead != "" {
+		def := plumbing.ReferenceName("refs/remotes/" + origin + "/" + remoteHead)
+		if _, err := r.Storer.Reference(def); err == nil {
 			r.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.ReferenceName("refs/remotes/"+origin+"/HEAD"), def))
 		}
 	}
@@ -520,11 +581,11 @@ func cmdPull(x *cli, args []string) int {
 			x.eprintf("You asked to pull from the remote '%s', but did not specify\na branch. Because this is not the default configured remote\nfor your current branch, you must specify a branch on the command line.\n", name)
 			return 1
 		}
-		x.eprintf("%s", "There is no tracking information for the current branch.\n" +
-			"Please specify which branch you want to merge with.\n" +
-			"See git-pull(1) for details.\n\n    git pull <remote> <branch>\n\n" +
-			"If you wish to set tracking information for this branch you can do so with:\n\n" +
-			"    git branch --set-upstream-to=" + name + "/<branch> " + branch + "\n\n")
+		x.eprintf("%s", "There is no tracking information for the current branch.\n"+
+			"Please specify which branch you want to merge with.\n"+
+			"See git-pull(1) for details.\n\n    git pull <remote> <branch>\n\n"+
+			"If you wish to set tracking information for this branch you can do so with:\n\n"+
+			"    git branch --set-upstream-to="+name+"/<branch> "+branch+"\n\n")
 		return 1
 	}
 	ref, err := x.r.Storer.Reference(plumbing.ReferenceName("refs/remotes/" + name + "/" + merge))
@@ -1159,7 +1220,7 @@ func cmdRemote(x *cli, args []string) int {
 	case "show", "prune", "update", "set-head", "set-branches":
 		return x.fatal("'git remote %s' is not supported by nook's git", sub)
 	default:
-		x.eprintf("error: Unknown subcommand: %s\n%s", sub, remoteUsage)
+		x.eprintf("error: unknown subcommand: `%s'\n%s", sub, remoteUsage)
 		return 129
 	}
 	if err := x.r.SetConfig(cfg); err != nil {
@@ -1199,4 +1260,138 @@ func (x *cli) moveRemoteRefs(old, n string) {
 			x.r.Storer.SetReference(plumbing.NewHashReference(name, r.Hash()))
 		}
 	}
+}
+
+// upstream is the branch a local branch tracks (branch.<b>.remote and
+// .merge): its short name ("origin/main"), its commit, and whether it is
+// configured at all; gone is a configured upstream whose ref is missing.
+func (x *cli) upstream(branch string) (name string, h plumbing.Hash, gone, ok bool) {
+	if branch == "" {
+		return "", plumbing.ZeroHash, false, false
+	}
+	remote, merge := x.cfg("branch."+branch+".remote"), x.cfg("branch."+branch+".merge")
+	if remote == "" || merge == "" {
+		return "", plumbing.ZeroHash, false, false
+	}
+	ref := plumbing.ReferenceName(merge)
+	if remote != "." {
+		ref = plumbing.ReferenceName("refs/remotes/" + remote + "/" + strings.TrimPrefix(merge, "refs/heads/"))
+	}
+	name = ref.Short()
+	r, err := x.r.Storer.Reference(ref)
+	if err != nil {
+		return name, plumbing.ZeroHash, true, true
+	}
+	return name, r.Hash(), false, true
+}
+
+// aheadBehind counts the commits of a not in b, and of b not in a.
+func (x *cli) aheadBehind(a, b plumbing.Hash) (ahead, behind int) {
+	reach := func(from plumbing.Hash) map[plumbing.Hash]bool {
+		seen := map[plumbing.Hash]bool{}
+		stack := []plumbing.Hash{from}
+		for len(stack) > 0 {
+			h := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if h.IsZero() || seen[h] {
+				continue
+			}
+			seen[h] = true
+			if c, err := x.r.CommitObject(h); err == nil {
+				stack = append(stack, c.ParentHashes...)
+			}
+		}
+		return seen
+	}
+	ra, rb := reach(a), reach(b)
+	for h := range ra {
+		if !rb[h] {
+			ahead++
+		}
+	}
+	for h := range rb {
+		if !ra[h] {
+			behind++
+		}
+	}
+	return ahead, behind
+}
+
+// trackingLong is status's paragraph about the branch's upstream ("" when
+// it has none).
+func (x *cli) trackingLong(branch string, head plumbing.Hash) string {
+	up, h, gone, ok := x.upstream(branch)
+	if !ok || head.IsZero() {
+		return ""
+	}
+	if gone {
+		return "Your branch is based on '" + up + "', but the upstream is gone.\n  (use \"git branch --unset-upstream\" to fixup)\n\n"
+	}
+	commits := func(n int) string {
+		if n == 1 {
+			return "1 commit"
+		}
+		return strconv.Itoa(n) + " commits"
+	}
+	a, b := x.aheadBehind(head, h)
+	switch {
+	case a == 0 && b == 0:
+		return "Your branch is up to date with '" + up + "'.\n\n"
+	case b == 0:
+		return "Your branch is ahead of '" + up + "' by " + commits(a) + ".\n  (use \"git push\" to publish your local commits)\n\n"
+	case a == 0:
+		return "Your branch is behind '" + up + "' by " + commits(b) + ", and can be fast-forwarded.\n  (use \"git pull\" to update your local branch)\n\n"
+	}
+	return fmt.Sprintf("Your branch and '%s' have diverged,\nand have %d and %d different commits each, respectively.\n  (use \"git pull\" to merge the remote branch into yours)\n\n", up, a, b)
+}
+
+// trackingShort is the upstream part of status -sb's "## branch" line
+// and branch -v's bracket: "origin/main" and "ahead 1, behind 2" (or
+// "gone"); ok is false without an upstream.
+func (x *cli) trackingShort(branch string, head plumbing.Hash) (up, counts string, ok bool) {
+	up, h, gone, ok := x.upstream(branch)
+	if !ok {
+		return "", "", false
+	}
+	if gone {
+		return up, "gone", true
+	}
+	a, b := x.aheadBehind(head, h)
+	var parts []string
+	if a > 0 {
+		parts = append(parts, "ahead "+strconv.Itoa(a))
+	}
+	if b > 0 {
+		parts = append(parts, "behind "+strconv.Itoa(b))
+	}
+	return up, strings.Join(parts, ", "), true
+}
+
+// remoteHeads are the symbolic refs under refs/remotes (origin/HEAD).
+func (x *cli) remoteHeads() []*plumbing.Reference {
+	it, err := x.r.Storer.IterReferences()
+	if err != nil {
+		return nil
+	}
+	var out []*plumbing.Reference
+	it.ForEach(func(r *plumbing.Reference) error {
+		if r.Type() == plumbing.SymbolicReference && r.Name().IsRemote() {
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out
+}
+
+// shallow is the set of a shallow clone's boundary commits (.git/shallow).
+func (x *cli) shallow() map[plumbing.Hash]bool {
+	if x.shallowSet == nil {
+		x.shallowSet = map[plumbing.Hash]bool{}
+		if data, ok := x.r.wt.readRaw(".git/shallow"); ok {
+			for _, l := range strings.Fields(string(data)) {
+				x.shallowSet[plumbing.NewHash(l)] = true
+			}
+		}
+	}
+	return x.shallowSet
 }
