@@ -2,9 +2,11 @@ package git
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +32,20 @@ type gitServer struct {
 	auth string
 	// seen counts the requests that carried each Authorization value.
 	seen map[string]int
+	n    int // requests served
+}
+
+// requests is the number of requests the server has had.
+func (s *gitServer) requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+// port is the server's port.
+func (s *gitServer) port() string {
+	u, _ := url.Parse(s.srv.URL)
+	return u.Port()
 }
 
 const httpBackend = "/usr/lib/git-core/git-http-backend"
@@ -46,6 +62,7 @@ func newGitServer(t testing.TB, root string) *gitServer {
 		s.mu.Lock()
 		root, auth := s.root, s.auth
 		s.seen[r.Header.Get("Authorization")]++
+		s.n++
 		s.mu.Unlock()
 		if auth != "" && r.Header.Get("Authorization") != auth {
 			w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
@@ -53,7 +70,7 @@ func newGitServer(t testing.TB, root string) *gitServer {
 			return
 		}
 		h := &cgi.Handler{Path: httpBackend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1",
-			"GIT_CONFIG_NOSYSTEM=1", "HOME=" + root, "REMOTE_USER=test"}}
+			"GIT_CONFIG_NOSYSTEM=1", "HOME=" + root, "REMOTE_USER=test"}, Stderr: io.Discard}
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(s.srv.Close)
