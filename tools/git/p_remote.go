@@ -1,6 +1,7 @@
 package git
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/storage/memory"
 
@@ -1285,36 +1287,71 @@ func (x *cli) upstream(branch string) (name string, h plumbing.Hash, gone, ok bo
 	return name, r.Hash(), false, true
 }
 
-// aheadBehind counts the commits of a not in b, and of b not in a.
+// aheadBehind counts the commits of a not in b, and of b not in a, as
+// git does: walking both histories newest first and stopping once every
+// commit left to walk is reachable from both.
 func (x *cli) aheadBehind(a, b plumbing.Hash) (ahead, behind int) {
-	reach := func(from plumbing.Hash) map[plumbing.Hash]bool {
-		seen := map[plumbing.Hash]bool{}
-		stack := []plumbing.Hash{from}
-		for len(stack) > 0 {
-			h := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if h.IsZero() || seen[h] {
-				continue
-			}
-			seen[h] = true
-			if c, err := x.r.CommitObject(h); err == nil {
-				stack = append(stack, c.ParentHashes...)
+	if a == b {
+		return 0, 0
+	}
+	const fromA, fromB = 1, 2
+	flags := map[plumbing.Hash]int{}
+	q := &commitQueue{}
+	add := func(h plumbing.Hash, f int) {
+		old := flags[h]
+		if old|f == old {
+			return
+		}
+		flags[h] = old | f
+		if c, err := x.r.CommitObject(h); err == nil {
+			heap.Push(q, c)
+		}
+	}
+	add(a, fromA)
+	add(b, fromB)
+	for q.Len() > 0 {
+		stale := true
+		for _, c := range *q {
+			if flags[c.Hash] != fromA|fromB {
+				stale = false
+				break
 			}
 		}
-		return seen
-	}
-	ra, rb := reach(a), reach(b)
-	for h := range ra {
-		if !rb[h] {
+		if stale {
+			break
+		}
+		c := heap.Pop(q).(*object.Commit)
+		f := flags[c.Hash]
+		switch f {
+		case fromA:
 			ahead++
-		}
-	}
-	for h := range rb {
-		if !ra[h] {
+		case fromB:
 			behind++
+		}
+		if x.shallow()[c.Hash] {
+			continue
+		}
+		for _, p := range c.ParentHashes {
+			add(p, f)
 		}
 	}
 	return ahead, behind
+}
+
+// commitQueue is a heap of commits, newest (committer time) first.
+type commitQueue []*object.Commit
+
+func (q commitQueue) Len() int { return len(q) }
+func (q commitQueue) Less(i, j int) bool {
+	return q[i].Committer.When.After(q[j].Committer.When)
+}
+func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(v any)   { *q = append(*q, v.(*object.Commit)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	c := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return c
 }
 
 // trackingLong is status's paragraph about the branch's upstream ("" when
