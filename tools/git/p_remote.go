@@ -1288,8 +1288,9 @@ func (x *cli) upstream(branch string) (name string, h plumbing.Hash, gone, ok bo
 }
 
 // aheadBehind counts the commits of a not in b, and of b not in a, as
-// git does: walking both histories newest first and stopping once every
-// commit left to walk is reachable from both.
+// git does: walking both histories newest first (ties in the order
+// reached) and stopping once every commit left to walk is reachable from
+// both.
 func (x *cli) aheadBehind(a, b plumbing.Hash) (ahead, behind int) {
 	if a == b {
 		return 0, 0
@@ -1297,22 +1298,39 @@ func (x *cli) aheadBehind(a, b plumbing.Hash) (ahead, behind int) {
 	const fromA, fromB = 1, 2
 	flags := map[plumbing.Hash]int{}
 	q := &commitQueue{}
+	seq := 0
+	expanded := map[plumbing.Hash][]plumbing.Hash{} // popped commits and their parents
 	add := func(h plumbing.Hash, f int) {
-		old := flags[h]
-		if old|f == old {
-			return
-		}
-		flags[h] = old | f
-		if c, err := x.r.CommitObject(h); err == nil {
-			heap.Push(q, c)
+		// A commit already walked passes new flags on to every ancestor
+		// walked so far at once (git's marking of uninteresting parents).
+		stack := []plumbing.Hash{h}
+		for len(stack) > 0 {
+			h := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			old := flags[h]
+			if old|f == old {
+				continue
+			}
+			flags[h] = old | f
+			if parents, ok := expanded[h]; ok {
+				stack = append(stack, parents...)
+				continue
+			}
+			if old != 0 {
+				continue // queued: it passes its flags on when walked
+			}
+			if c, err := x.r.CommitObject(h); err == nil {
+				seq++
+				heap.Push(q, queued{c, seq})
+			}
 		}
 	}
 	add(a, fromA)
 	add(b, fromB)
 	for q.Len() > 0 {
 		stale := true
-		for _, c := range *q {
-			if flags[c.Hash] != fromA|fromB {
+		for _, e := range *q {
+			if flags[e.c.Hash] != fromA|fromB {
 				stale = false
 				break
 			}
@@ -1320,33 +1338,46 @@ func (x *cli) aheadBehind(a, b plumbing.Hash) (ahead, behind int) {
 		if stale {
 			break
 		}
-		c := heap.Pop(q).(*object.Commit)
-		f := flags[c.Hash]
+		c := heap.Pop(q).(queued).c
+		var parents []plumbing.Hash
+		if !x.shallow()[c.Hash] {
+			parents = c.ParentHashes
+		}
+		expanded[c.Hash] = parents
+		for _, p := range parents {
+			add(p, flags[c.Hash])
+		}
+	}
+	for _, f := range flags {
 		switch f {
 		case fromA:
 			ahead++
 		case fromB:
 			behind++
 		}
-		if x.shallow()[c.Hash] {
-			continue
-		}
-		for _, p := range c.ParentHashes {
-			add(p, f)
-		}
 	}
 	return ahead, behind
 }
 
-// commitQueue is a heap of commits, newest (committer time) first.
-type commitQueue []*object.Commit
+type queued struct {
+	c   *object.Commit
+	seq int
+}
+
+// commitQueue is a heap of commits, newest (committer time) first, ties
+// first in first out.
+type commitQueue []queued
 
 func (q commitQueue) Len() int { return len(q) }
 func (q commitQueue) Less(i, j int) bool {
-	return q[i].Committer.When.After(q[j].Committer.When)
+	ti, tj := q[i].c.Committer.When, q[j].c.Committer.When
+	if !ti.Equal(tj) {
+		return ti.After(tj)
+	}
+	return q[i].seq < q[j].seq
 }
 func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *commitQueue) Push(v any)   { *q = append(*q, v.(*object.Commit)) }
+func (q *commitQueue) Push(v any)   { *q = append(*q, v.(queued)) }
 func (q *commitQueue) Pop() any {
 	old := *q
 	c := old[len(old)-1]
