@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -814,11 +815,30 @@ func cmdPush(x *cli, args []string) int {
 	}
 	if len(send) > 0 {
 		err := x.r.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: send})
+		if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) && x.pushLanded(ctx, remote, ups) {
+			// A push repeated after a crash can race the first one's
+			// update on the server (its ref lock); the refs are where
+			// this push puts them, so it is done.
+			err = nil
+		}
 		if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 			if isTransport(err) {
 				return x.fail(transportErr(u, err))
 			}
 			return x.fatal("%s", errText(err))
+		}
+	}
+	// The remote-tracking refs follow what the remote now has (up to
+	// date ones too: a push repeated after a crash finds its refs there).
+	for _, p := range ups {
+		if p.rejected != "" || !strings.HasPrefix(p.dst, "refs/heads/") {
+			continue
+		}
+		track := plumbing.ReferenceName("refs/remotes/" + name + "/" + strings.TrimPrefix(p.dst, "refs/heads/"))
+		if p.src == "" {
+			x.r.Storer.RemoveReference(track)
+		} else {
+			x.r.Storer.SetReference(plumbing.NewHashReference(track, p.local))
 		}
 	}
 	if !changed && !rejected {
@@ -852,15 +872,6 @@ func cmdPush(x *cli, args []string) int {
 			x.eprintf(" + %-17s %s -> %s (forced update)\n", shortHash(p.old)+"..."+shortHash(p.local), from, to)
 		default:
 			x.eprintf("   %-17s %s -> %s\n", shortHash(p.old)+".."+shortHash(p.local), from, to)
-		}
-		// The remote-tracking ref follows what the remote now has.
-		if strings.HasPrefix(p.dst, "refs/heads/") {
-			track := plumbing.ReferenceName("refs/remotes/" + name + "/" + strings.TrimPrefix(p.dst, "refs/heads/"))
-			if p.src == "" {
-				x.r.Storer.RemoveReference(track)
-			} else {
-				x.r.Storer.SetReference(plumbing.NewHashReference(track, p.local))
-			}
 		}
 	}
 	if rejected {
@@ -1462,4 +1473,27 @@ func (x *cli) shallow() map[plumbing.Hash]bool {
 		}
 	}
 	return x.shallowSet
+}
+
+// pushLanded reports whether the remote's refs are now what a push of
+// ups sets them to.
+func (x *cli) pushLanded(ctx context.Context, remote *gogit.Remote, ups []*pushUpdate) bool {
+	time.Sleep(100 * time.Millisecond)
+	adv, err := remote.ListContext(ctx, &gogit.ListOptions{})
+	if err != nil {
+		return false
+	}
+	now := map[string]plumbing.Hash{}
+	for _, r := range adv {
+		now[r.Name().String()] = r.Hash()
+	}
+	for _, p := range ups {
+		if p.rejected != "" || p.upToDate {
+			continue
+		}
+		if h, ok := now[p.dst]; (p.src == "") == ok || ok && h != p.local {
+			return false
+		}
+	}
+	return true
 }
