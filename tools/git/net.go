@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -116,11 +117,12 @@ func (c *call) clone() (any, error) {
 	if u == "" {
 		return nil, errors.New("clone: url is required")
 	}
-	ctx, cancel, err := c.netContext("clone", u)
+	// Checked here too so that a refusal keeps its code.
+	_, cancel, err := c.netContext("clone", u)
 	if err != nil {
 		return nil, err
 	}
-	defer cancel()
+	cancel()
 	base, err := c.dir()
 	if err != nil {
 		return nil, err
@@ -139,23 +141,23 @@ func (c *call) clone() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l, err := c.g.fs.ReadDir(c.ctx, dir, pageOne); err == nil && len(l.Entries) > 0 {
-		return nil, fmt.Errorf("destination path '%s' already exists and is not an empty directory", dir)
-	}
-	if err := c.g.fs.MkdirAll(c.ctx, dir, 0o755); err != nil {
-		return nil, err
-	}
-	st, wt := c.storage(dir)
-	opts := &gogit.CloneOptions{URL: u}
+	// The command line's clone: built beside dir and renamed into place,
+	// so a failed clone leaves nothing.
+	args := []string{"-q"}
 	if b, _ := c.str("branch"); b != "" {
-		opts.ReferenceName, opts.SingleBranch = plumbing.NewBranchReferenceName(b), true
+		args = append(args, "-b", b, "--single-branch")
 	}
 	if d, _ := c.num("depth"); d > 0 {
-		opts.Depth = d
+		args = append(args, "--depth", strconv.Itoa(d))
 	}
-	r, err := gogit.CloneContext(ctx, st, wt, opts)
+	x := &cli{c: c, config: map[string]string{}, touched: map[string]string{}, cwd: base}
+	if code := cmdClone(x, append(args, u, dir)); code != 0 {
+		return nil, errors.New(strings.TrimSpace(strings.TrimPrefix(x.err.String(), "fatal: ")))
+	}
+	st, wt := c.storage(dir)
+	r, err := gogit.Open(st, wt)
 	if err != nil {
-		return nil, fmt.Errorf("clone %s: %w", u, err)
+		return nil, err
 	}
 	rp := &repo{Repository: r, wt: wt, root: dir}
 	branch, head := headInfo(rp)

@@ -210,6 +210,11 @@ func TestCloneQuota(t *testing.T) {
 		!strings.Contains(o.Stderr, "workspace exceeds MaxTotalBytes (1048576 bytes)") {
 		t.Fatalf("clone over quota: exit %d %q", o.ExitCode, o.Stderr)
 	}
+	// The clone function is the same clone.
+	_, err := g.Call(bg, nil, "clone", map[string]any{"url": srv.url("big.git")})
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot clone: ") || !strings.Contains(err.Error(), "workspace exceeds MaxTotalBytes (1048576 bytes)") {
+		t.Errorf("clone function over quota: %v", err)
+	}
 	if l := workspaceFiles(t, ws.FS()); len(l) > 1 {
 		t.Errorf("a clone over quota left %v", l)
 	}
@@ -225,6 +230,13 @@ func TestCloneQuota(t *testing.T) {
 	}
 	if b, _ := ws2.FS().ReadFile(bg, "/workspace/big/big.bin"); string(b) != string(data) {
 		t.Errorf("big.bin differs")
+	}
+	res, err := g.Call(bg, nil, "clone", map[string]any{"url": srv.url("big.git"), "into": "j"})
+	if m, _ := res.(map[string]any); err != nil || m["path"] != "/workspace/j" || m["branch"] != "main" {
+		t.Errorf("clone function: %v %v", res, err)
+	}
+	if o := g.Run(bg, []string{"status", "--porcelain"}, "/workspace/j"); o.ExitCode != 0 || o.Stdout != "" {
+		t.Errorf("status of the function's clone: %d %q %q", o.ExitCode, o.Stdout, o.Stderr)
 	}
 	if _, errs, code := realGit(t, t.TempDir(), "clone", "-q", srv.url("big.git")); code != 0 {
 		t.Fatalf("real git clone: %s", errs)
