@@ -399,6 +399,14 @@ func TestCloneBranchDepth(t *testing.T) {
 	p.both("d", "log", "--format=%H %s")
 	p.both("d", "branch", "-a")
 	p.sameFile("d/.git/shallow")
+	for _, root := range []string{p.hostRoot, p.nookRoot} {
+		mustGit(t, filepath.Join(root, "proj.git"), "tag", "v1", "main")
+		mustGit(t, filepath.Join(root, "proj.git"), "branch", "-f", "side", "main")
+	}
+	p.both("s", "fetch")
+	p.both("s", "status", "-sb")
+	p.both("s", "pull", "-q")
+	p.both("s", "log", "--oneline", "-2")
 	p.both("", "clone", "-b", "nope", u, "n")
 	p.both("", "ls-remote", u)
 	p.both("", "clone", "--depth", "0", u, "z")
