@@ -30,7 +30,11 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			panic(err)
 		}
-		h, err := ws.Runtime().Exec(ctx, crashScript, runtime.ExecOptions{ID: "g", Backend: "shell", OnInterrupt: runtime.PolicyReplay})
+		script := crashScript
+		if u := os.Getenv("NOOK_GIT_CRASH_URL"); u != "" {
+			script = remoteCrashScript(u)
+		}
+		h, err := ws.Runtime().Exec(ctx, script, runtime.ExecOptions{ID: "g", Backend: "shell", OnInterrupt: runtime.PolicyReplay})
 		if err != nil {
 			panic(err)
 		}
@@ -87,7 +91,8 @@ git status
 func crashClock() time.Time { return time.Unix(epoch, 0).UTC() }
 
 func openCrash(db string, recover bool) (*nook.Workspace, error) {
-	mod, bind := git.LateModule(git.Options{Identity: git.Identity{Name: userName, Email: userEmail}, Now: crashClock})
+	mod, bind := git.LateModule(git.Options{Identity: git.Identity{Name: userName, Email: userEmail}, Now: crashClock,
+		AllowNetwork: true, Outbound: &runtime.Outbound{AllowHosts: []string{"127.0.0.1"}}})
 	ws, err := nook.Open(context.Background(), db, nook.WithBackends(shell.New(shell.Options{})),
 		nook.WithModules(map[string]runtime.Module{git.ModuleName: mod}), nook.WithRuntime(runtime.Options{Recover: recover}))
 	if err != nil {

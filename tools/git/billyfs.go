@@ -129,11 +129,21 @@ func (b *billyFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File,
 	if flag&(os.O_WRONLY|os.O_RDWR) != 0 && strings.Contains(p+"/", "/.git/") && !strings.Contains(p, "/.git/objects/") {
 		return b.openAtomic(p, name, flag, perm)
 	}
+	if isTempPack(p) && flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+		if w, ok := packWriters.Load(p); ok {
+			return &packReader{w: w.(*billyFile), name: name}, nil
+		}
+	}
 	h, err := b.fs.OpenFile(b.ctx, p, flag, perm.Perm())
 	if err != nil {
 		return nil, osErr("open", name, err)
 	}
-	return &billyFile{File: h, name: name}, nil
+	f := &billyFile{File: h, name: name}
+	if isTempPack(p) && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		f.pack = p
+		packWriters.Store(p, f)
+	}
+	return f, nil
 }
 
 // openAtomic opens a small repository file (a ref, HEAD, the index, the
@@ -386,6 +396,7 @@ func (b *billyFS) Root() string { return b.root }
 type billyFile struct {
 	*vfs.File
 	name string
+	pack string // the workspace path of a temporary pack being written (packwrite.go)
 }
 
 func (f *billyFile) Name() string { return f.name }

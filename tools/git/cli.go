@@ -81,9 +81,12 @@ nook's git (go-git storage, nook's own porcelain) serves:
   shortlog [-s] [-n] [-e] [-c] [--no-merges] [<revision-range>] [[--] <path>...]
   config [--local] <name> [<value>] | --list
   clean -n | -f [-d] [-x | -X] [<path>...]
-  clone [-b <branch>] [--depth <n>] <url> [<dir>]
-  fetch [<remote>]
-  push [-f] [<remote> [<refspec>...]]
+  clone [-b <branch>] [--depth <n>] [--single-branch] [-n] [-o <name>] [-q] <url> [<dir>]
+  fetch [-q] [--tags] [<remote>]
+  pull [--rebase | --no-rebase | --ff-only] [--no-ff] [-q] [<remote> [<branch>]]
+  push [-f] [-u] [-d] [-q] [<remote> [[+]<src>[:<dst>]...]]
+  ls-remote [--heads] [--tags] [--refs] [-q] [--get-url] [--exit-code] [<remote> | <url> [<pattern>...]]
+  remote [-v] | add <name> <url> | remove <name> | rename <old> <new> | get-url <name> | set-url <name> <url>
 
 There is no editor and no terminal: a commit without -m uses the prepared
 message (a merge's, a revert's) as an editor that saves it unchanged would,

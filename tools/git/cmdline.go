@@ -21,12 +21,16 @@ var commands = map[string]func(*cli, []string) int{
 	"tag": cmdTag, "rev-parse": cmdRevParse, "merge": cmdMerge, "cherry-pick": cmdCherryPick, "revert": cmdRevert,
 	"stash": cmdStash, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog, "reflog": cmdReflog,
 	"merge-base": cmdMergeBase, "cat-file": cmdCatFile, "ls-tree": cmdLsTree, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
+	"fetch": cmdFetch, "pull": cmdPull, "push": cmdPush, "remote": cmdRemote,
 }
+
+// outside are the commands that run without a repository.
+var outside = map[string]func(*cli, []string) int{"clone": cmdClone, "ls-remote": cmdLsRemote}
 
 // unsupported are git commands nook's git does not serve.
 var unsupported = map[string]bool{
 	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true,
-	"format-patch": true, "gc": true, "notes": true, "pull": true, "range-diff": true, "remote": true,
+	"format-patch": true, "gc": true, "notes": true, "range-diff": true,
 	"send-email": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
 	"hash-object": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
 	"write-tree": true, "commit-tree": true, "symbolic-ref": true, "for-each-ref": true, "mergetool": true,
@@ -85,8 +89,15 @@ func (x *cli) run(argv []string) *Output {
 	out := &Output{}
 	// Commands that keep the older implementation.
 	switch name {
-	case "init", "clone", "fetch", "push":
+	case "init":
 		return x.c.legacy(name, args, x.cwd)
+	}
+	if fn, ok := outside[name]; ok {
+		if fi, err := x.fs().Stat(x.ctx(), x.cwd); (err != nil || !fi.IsDir()) && x.cwd != x.c.g.opts.Root {
+			return &Output{Stderr: "fatal: cannot change to '" + x.cwd + "': No such file or directory\n", ExitCode: 128}
+		}
+		code := fn(x, args)
+		return &Output{Stdout: x.out.String(), Stderr: x.err.String(), ExitCode: code, Touched: x.touchedList()}
 	}
 	fn, ok := commands[name]
 	if !ok {

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -60,6 +61,13 @@ type Options struct {
 	// through Outbound's transport and host list.
 	AllowNetwork bool
 	Outbound     *runtime.Outbound
+	// Credentials, when set, returns the headers (an Authorization
+	// header, say) to send with every request of clone, fetch, pull, push
+	// and ls-remote to host (host:port). It is the only source of
+	// credentials: never the guest's environment or a URL's user:password
+	// (refused), and the headers are never written to the repository, the
+	// output or the journal.
+	Credentials func(host string) http.Header
 	// ReceiptDir is where calls leave receipts that make a repeated call
 	// (a replay after a crash) return the first result (default
 	// runtime.DefaultOutputDir: receipts live in each run's directory,

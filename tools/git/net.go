@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -30,6 +31,13 @@ const ErrNetworkDenied = "ERR_GIT_NETWORK_DENIED"
 // would.
 type policyKey struct{}
 
+// netPolicy is what a request's context carries: the outbound policy and
+// the embedder's credentials.
+type netPolicy struct {
+	out   *runtime.Outbound
+	creds func(host string) http.Header
+}
+
 var installOnce sync.Once
 
 func installTransport() {
@@ -43,12 +51,25 @@ func installTransport() {
 type policyTransport struct{}
 
 func (policyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	o, _ := req.Context().Value(policyKey{}).(*runtime.Outbound)
-	if o == nil {
+	p, _ := req.Context().Value(policyKey{}).(*netPolicy)
+	if p == nil {
 		return http.DefaultTransport.RoundTrip(req)
 	}
+	o := p.out
 	if !o.Allows(req.URL) {
 		return nil, fmt.Errorf("%s: host %s is not in the outbound policy's AllowHosts", ErrNetworkDenied, req.URL.Host)
+	}
+	// Credentials come from the embedder only: whatever the request
+	// carried (go-git would send a URL's user:password) is dropped.
+	req = req.Clone(req.Context())
+	req.Header.Del("Authorization")
+	req.URL.User = nil
+	if p.creds != nil {
+		for k, vs := range p.creds(req.URL.Host) {
+			for _, v := range vs {
+				req.Header.Add(k, v)
+			}
+		}
 	}
 	t := o.Transport
 	if t == nil {
@@ -64,19 +85,23 @@ func (c *call) netContext(op, remote string) (context.Context, context.CancelFun
 	o := c.g.opts
 	if !o.AllowNetwork || o.Outbound == nil {
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
-			"git %s needs the network, which this workspace does not allow (the embedder must pass AllowNetwork and an outbound policy)", op)}
+			"network is off: git %s needs the network, which this workspace does not allow (the embedder must pass AllowNetwork and an outbound policy)", op)}
 	}
 	u, err := url.Parse(remote)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
 			"git %s: only http:// and https:// remotes are allowed, not %q", op, remote)}
 	}
+	if u.User != nil {
+		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
+			"git %s: credentials in a URL are not accepted by nook's git; the embedder supplies them", op)}
+	}
 	if !o.Outbound.Allows(u) {
 		return nil, nil, &runtime.CallError{Code: ErrNetworkDenied, Message: fmt.Sprintf(
 			"git %s: host %s is not in the outbound policy's AllowHosts", op, u.Host)}
 	}
 	installTransport()
-	ctx := context.WithValue(c.ctx, policyKey{}, o.Outbound)
+	ctx := context.WithValue(c.ctx, policyKey{}, &netPolicy{out: o.Outbound, creds: o.Credentials})
 	cancel := context.CancelFunc(func() {})
 	if o.Outbound.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, o.Outbound.Timeout)
@@ -92,11 +117,12 @@ func (c *call) clone() (any, error) {
 	if u == "" {
 		return nil, errors.New("clone: url is required")
 	}
-	ctx, cancel, err := c.netContext("clone", u)
+	// Checked here too so that a refusal keeps its code.
+	_, cancel, err := c.netContext("clone", u)
 	if err != nil {
 		return nil, err
 	}
-	defer cancel()
+	cancel()
 	base, err := c.dir()
 	if err != nil {
 		return nil, err
@@ -115,23 +141,23 @@ func (c *call) clone() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l, err := c.g.fs.ReadDir(c.ctx, dir, pageOne); err == nil && len(l.Entries) > 0 {
-		return nil, fmt.Errorf("destination path '%s' already exists and is not an empty directory", dir)
-	}
-	if err := c.g.fs.MkdirAll(c.ctx, dir, 0o755); err != nil {
-		return nil, err
-	}
-	st, wt := c.storage(dir)
-	opts := &gogit.CloneOptions{URL: u}
+	// The command line's clone: built beside dir and renamed into place,
+	// so a failed clone leaves nothing.
+	args := []string{"-q"}
 	if b, _ := c.str("branch"); b != "" {
-		opts.ReferenceName, opts.SingleBranch = plumbing.NewBranchReferenceName(b), true
+		args = append(args, "-b", b, "--single-branch")
 	}
 	if d, _ := c.num("depth"); d > 0 {
-		opts.Depth = d
+		args = append(args, "--depth", strconv.Itoa(d))
 	}
-	r, err := gogit.CloneContext(ctx, st, wt, opts)
+	x := &cli{c: c, config: map[string]string{}, touched: map[string]string{}, cwd: base}
+	if code := cmdClone(x, append(args, u, dir)); code != 0 {
+		return nil, errors.New(strings.TrimSpace(strings.TrimPrefix(x.err.String(), "fatal: ")))
+	}
+	st, wt := c.storage(dir)
+	r, err := gogit.Open(st, wt)
 	if err != nil {
-		return nil, fmt.Errorf("clone %s: %w", u, err)
+		return nil, err
 	}
 	rp := &repo{Repository: r, wt: wt, root: dir}
 	branch, head := headInfo(rp)
@@ -227,6 +253,15 @@ func (c *call) push() (any, error) {
 		return nil, fmt.Errorf("push %s: %w", name, err)
 	}
 	return map[string]any{"remote": name, "upToDate": upToDate}, nil
+}
+
+// parseCredURL reports whether a URL carries credentials (user:password@).
+func parseCredURL(s string) (bool, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false, err
+	}
+	return u.User != nil, nil
 }
 
 // pageOne reads one directory entry: is a directory empty.

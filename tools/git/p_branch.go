@@ -168,6 +168,11 @@ func (x *cli) listBranches(f *flags, cur string, head plumbing.Hash) int {
 	}
 	if f.has("remotes") || f.has("all") {
 		refs = append(refs, x.refs("refs/remotes/")...)
+		refs = append(refs, x.remoteHeads()...)
+		sort.SliceStable(refs, func(i, j int) bool {
+			ri, rj := refs[i].Name().IsRemote(), refs[j].Name().IsRemote()
+			return !ri && rj || ri == rj && refs[i].Name() < refs[j].Name()
+		})
 	}
 	var contains plumbing.Hash
 	if f.has("contains") {
@@ -226,6 +231,15 @@ func (x *cli) listBranches(f *flags, cur string, head plumbing.Hash) int {
 			}
 		}
 		mark := "  "
+		if r.Type() == plumbing.SymbolicReference {
+			t := r.Target().Short()
+			if f.has("verbose") {
+				x.printf("%s%-*s -> %s\n", mark, width, n, t)
+			} else {
+				x.printf("%s%s -> %s\n", mark, n, t)
+			}
+			continue
+		}
 		if r.Name().IsBranch() && r.Name().Short() == cur {
 			mark = "* "
 		}
@@ -235,7 +249,20 @@ func (x *cli) listBranches(f *flags, cur string, head plumbing.Hash) int {
 			if c != nil {
 				subj = oneLineSubject(c.Message)
 			}
-			x.printf("%s%-*s %s %s\n", mark, width, n, shortHash(r.Hash()), subj)
+			track := ""
+			if r.Name().IsBranch() {
+				if up, counts, ok := x.trackingShort(r.Name().Short(), r.Hash()); ok {
+					switch {
+					case len(f.vals["verbose"]) > 1 && counts != "":
+						track = "[" + up + ": " + counts + "] "
+					case len(f.vals["verbose"]) > 1:
+						track = "[" + up + "] "
+					case counts != "":
+						track = "[" + counts + "] "
+					}
+				}
+			}
+			x.printf("%s%-*s %s %s%s\n", mark, width, n, shortHash(r.Hash()), track, subj)
 			continue
 		}
 		x.printf("%s%s\n", mark, n)

@@ -116,6 +116,10 @@ func (x *cli) walk(o walkOpts, visit func(*object.Commit) bool) error {
 		if err != nil {
 			return err
 		}
+		if x.shallow()[h] {
+			// A shallow clone's boundary: git shows it without parents.
+			c.ParentHashes = nil
+		}
 		seq++
 		heap.Push(q, walkItem{c, seq})
 		return nil

@@ -295,7 +295,14 @@ func (x *cli) statusShort(st *state, branch, porcelain bool) {
 		case st.branch == "":
 			x.printf("## HEAD (no branch)\n")
 		default:
-			x.printf("## %s\n", st.branch)
+			if up, counts, ok := x.trackingShort(st.branch, st.head); ok {
+				if counts != "" {
+					counts = " [" + counts + "]"
+				}
+				x.printf("## %s...%s%s\n", st.branch, up, counts)
+			} else {
+				x.printf("## %s\n", st.branch)
+			}
 		}
 	}
 	for _, c := range st.changes {
@@ -412,6 +419,7 @@ func (x *cli) statusLong(st *state, um string) {
 		}
 	} else {
 		x.printf("On branch %s\n", st.branch)
+		x.printf("%s", x.trackingLong(st.branch, st.head))
 	}
 	merging := false
 	if _, ok := x.r.wt.readRaw(".git/MERGE_HEAD"); ok {

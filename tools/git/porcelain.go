@@ -21,17 +21,18 @@ import (
 // output formats and exit codes over the object model in store.go and the
 // worktree in worktree.go.
 type cli struct {
-	c        *call
-	r        *repo
-	cwd      string // the absolute directory the command runs in
-	prefix   string // cwd relative to the worktree ("" at its top)
-	config   map[string]string
-	out, err strings.Builder
-	touched  map[string]string // workspace path → kind before the command changed it
-	scanned  map[string]wfile
-	idxMtime int64
-	ign      gitignore.Matcher
-	clock    time.Time // the time of the commits the command makes (fixed per command)
+	c          *call
+	r          *repo
+	cwd        string // the absolute directory the command runs in
+	prefix     string // cwd relative to the worktree ("" at its top)
+	config     map[string]string
+	out, err   strings.Builder
+	touched    map[string]string // workspace path → kind before the command changed it
+	scanned    map[string]wfile
+	idxMtime   int64
+	ign        gitignore.Matcher
+	clock      time.Time // the time of the commits the command makes (fixed per command)
+	shallowSet map[plumbing.Hash]bool
 	// workB, set while diffing against the worktree, reads the b side.
 	workB bool
 }

@@ -1,0 +1,146 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook/internal/childproc"
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/tools/git"
+)
+
+// remoteCrashScript clones u, commits and pushes, printing as it goes.
+func remoteCrashScript(u string) string {
+	return "git clone " + u + " proj\ncd proj\nprintf 'new\\n' > NEW\ngit add NEW\ngit commit -q -m three\n" +
+		"git push -q\ngit log --format='%H %s'\ngit status -sb\nls -a /workspace\n"
+}
+
+// crashServer serves a fresh copy of the pristine bare repository.
+func crashServer(t *testing.T, pristine string) (string, string) {
+	t.Helper()
+	root := t.TempDir()
+	if out, err := exec.Command("cp", "-a", pristine, filepath.Join(root, "proj.git")).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	srv := httptest.NewServer(&cgi.Handler{Path: "/usr/lib/git-core/git-http-backend", Stderr: io.Discard,
+		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root}})
+	t.Cleanup(srv.Close)
+	return srv.URL + "/proj.git", filepath.Join(root, "proj.git")
+}
+
+// TestRemoteCrashReplay SIGKILLs a process cloning, committing and
+// pushing at random moments (NOOK_GIT_CRASH_ITERATIONS, default 20) and
+// resumes the run in a fresh process: the run ends as an uninterrupted
+// one does (same output, one clone, no temporary directory left), and the
+// server holds the pushed commit once and passes git fsck --strict.
+func TestRemoteCrashReplay(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/git-core/git-http-backend"); err != nil {
+		t.Skip("git http-backend is not installed")
+	}
+	n := 20
+	if s := os.Getenv("NOOK_GIT_CRASH_ITERATIONS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 3))
+	src := t.TempDir()
+	var fi strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&fi, "commit refs/heads/main\ncommitter %s <%s> %d +0000\ndata <<EOF\ncommit %d\nEOF\nM 100644 inline f%d.txt\ndata <<EOF\nfile %d\nEOF\n\n", userName, userEmail, epoch+i*60, i, i%50, i)
+	}
+	run := func(dir, stdin string, args ...string) string {
+		cmd := exec.Command("/usr/bin/git", args...)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, gitEnv(dir), strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run(src, "", "init", "-q", "-b", "main")
+	run(src, fi.String(), "fast-import", "--quiet")
+	pristine := filepath.Join(t.TempDir(), "proj.git")
+	run(src, "", "clone", "-q", "--bare", src, pristine)
+	run(pristine, "", "config", "http.receivepack", "true")
+	dir := t.TempDir()
+
+	outcome := func(t *testing.T, db, bare string, res *runtime.Result) (string, string) {
+		t.Helper()
+		if out := run(bare, "", "fsck", "--strict", "--no-dangling"); out != "" {
+			t.Errorf("fsck: %s", out)
+		}
+		server := run(bare, "", "log", "--format=%H %s", "-3", "main")
+		return fmt.Sprintf("%s\n%s\n%s", res.Status, res.Stdout, res.Stderr), server
+	}
+	u, bare := crashServer(t, pristine)
+	ws, err := openCrash(filepath.Join(dir, "ref.db"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	h, err := ws.Runtime().Exec(bg, remoteCrashScript(u), runtime.ExecOptions{ID: "g", Backend: "shell", OnInterrupt: runtime.PolicyReplay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := time.Since(start)
+	ref, refServer := outcome(t, "", bare, res)
+	ws.Close()
+	if !strings.Contains(ref, "## main...origin/main\n") || !strings.HasPrefix(refServer, strings.SplitN(ref, "\n", 3)[1]+"\n") {
+		t.Fatalf("uninterrupted run:\n%s\nserver:\n%s", ref, refServer)
+	}
+	t.Logf("uninterrupted run: %v", live)
+	for i := 0; i < n; i++ {
+		delay := time.Duration(rng.Int64N(int64(live) * 11 / 10))
+		t.Run(fmt.Sprintf("%02d-%s", i, delay.Round(time.Millisecond)), func(t *testing.T) {
+			u, bare := crashServer(t, pristine)
+			db := filepath.Join(dir, fmt.Sprintf("%d.db", i))
+			cmd := childproc.Start(t, "NOOK_GIT_CRASH_DB="+db, "NOOK_GIT_CRASH_URL="+u)
+			time.Sleep(delay)
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+			ws, err := openCrash(db, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			ctx, cancel := context.WithTimeout(bg, time.Minute)
+			defer cancel()
+			h, err := ws.Runtime().GetExec(ctx, "g", runtime.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := h.Result(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, server := outcome(t, db, bare, res)
+			if got != ref {
+				t.Errorf("run:\n%s\nwant:\n%s", got, ref)
+			}
+			if server != refServer {
+				t.Errorf("server:\n%s\nwant:\n%s", server, refServer)
+			}
+			g := git.New(ws.FS(), git.Options{})
+			if o := g.Run(bg, []string{"status", "--porcelain"}, "/workspace/proj"); o.ExitCode != 0 || o.Stdout != "" {
+				t.Errorf("status of the clone: %d %q %q", o.ExitCode, o.Stdout, o.Stderr)
+			}
+		})
+	}
+}
