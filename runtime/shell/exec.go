@@ -85,6 +85,11 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 			return p.gitCmd(hc.Dir, args, stdout, stderr)
 		}
 	}
+	if _, ok := coreutils.Lookup(name); !ok {
+		if file := p.lookPath(ctx, hc, name); file != "" {
+			return p.runScriptFile(ctx, hc, file, args[1:], stdin, stdout, stderr)
+		}
+	}
 	environ := exported(hc.Env)
 	getenv := func(k string) string { return hc.Env.Get(k).String() }
 	if vars, ok := coreutils.EnvironFrom(ctx); ok {
@@ -125,6 +130,30 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		return env.ExecContext(ctx, a, in, out, errw)
 	}
 	return coreutils.Run(env, append([]string{name}, args[1:]...))
+}
+
+// lookPath finds a command that is not one of ours as a file in a
+// workspace directory of PATH ("PATH=$PWD/bin:$PATH; tool.sh"), as bash
+// does: the first regular file of that name with an execute bit. It
+// returns "" when there is none; directories outside the backend's root
+// are never looked in.
+func (p *runProgram) lookPath(ctx context.Context, hc interp.HandlerContext, name string) string {
+	root := p.b.opts.Root
+	for _, dir := range strings.Split(hc.Env.Get("PATH").String(), ":") {
+		if dir == "" {
+			dir = hc.Dir
+		} else if !strings.HasPrefix(dir, "/") {
+			dir = hc.Dir + "/" + dir
+		}
+		if dir != root && !strings.HasPrefix(dir, root+"/") {
+			continue
+		}
+		file := strings.TrimSuffix(dir, "/") + "/" + name
+		if st, err := p.fs.Stat(ctx, file); err == nil && st.Kind == "file" && st.FMode&0o111 != 0 {
+			return file
+		}
+	}
+	return ""
 }
 
 func inPath(dir string) bool {
