@@ -274,8 +274,10 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 2
+		if f = beforeSyntaxError(src, name, err); f == nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return 2
+		}
 	}
 	if err := check(f); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -311,7 +313,7 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 	}
 	pf, _ := syntax.NewParser().Parse(strings.NewReader(pidVar+"=1; "+ppidVar+"=1"), "")
 	r.Run(ctx, pf)
-	err = r.Run(ctx, f)
+	err = p.runGuarded(ctx, r, f)
 	if err == nil {
 		return 0
 	}

@@ -99,7 +99,7 @@ func (pr *program) Run(ctx context.Context, host runtime.Host) runtime.Exit {
 	if err := r.Run(ctx, pf); err != nil {
 		return p.exit(1, err)
 	}
-	err = r.Run(ctx, pr.file)
+	err = p.runGuarded(ctx, r, pr.file)
 	code := 0
 	if err != nil {
 		if st, ok := interp.IsExitStatus(err); ok {

@@ -116,7 +116,9 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Source), "")
 	if err != nil {
-		return nil, &syntaxError{err}
+		if file = beforeSyntaxError(req.Source, "", err); file == nil {
+			return nil, &syntaxError{err}
+		}
 	}
 	if err := check(file); err != nil {
 		return nil, err
