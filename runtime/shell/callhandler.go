@@ -103,6 +103,8 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return []string{"eval", rest[1] + "=" + singleQuote(out)}, nil
 	case "source", ".":
 		return p.source(ctx, name, rest), nil
+	case "umask":
+		return p.umaskCmd(rest), nil
 	case "test", "[":
 		for _, a := range rest {
 			if a == "-O" || a == "-G" {
