@@ -36,7 +36,7 @@ import (
 // passFloor is the number of cases that passed when this floor was last
 // raised, less about 1% for cases sensitive to a loaded machine; fewer
 // fails the suite.
-const passFloor = 0
+const passFloor = 1116
 
 // perCase bounds one case's run.
 const perCase = 10 * time.Second
@@ -261,6 +261,7 @@ var skipRules = []struct {
 }{
 	{regexp.MustCompile(`show_fd_table\.py|/proc/`), "reads the host's /proc (the file descriptor table of a host process)"},
 	{regexp.MustCompile(`/dev/(tty|pts)`), "needs a terminal"},
+	{regexp.MustCompile(`\bpython2\b`), "runs python2 itself to make its input (the sandbox has no Python, by design)"},
 }
 
 type result struct {
