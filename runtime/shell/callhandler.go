@@ -105,6 +105,12 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return p.source(ctx, name, rest), nil
 	case "umask":
 		return p.umaskCmd(rest), nil
+	case "kill":
+		return killCmd(rest), nil
+	case "builtin":
+		if len(rest) > 0 && rest[0] == "kill" {
+			return killCmd(rest[1:]), nil
+		}
 	case "test", "[":
 		for _, a := range rest {
 			if a == "-O" || a == "-G" {

@@ -66,6 +66,11 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 	case "__nook_status":
 		code, _ := strconv.Atoi(args[1])
 		return code
+	case "__nook_output":
+		// A builtin's lines and errors (kill -l): status 1.
+		io.WriteString(stdout, args[1])
+		fmt.Fprintln(stderr, args[2])
+		return 1
 	case catCmd:
 		name = "cat"
 	case "__nook_type":
