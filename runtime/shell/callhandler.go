@@ -107,6 +107,12 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return p.umaskCmd(rest), nil
 	case "kill":
 		return killCmd(rest), nil
+	case "echo":
+		if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			if out := echoCmd(rest); out != nil {
+				return out, nil
+			}
+		}
 	case "builtin":
 		if len(rest) > 0 && rest[0] == "kill" {
 			return killCmd(rest[1:]), nil
