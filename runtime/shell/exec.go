@@ -204,11 +204,16 @@ func (p *runProgram) shCmd(ctx context.Context, hc interp.HandlerContext, args [
 			fmt.Fprintf(stderr, "%s: -c: option requires an argument\n", args[0])
 			return 2
 		}
+		// sh -c CODE NAME ARGS...: NAME is $0.
+		name := args[0]
+		if len(a) > 2 {
+			name = a[2]
+		}
 		var params []string
 		if len(a) > 3 {
 			params = a[3:]
 		}
-		return p.runSource(ctx, hc, args[0], a[1], params, stdin, stdout, stderr)
+		return p.runSource(ctx, hc, name, a[1], params, stdin, stdout, stderr)
 	}
 	return p.runScriptFile(ctx, hc, a[0], a[1:], stdin, stdout, stderr)
 }

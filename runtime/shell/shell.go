@@ -123,6 +123,9 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *runtime.Reques
 	if err := check(file); err != nil {
 		return nil, err
 	}
+	// $0 of the script is "bash", as for bash reading a script from its
+	// standard input or -c (the interpreter's default is "gosh").
+	file.Name = "bash"
 	funcs := rewrite(file)
 	return &program{b: b, req: req, file: file, funcs: funcs}, nil
 }
