@@ -123,6 +123,9 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 				return fail(2, name+": "+a+": file owner tests are not supported in the sandbox"), nil
 			}
 		}
+		if bad, ok := notInteger(name, rest); ok {
+			return fail(2, "bash: "+name+": "+bad+": integer expression expected"), nil
+		}
 	}
 	if msg := checkRuntimeCode(args); msg != "" {
 		return fail(1, msg), nil
@@ -370,4 +373,32 @@ func (p *runProgram) checkVars(ctx context.Context) error {
 			What: fmt.Sprintf("shell variables of more than %d bytes", n)}
 	}
 	return nil
+}
+
+// notInteger returns the operand of test's integer comparison ("[ X -eq Y
+// ]", also negated with !) that is not a decimal integer, which bash
+// refuses with status 2 (the interpreter reads it as an arithmetic
+// expression); false when there is none.
+func notInteger(name string, args []string) (string, bool) {
+	if name == "[" && len(args) > 0 && args[len(args)-1] == "]" {
+		args = args[:len(args)-1]
+	}
+	if len(args) == 4 && args[0] == "!" {
+		args = args[1:]
+	}
+	if len(args) != 3 {
+		return "", false
+	}
+	switch args[1] {
+	case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+	default:
+		return "", false
+	}
+	for _, a := range []string{args[0], args[2]} {
+		t := strings.TrimLeft(strings.TrimSpace(a), "+-")
+		if t == "" || strings.Trim(t, "0123456789") != "" || len(strings.TrimSpace(a))-len(t) > 1 {
+			return a, true
+		}
+	}
+	return "", false
 }
