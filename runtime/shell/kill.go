@@ -83,7 +83,9 @@ func killCmd(args []string) []string {
 		return fail(2, "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]")
 	}
 	for _, a := range args {
-		if _, err := strconv.Atoi(a); err != nil && !strings.HasPrefix(a, "%") {
+		// $! of a background job is "gN" (the interpreter's job id).
+		_, err := strconv.Atoi(strings.TrimPrefix(a, "g"))
+		if err != nil && !strings.HasPrefix(a, "%") {
 			return fail(1, "bash: kill: "+a+": arguments must be process or job IDs")
 		}
 	}
