@@ -103,11 +103,28 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return []string{"eval", rest[1] + "=" + singleQuote(out)}, nil
 	case "source", ".":
 		return p.source(ctx, name, rest), nil
+	case "umask":
+		return p.umaskCmd(rest), nil
+	case "kill":
+		return killCmd(rest), nil
+	case "echo":
+		if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			if out := echoCmd(rest); out != nil {
+				return out, nil
+			}
+		}
+	case "builtin":
+		if len(rest) > 0 && rest[0] == "kill" {
+			return killCmd(rest[1:]), nil
+		}
 	case "test", "[":
 		for _, a := range rest {
 			if a == "-O" || a == "-G" {
 				return fail(2, name+": "+a+": file owner tests are not supported in the sandbox"), nil
 			}
+		}
+		if bad, ok := notInteger(name, rest); ok {
+			return fail(2, "bash: "+name+": "+bad+": integer expression expected"), nil
 		}
 	}
 	if msg := checkRuntimeCode(args); msg != "" {
@@ -356,4 +373,32 @@ func (p *runProgram) checkVars(ctx context.Context) error {
 			What: fmt.Sprintf("shell variables of more than %d bytes", n)}
 	}
 	return nil
+}
+
+// notInteger returns the operand of test's integer comparison ("[ X -eq Y
+// ]", also negated with !) that is not a decimal integer, which bash
+// refuses with status 2 (the interpreter reads it as an arithmetic
+// expression); false when there is none.
+func notInteger(name string, args []string) (string, bool) {
+	if name == "[" && len(args) > 0 && args[len(args)-1] == "]" {
+		args = args[:len(args)-1]
+	}
+	if len(args) == 4 && args[0] == "!" {
+		args = args[1:]
+	}
+	if len(args) != 3 {
+		return "", false
+	}
+	switch args[1] {
+	case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+	default:
+		return "", false
+	}
+	for _, a := range []string{args[0], args[2]} {
+		t := strings.TrimLeft(strings.TrimSpace(a), "+-")
+		if t == "" || strings.Trim(t, "0123456789") != "" || len(strings.TrimSpace(a))-len(t) > 1 {
+			return a, true
+		}
+	}
+	return "", false
 }

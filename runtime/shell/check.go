@@ -97,8 +97,17 @@ func rewrite(file syntax.Node) map[string]bool {
 	funcs := map[string]bool{}
 	done := map[*syntax.Stmt]bool{} // the statements the rewrite made
 	assoc := assocNames(file)
+	elems := 0
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.ParamExp:
+			if n.Index != nil && n.Param != nil {
+				n.Index = assocKey(n.Param.Value, n.Index, assoc)
+			}
+		case *syntax.Assign:
+			if n.Index != nil && n.Name != nil {
+				n.Index = assocKey(n.Name.Value, n.Index, assoc)
+			}
 		case *syntax.Word:
 			n.Parts = countAssoc(n.Parts, assoc)
 		case *syntax.DblQuoted:
@@ -110,6 +119,12 @@ func rewrite(file syntax.Node) map[string]bool {
 			if done[n] {
 				break
 			}
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
+				if d := declBehind(call); d != nil {
+					n.Cmd = d
+				}
+			}
+			rewriteArithElems(n, &elems, assoc)
 			if chk := replCheck(n.Cmd); chk != nil {
 				inner := &syntax.Stmt{Cmd: n.Cmd, Position: n.Position}
 				n.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{chk, inner}}
@@ -301,4 +316,95 @@ func rewriteNode(n syntax.Node, funcs map[string]bool) {
 			funcs[n.Name.Value] = true
 		}
 	}
+}
+
+// maxErrorBacktrack bounds the lines beforeSyntaxError takes off a
+// script that does not parse, looking for the commands before the error.
+const maxErrorBacktrack = 64
+
+// beforeSyntaxError is what bash runs of a script that does not parse: it
+// reads and runs one command at a time, so the complete commands on the
+// lines before the one with the error run, and then the shell exits with
+// status 2. It returns those commands followed by one that prints the
+// error and exits 2, or nil when no command comes before the error (the
+// script is then refused before it runs, as a syntax error).
+func beforeSyntaxError(src, name string, perr error) *syntax.File {
+	var pos syntax.Pos
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(perr, &pe):
+		pos = pe.Pos
+	case errors.As(perr, &le):
+		pos = le.Pos
+	default:
+		return nil
+	}
+	off := int(pos.Offset())
+	if off <= 0 || off > len(src) {
+		return nil
+	}
+	// The error is reported where the parser gave up, which may be past
+	// the line of the command that does not parse (an unclosed "((" is
+	// reported at the end): the longest prefix of whole lines before it
+	// that parses is what bash ran. At most maxErrorBacktrack lines are
+	// tried.
+	prefix := src[:strings.LastIndex(src[:off], "\n")+1]
+	var f *syntax.File
+	for tries := 0; prefix != "" && tries < maxErrorBacktrack; tries++ {
+		g, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(prefix), name)
+		if err == nil {
+			f = g
+			break
+		}
+		prefix = prefix[:strings.LastIndex(prefix[:len(prefix)-1], "\n")+1]
+	}
+	if f == nil || len(f.Stmts) == 0 {
+		return nil
+	}
+	msg, err := syntax.Quote("shell syntax error: "+perr.Error(), syntax.LangBash)
+	if err != nil {
+		return nil
+	}
+	tail, err := syntax.NewParser().Parse(strings.NewReader("__nook_fail 2 "+msg+"; exit 2"), "")
+	if err != nil {
+		return nil
+	}
+	f.Stmts = append(f.Stmts, tail.Stmts...)
+	return f
+}
+
+// declBehind rewrites "builtin export e=E" and "command local x=1" into
+// the declaration itself: the interpreter parses a declaration builtin
+// only as the command's first word (behind builtin or command it reports
+// "unsupported builtin"). It returns the declaration, or nil when call is
+// not one.
+func declBehind(call *syntax.CallExpr) *syntax.DeclClause {
+	if len(call.Assigns) > 0 || len(call.Args) < 2 {
+		return nil
+	}
+	if w := call.Args[0].Lit(); w != "builtin" && w != "command" {
+		return nil
+	}
+	switch call.Args[1].Lit() {
+	case "export", "local", "readonly", "declare", "typeset":
+	default:
+		return nil
+	}
+	var b strings.Builder
+	p := syntax.NewPrinter()
+	for i, w := range call.Args[1:] {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if err := p.Print(&b, w); err != nil {
+			return nil
+		}
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(b.String()), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil
+	}
+	d, _ := f.Stmts[0].Cmd.(*syntax.DeclClause)
+	return d
 }

@@ -66,6 +66,11 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 	case "__nook_status":
 		code, _ := strconv.Atoi(args[1])
 		return code
+	case "__nook_output":
+		// A builtin's lines and errors (kill -l): status 1.
+		io.WriteString(stdout, args[1])
+		fmt.Fprintln(stderr, args[2])
+		return 1
 	case catCmd:
 		name = "cat"
 	case "__nook_type":
@@ -87,6 +92,11 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 	case "publish":
 		if p.hasPublish() {
 			return p.publishCmd(hc.Dir, args, stdout, stderr)
+		}
+	}
+	if _, ok := coreutils.Lookup(name); !ok {
+		if file := p.lookPath(ctx, hc, name); file != "" {
+			return p.runScriptFile(ctx, hc, file, args[1:], stdin, stdout, stderr)
 		}
 	}
 	environ := exported(hc.Env)
@@ -129,6 +139,30 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		return env.ExecContext(ctx, a, in, out, errw)
 	}
 	return coreutils.Run(env, append([]string{name}, args[1:]...))
+}
+
+// lookPath finds a command that is not one of ours as a file in a
+// workspace directory of PATH ("PATH=$PWD/bin:$PATH; tool.sh"), as bash
+// does: the first regular file of that name with an execute bit. It
+// returns "" when there is none; directories outside the backend's root
+// are never looked in.
+func (p *runProgram) lookPath(ctx context.Context, hc interp.HandlerContext, name string) string {
+	root := p.b.opts.Root
+	for _, dir := range strings.Split(hc.Env.Get("PATH").String(), ":") {
+		if dir == "" {
+			dir = hc.Dir
+		} else if !strings.HasPrefix(dir, "/") {
+			dir = hc.Dir + "/" + dir
+		}
+		if dir != root && !strings.HasPrefix(dir, root+"/") {
+			continue
+		}
+		file := strings.TrimSuffix(dir, "/") + "/" + name
+		if st, err := p.fs.Stat(ctx, file); err == nil && st.Kind == "file" && st.FMode&0o111 != 0 {
+			return file
+		}
+	}
+	return ""
 }
 
 func inPath(dir string) bool {
@@ -174,11 +208,16 @@ func (p *runProgram) shCmd(ctx context.Context, hc interp.HandlerContext, args [
 			fmt.Fprintf(stderr, "%s: -c: option requires an argument\n", args[0])
 			return 2
 		}
+		// sh -c CODE NAME ARGS...: NAME is $0.
+		name := args[0]
+		if len(a) > 2 {
+			name = a[2]
+		}
 		var params []string
 		if len(a) > 3 {
 			params = a[3:]
 		}
-		return p.runSource(ctx, hc, args[0], a[1], params, stdin, stdout, stderr)
+		return p.runSource(ctx, hc, name, a[1], params, stdin, stdout, stderr)
 	}
 	return p.runScriptFile(ctx, hc, a[0], a[1:], stdin, stdout, stderr)
 }
@@ -249,8 +288,10 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 2
+		if f = beforeSyntaxError(src, name, err); f == nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			return 2
+		}
 	}
 	if err := check(f); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -286,7 +327,7 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 	}
 	pf, _ := syntax.NewParser().Parse(strings.NewReader(pidVar+"=1; "+ppidVar+"=1"), "")
 	r.Run(ctx, pf)
-	err = r.Run(ctx, f)
+	err = p.runGuarded(ctx, r, f)
 	if err == nil {
 		return 0
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
 )
@@ -41,6 +42,21 @@ func (p *runProgram) recovered(what string, v any) error {
 	err := &PanicError{What: what, Value: v}
 	p.cancel(err)
 	return err
+}
+
+// runGuarded runs f in r. A panic of the interpreter itself (a gap of
+// mvdan.cc/sh: a construct it does not expect) ends the run with a
+// PanicError of the interpreter, as a handler's panic does, so that it is
+// reported by the shell, not as the backend's panic. The interpreter's
+// own goroutines (pipeline stages) are outside this guard: the rewrite
+// (arith.go) keeps the known causes from reaching them.
+func (p *runProgram) runGuarded(ctx context.Context, r *interp.Runner, f *syntax.File) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = p.recovered("the interpreter", v)
+		}
+	}()
+	return r.Run(ctx, f)
 }
 
 // doors are the interpreter's handlers of a run, each guarded.

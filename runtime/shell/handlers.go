@@ -118,9 +118,22 @@ func (p *runProgram) openHandler(ctx context.Context, name string, flag int, per
 		}
 		return nopReadCloserFile{r}, nil
 	}
+	// A file the redirect creates gets 0666 less the umask (the
+	// workspace's default when the mask is the default one).
+	mask := p.umask.Load()
+	created := false
+	if mask != defaultUmask && flag&os.O_CREATE != 0 {
+		_, serr := p.fs.Stat(p.ctx, ap)
+		created = hostfs.Code(serr) == "ENOENT"
+	}
 	w, err := p.fs.Create(p.ctx, ap, flag&os.O_APPEND != 0, flag&os.O_EXCL != 0)
 	if err != nil {
 		return nil, pathErr("open", name, err)
+	}
+	if created {
+		if err := p.fs.Chmod(p.ctx, ap, uint32(0o666&^mask)); err != nil {
+			return nil, pathErr("open", name, err)
+		}
 	}
 	return redirWriter{w, name, hc.Stderr}, nil
 }

@@ -39,7 +39,8 @@ type runProgram struct {
 	limits rthost.Limits
 	mem    *memwatch.Run // the run's registration with the memory watchdog
 	ticks  atomic.Int64
-	depth  int // MaxFunctionDepth, clamped to MaxStackDepth
+	umask  atomic.Int32 // the umask builtin's mask (umask.go)
+	depth  int          // MaxFunctionDepth, clamped to MaxStackDepth
 	procs  procs
 	// depthFrames is the stack length (in frames) below which checkDepth
 	// does not count calls.
@@ -81,6 +82,7 @@ func (pr *program) Run(ctx context.Context, host rthost.Host) rthost.Exit {
 	p.fs = hostfs.New(host, pr.b.opts.Root, lim.MaxAllocBytes)
 	p.depth = min(pr.b.opts.MaxFunctionDepth, lim.MaxStackDepth)
 	p.procs.pipes = map[*os.File]struct{}{}
+	p.umask.Store(defaultUmask)
 	p.depthFrames.Store(int64(p.depth * framesPerCall))
 
 	cwd := pr.req.Cwd
@@ -99,7 +101,7 @@ func (pr *program) Run(ctx context.Context, host rthost.Host) rthost.Exit {
 	if err := r.Run(ctx, pf); err != nil {
 		return p.exit(1, err)
 	}
-	err = r.Run(ctx, pr.file)
+	err = p.runGuarded(ctx, r, pr.file)
 	code := 0
 	if err != nil {
 		if st, ok := interp.IsExitStatus(err); ok {

@@ -116,11 +116,16 @@ func (b *Backend) Prepare(ctx context.Context, fsys *vfs.FS, req *host.Request) 
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(req.Source), "")
 	if err != nil {
-		return nil, &syntaxError{err}
+		if file = beforeSyntaxError(req.Source, "", err); file == nil {
+			return nil, &syntaxError{err}
+		}
 	}
 	if err := check(file); err != nil {
 		return nil, err
 	}
+	// $0 of the script is "bash", as for bash reading a script from its
+	// standard input or -c (the interpreter's default is "gosh").
+	file.Name = "bash"
 	funcs := rewrite(file)
 	return &program{b: b, req: req, file: file, funcs: funcs}, nil
 }
