@@ -352,13 +352,9 @@ proto[Symbol.for('nodejs.util.inspect.custom')] = function inspect(recurseTimes,
 };
 proto.inspect = proto[Symbol.for('nodejs.util.inspect.custom')];
 
+// received ends Node's ERR_INVALID_ARG_TYPE messages (nook:errors.js).
 function received(v) {
-  if (v == null) return ' Received ' + v;
-  if (typeof v === 'function') return ' Received function ' + v.name;
-  if (typeof v === 'object') return ' Received ' + (v.constructor && v.constructor.name ? 'an instance of ' + v.constructor.name : String(v));
-  let s = typeof v === 'string' ? `'${v}'` : String(v);
-  if (s.length > 28) s = s.slice(0, 25) + '...';
-  return ` Received type ${typeof v} (${s})`;
+  return ' Received ' + require('nook:errors.js').determineSpecificType(v);
 }
 
 const kMaxLength = 2 ** 32;
@@ -369,8 +365,10 @@ module.exports = {
   kMaxLength,
   kStringMaxLength: 2 ** 29 - 24,
   constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 },
-  atob: (s) => globalThis.atob(s),
-  btoa: (s) => globalThis.btoa(s),
   isUtf8: (b) => { try { host.utf8Decode(b, true); return true; } catch { return false; } },
   isAscii: (b) => { const u = new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength); for (let i = 0; i < u.length; i++) if (u[i] > 127) return false; return true; },
 };
+// Blob, File, atob and btoa are the globals, built on first use.
+for (const k of ['Blob', 'File', 'atob', 'btoa']) {
+  Object.defineProperty(module.exports, k, { get: () => globalThis[k], enumerable: true, configurable: true });
+}

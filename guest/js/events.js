@@ -11,13 +11,9 @@ function invalidArg(name, types, v) {
   e.code = 'ERR_INVALID_ARG_TYPE';
   return e;
 }
+// received ends Node's ERR_INVALID_ARG_TYPE messages (nook:errors.js).
 function received(v) {
-  if (v == null) return ' Received ' + v;
-  if (typeof v === 'function') return ' Received function ' + (v.name || '<anonymous>');
-  if (typeof v === 'object') return ' Received ' + (v.constructor && v.constructor.name ? 'an instance of ' + v.constructor.name : String(v));
-  let s = typeof v === 'string' ? `'${v}'` : String(v);
-  if (s.length > 28) s = s.slice(0, 25) + '...';
-  return ` Received type ${typeof v} (${s})`;
+  return ' Received ' + require('nook:errors.js').determineSpecificType(v);
 }
 function checkListener(fn) {
   if (typeof fn !== 'function') throw invalidArg('listener', 'function', fn);

@@ -57,7 +57,9 @@ function makeProcess() {
     return [s, n];
   };
   hrtime.bigint = () => BigInt(Math.floor(host.hrnow()));
-  const stream = (fd) => ({
+  // The write of these streams is marked so that the global console
+  // knows it may write to the run's output directly (see console.js).
+  const stream = (fd) => markWrite({
     fd, isTTY: false, writable: true, columns: 80,
     write(chunk, enc, cb) {
       host.write(fd, typeof chunk === 'string' || chunk instanceof Uint8Array ? chunk : String(chunk));
@@ -68,6 +70,10 @@ function makeProcess() {
     on() { return this; }, once() { return this; }, off() { return this; }, emit() { return false; },
     removeListener() { return this; }, listenerCount() { return 0; },
   });
+  function markWrite(st) {
+    Object.defineProperty(st.write, Symbol.for('nook.hostWrite'), { value: true });
+    return st;
+  }
   const EventEmitter = require('node:events');
   const process = Object.create(EventEmitter.prototype);
   EventEmitter.call(process);

@@ -1,0 +1,183 @@
+package js_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// lines runs src, whose default export is a function returning a list of
+// strings, and compares them with want, one per line.
+func lines(t *testing.T, src string, want ...string) {
+	t.Helper()
+	e := newEnv(t)
+	r := e.ok(spec{src: src})
+	var got []string
+	v := strings.TrimSuffix(strings.TrimPrefix(r.value(), `["`), `"]`)
+	got = strings.Split(v, `","`)
+	if len(got) != len(want) {
+		t.Fatalf("got %d values, want %d:\n%s", len(got), len(want), r.value())
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("value %d =\n%s\nwant\n%s", i, got[i], want[i])
+		}
+	}
+}
+
+// TestNodeErrorMessages: the shared validators throw Node's errors, with
+// Node's message format, code and name.
+func TestNodeErrorMessages(t *testing.T) {
+	lines(t, `
+import path from "node:path";
+import vm from "node:vm";
+const show = (f) => { try { f(); return "no error" } catch (e) { return e.name + "|" + e.code + "|" + e.message + "|" + String(e) } };
+export default () => [
+  show(() => path.join(1)),
+  show(() => path.basename("a", 7n)),
+  show(() => path.format(null)),
+  show(() => path.relative("a", {})),
+  show(() => path.win32.dirname(() => 1)),
+  show(() => path.resolve("a", Symbol("s"))),
+  show(() => path.normalize("a".repeat(40) + "'")),
+  show(() => vm.compileFunction("", "x")),
+  show(() => new console.Console({ stdout: process.stdout, groupIndentation: 1001 })),
+  show(() => new console.Console({ stdout: process.stdout, groupIndentation: 1.5 })),
+  show(() => console.table([], false)),
+  show(() => new Blob([], { endings: "crlf" })),
+];`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"path\" argument must be of type string. Received type number (1)|TypeError [ERR_INVALID_ARG_TYPE]: The \"path\" argument must be of type string. Received type number (1)`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"suffix\" argument must be of type string. Received type bigint (7n)|TypeError [ERR_INVALID_ARG_TYPE]: The \"suffix\" argument must be of type string. Received type bigint (7n)`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"pathObject\" argument must be of type object. Received null|TypeError [ERR_INVALID_ARG_TYPE]: The \"pathObject\" argument must be of type object. Received null`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"to\" argument must be of type string. Received an instance of Object|TypeError [ERR_INVALID_ARG_TYPE]: The \"to\" argument must be of type string. Received an instance of Object`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"path\" argument must be of type string. Received function |TypeError [ERR_INVALID_ARG_TYPE]: The \"path\" argument must be of type string. Received function `,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"paths[1]\" argument must be of type string. Received type symbol (Symbol(s))|TypeError [ERR_INVALID_ARG_TYPE]: The \"paths[1]\" argument must be of type string. Received type symbol (Symbol(s))`,
+		`no error`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"params\" argument must be an instance of Array. Received type string ('x')|TypeError [ERR_INVALID_ARG_TYPE]: The \"params\" argument must be an instance of Array. Received type string ('x')`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"groupIndentation\" is out of range. It must be >= 0 && <= 1000. Received 1001|RangeError [ERR_OUT_OF_RANGE]: The value of \"groupIndentation\" is out of range. It must be >= 0 && <= 1000. Received 1001`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"groupIndentation\" is out of range. It must be an integer. Received 1.5|RangeError [ERR_OUT_OF_RANGE]: The value of \"groupIndentation\" is out of range. It must be an integer. Received 1.5`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"properties\" argument must be an instance of Array. Received type boolean (false)|TypeError [ERR_INVALID_ARG_TYPE]: The \"properties\" argument must be an instance of Array. Received type boolean (false)`,
+		`TypeError|ERR_INVALID_ARG_VALUE|The property 'options.endings' is invalid. Received 'crlf'|TypeError [ERR_INVALID_ARG_VALUE]: The property 'options.endings' is invalid. Received 'crlf'`,
+	)
+}
+
+// TestPathWin32: path.win32 is Windows' semantics, not path.posix;
+// node:path/win32 and node:path/posix are the same objects as
+// path.win32 and path.posix.
+func TestPathWin32(t *testing.T) {
+	lines(t, `
+import path from "node:path";
+import win32 from "node:path/win32";
+import posix from "node:path/posix";
+const w = path.win32;
+export default () => [
+  String(win32 === w && posix === path.posix && path.posix === path && w.win32 === w && w.posix === path),
+  w.normalize("C:\\temp\\\\foo\\bar\\..\\"),
+  w.normalize("//server/share/dir/../../x"),
+  w.normalize("test/../C:/Windows"),
+  w.normalize("C:"),
+  w.join("//server", "share"),
+  w.join("\\\\\\a", "b"),
+  w.resolve("c:/blah\\blah", "d:/games", "c:../a"),
+  w.resolve("\\\\server\\share", "..", "x"),
+  w.relative("C:\\orandea\\test\\aaa", "C:\\orandea\\impl\\bbb"),
+  w.relative("C:\\a", "D:\\b"),
+  w.dirname("C:\\a\\b\\"), w.dirname("\\\\srv\\sh"), w.basename("C:file.txt", ".txt"),
+  w.extname("C:\\a.b\\c"), JSON.stringify(w.parse("C:\\p\\dir\\file.ext")),
+  JSON.stringify(w.parse("\\\\server\\share\\f")),
+  w.format({ root: "C:\\", name: "f", ext: "txt" }),
+  String(w.isAbsolute("C:") ) + String(w.isAbsolute("C:/")) + String(w.isAbsolute("//x")),
+  w.toNamespacedPath("C:/foo"), w.toNamespacedPath("//foo//bar"),
+  w.sep + w.delimiter + path.sep + path.delimiter,
+  String(w.matchesGlob("foo\\bar\\baz", "foo\\[bc-r]ar\\baz")) + String(path.matchesGlob("foo/bar/baz", "foo/**")) + String(path.matchesGlob("foo/bar", "*")),
+];`,
+		`true`,
+		`C:\\temp\\foo\\`,
+		`\\\\server\\share\\x`,
+		`.\\C:\\Windows`,
+		`C:.`,
+		`\\\\server\\share\\`,
+		`\\a\\b`,
+		`c:\\blah\\a`,
+		`\\\\server\\share\\x`,
+		`..\\..\\impl\\bbb`,
+		`D:\\b`,
+		`C:\\a`, `\\\\srv\\sh`, `file`,
+		``, `{\"root\":\"C:\\\\\",\"dir\":\"C:\\\\p\\\\dir\",\"base\":\"file.ext\",\"ext\":\".ext\",\"name\":\"file\"}`,
+		`{\"root\":\"\\\\\\\\server\\\\share\\\\\",\"dir\":\"\\\\\\\\server\\\\share\\\\\",\"base\":\"f\",\"ext\":\"\",\"name\":\"f\"}`,
+		`C:\\f.txt`,
+		`falsetruetrue`,
+		`\\\\?\\C:\\foo`, `\\\\?\\UNC\\foo\\bar\\`,
+		`\\;/:`,
+		`truetruefalse`,
+	)
+}
+
+// TestDOMExceptionBlobCapture: DOMException (codes, cause, a bad this),
+// atob's DOMException, structuredClone's DataCloneError, Blob and File,
+// and Error.captureStackTrace.
+func TestDOMExceptionBlobCapture(t *testing.T) {
+	lines(t, `
+import { Blob as BufferBlob } from "node:buffer";
+const d = new DOMException("gone", { name: "AbortError", cause: 7 });
+let bad; try { Object.getOwnPropertyDescriptor(DOMException.prototype, "name").get.call({}) } catch (e) { bad = e.code + " " + e.message }
+let a; try { atob("a") } catch (e) { a = [e instanceof DOMException, e.name, e.code, e.message].join(" ") }
+let c; try { structuredClone(() => 1) } catch (e) { c = [e instanceof DOMException, e.name, e.code].join(" ") }
+const cl = structuredClone(new DOMException("m", "SyntaxError"));
+const b = new Blob(["ab", new Uint8Array([99]), new Blob(["d"])], { type: "Text/Plain" });
+const f = new File(["xyz"], "n.txt", { lastModified: 5 });
+function Outer() { const o = {}; Error.captureStackTrace(o); return o; }
+const o = Outer();
+class MyErr { constructor() { this.name = "MyErr"; this.message = "hi"; Error.captureStackTrace(this, MyErr); } }
+export default async () => [
+  [d.name, d.message, d.code, d.cause, DOMException.ABORT_ERR, Object.prototype.toString.call(d), d instanceof Error].join(" "),
+  bad, a, c,
+  [cl instanceof DOMException, cl.name, cl.code, cl.message].join(" "),
+  [b.size, b.type, await b.text(), await b.slice(1, -1).text(), BufferBlob === Blob, Object.prototype.toString.call(b)].join(" "),
+  [f.name, f.size, f.lastModified, f instanceof Blob, await f.text()].join(" "),
+  String(typeof o.stack === "string" && o.stack.startsWith("Error\n") && o.stack.includes("Outer")),
+  String(new MyErr().stack.split("\n")[0]),
+];`,
+		`AbortError gone 20 7 20 [object DOMException] true`,
+		`ERR_INVALID_THIS Value of \"this\" must be of type DOMException`,
+		`true InvalidCharacterError 5 The string to be decoded is not correctly encoded.`,
+		`true DataCloneError 25`,
+		`true SyntaxError 12 m`,
+		`4 text/plain abcd bc true [object Blob]`,
+		`n.txt 3 5 true xyz`,
+		`true`,
+		`MyErr: hi`,
+	)
+}
+
+// TestVMAndConsoleModule: node:vm evaluates in the program's realm with
+// a context object's properties as globals; node:console is the global
+// console, and its Console class writes to the streams it is given.
+func TestVMAndConsoleModule(t *testing.T) {
+	lines(t, `
+import vm from "node:vm";
+import nodeConsole from "node:console";
+const ctx = vm.createContext({ x: 2 });
+let syn; try { new vm.Script("(") } catch (e) { syn = e.name }
+const out = [];
+const c = new nodeConsole.Console({ write: (s) => out.push(s) });
+c.log("a %d", 1); c.group("g"); c.warn("in"); c.groupEnd(); c.assert(false, "x %s", "y"); c.count(); c.count();
+export default () => [
+  String(vm.runInNewContext("x + y", { x: 1, y: 2 })),
+  String(vm.runInContext("x * 10", ctx)) + String(vm.isContext(ctx)) + String(vm.isContext({})),
+  String(vm.runInThisContext("typeof globalThis")),
+  String(vm.compileFunction("return a + b", ["a", "b"])(2, 3)),
+  syn,
+  String(nodeConsole === console && typeof console.Console === "function"),
+  JSON.stringify(out),
+  console.log.name + " " + console.groupCollapsed.name,
+];`,
+		`3`,
+		`20truefalse`,
+		`object`,
+		`5`,
+		`SyntaxError`,
+		`true`,
+		`[\"a 1\\n\",\"g\\n\",\"  in\\n\",\"Assertion failed: x y\\n\",\"default: 1\\n\",\"default: 2\\n\"]`,
+		`log group`,
+	)
+}
