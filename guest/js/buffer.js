@@ -116,6 +116,7 @@ Buffer.concat = function concat(list, length) {
   for (let i = 0; i < list.length; i++) {
     if (!(list[i] instanceof Uint8Array)) throw invalidArg(`"list[${i}]" argument`, 'an instance of Buffer or Uint8Array', list[i]);
   }
+  if (length !== undefined) require('nook:errors.js').validateInteger(length, 'length', 0, kMaxLength);
   return vConcat.call(Buffer, list.map(asBuffer), length);
 };
 for (const name of ['alloc', 'allocUnsafe', 'allocUnsafeSlow']) {
@@ -151,6 +152,44 @@ Buffer.copyBytesFrom = function copyBytesFrom(view, offset = 0, length) {
   if (offset >= view.length || end <= offset) return Buffer.alloc(0);
   const bytes = new Uint8Array(view.buffer, view.byteOffset + offset * size, (end - offset) * size);
   return vFrom.call(Buffer, bytes);
+};
+
+// copy is Node's: both ends Uint8Arrays, integer positions (others
+// truncated, NaN 0), errors for negative ones, and the bytes copied as
+// if through a temporary (overlap is safe).
+const toInteger = (n, def) => {
+  n = +n;
+  if (!Number.isNaN(n) && n >= Number.MIN_SAFE_INTEGER && n <= Number.MAX_SAFE_INTEGER) return n % 1 === 0 ? n : Math.floor(n);
+  return def;
+};
+proto.copy = function copy(target, targetStart, sourceStart, sourceEnd) {
+  const { makeError } = require('nook:errors.js');
+  if (!(this instanceof Uint8Array)) throw makeError('ERR_INVALID_ARG_TYPE', 'source', ['Buffer', 'Uint8Array'], this);
+  if (!ArrayBuffer.isView(target)) throw makeError('ERR_INVALID_ARG_TYPE', 'target', ['Buffer', 'Uint8Array'], target);
+  if (!(target instanceof Uint8Array)) target = new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
+  const slen = this.byteLength;
+  if (targetStart === undefined) targetStart = 0;
+  else {
+    targetStart = Number.isInteger(targetStart) ? targetStart : toInteger(targetStart, 0);
+    if (targetStart < 0) throw makeError('ERR_OUT_OF_RANGE', 'targetStart', '>= 0', targetStart);
+  }
+  if (sourceStart === undefined) sourceStart = 0;
+  else {
+    sourceStart = Number.isInteger(sourceStart) ? sourceStart : toInteger(sourceStart, 0);
+    if (sourceStart < 0 || sourceStart > slen) throw makeError('ERR_OUT_OF_RANGE', 'sourceStart', `>= 0 && <= ${slen}`, sourceStart);
+  }
+  if (sourceEnd === undefined) sourceEnd = slen;
+  else {
+    sourceEnd = Number.isInteger(sourceEnd) ? sourceEnd : toInteger(sourceEnd, 0);
+    if (sourceEnd < 0) throw makeError('ERR_OUT_OF_RANGE', 'sourceEnd', '>= 0', sourceEnd);
+  }
+  if (targetStart >= target.byteLength || sourceStart >= sourceEnd) return 0;
+  if (sourceEnd - sourceStart > target.byteLength - targetStart) sourceEnd = sourceStart + target.byteLength - targetStart;
+  let nb = sourceEnd - sourceStart;
+  if (nb > slen - sourceStart) nb = slen - sourceStart;
+  if (nb <= 0) return 0;
+  target.set(new Uint8Array(this.buffer, this.byteOffset + sourceStart, nb), targetStart);
+  return nb;
 };
 
 const vByteLength = Buffer.byteLength;
@@ -328,7 +367,7 @@ for (const t of ['UIntLE', 'UIntBE', 'IntLE', 'IntBE']) {
 
 // Node's inspect of a Buffer: at most INSPECT_MAX_BYTES bytes in hex, and
 // any own non-index properties.
-const INSPECT_MAX_BYTES = 50;
+let INSPECT_MAX_BYTES = 50;
 proto[Symbol.for('nodejs.util.inspect.custom')] = function inspect(recurseTimes, ctx) {
   const n = Math.min(INSPECT_MAX_BYTES, this.length);
   let str = '';
@@ -361,13 +400,23 @@ const kMaxLength = 2 ** 32;
 module.exports = {
   Buffer,
   SlowBuffer: vendor.SlowBuffer,
-  INSPECT_MAX_BYTES,
   kMaxLength,
   kStringMaxLength: 2 ** 29 - 24,
   constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 },
-  isUtf8: (b) => { try { host.utf8Decode(b, true); return true; } catch { return false; } },
+  isUtf8: (b) => {
+    if (!ArrayBuffer.isView(b) && !(b instanceof ArrayBuffer)) {
+      throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'input', ['ArrayBuffer', 'Buffer', 'TypedArray'], b);
+    }
+    try { host.utf8Decode(b, true); return true; } catch { return false; }
+  },
   isAscii: (b) => { const u = new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength); for (let i = 0; i < u.length; i++) if (u[i] > 127) return false; return true; },
 };
+// INSPECT_MAX_BYTES is a number >= 0, as Node's setter checks.
+Object.defineProperty(module.exports, 'INSPECT_MAX_BYTES', {
+  get: () => INSPECT_MAX_BYTES,
+  set(v) { require('nook:errors.js').validateNumber(v, 'INSPECT_MAX_BYTES', 0); INSPECT_MAX_BYTES = v; },
+  enumerable: true, configurable: true,
+});
 // Blob, File, atob and btoa are the globals, built on first use.
 for (const k of ['Blob', 'File', 'atob', 'btoa']) {
   Object.defineProperty(module.exports, k, { get: () => globalThis[k], enumerable: true, configurable: true });

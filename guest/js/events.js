@@ -35,11 +35,7 @@ Object.defineProperty(EventEmitter, 'defaultMaxListeners', {
   enumerable: true,
   get() { return defaultMaxListeners; },
   set(n) {
-    if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-      const e = new RangeError('The value of "defaultMaxListeners" is out of range. It must be a non-negative number. Received ' + String(n));
-      e.code = 'ERR_OUT_OF_RANGE';
-      throw e;
-    }
+    require('nook:errors.js').validateNumber(n, 'defaultMaxListeners', 0);
     defaultMaxListeners = n;
   },
 });
@@ -51,11 +47,7 @@ EventEmitter.captureRejectionSymbol = Symbol.for('nodejs.rejection');
 
 const proto = EventEmitter.prototype;
 proto.setMaxListeners = function setMaxListeners(n) {
-  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-    const e = new RangeError('The value of "setMaxListeners" is out of range. It must be >= 0. Received ' + String(n));
-    e.code = 'ERR_OUT_OF_RANGE';
-    throw e;
-  }
+  require('nook:errors.js').validateNumber(n, 'setMaxListeners', 0);
   this._maxListeners = n;
   return this;
 };
@@ -224,15 +216,12 @@ EventEmitter.getEventListeners = (em, type) => (typeof em.listeners === 'functio
 EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners()
   : em && em._maxListeners !== undefined ? em._maxListeners : defaultMaxListeners);
 EventEmitter.setMaxListeners = (n = defaultMaxListeners, ...targets) => {
-  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-    const e = new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + String(n));
-    e.code = 'ERR_OUT_OF_RANGE';
-    throw e;
-  }
+  require('nook:errors.js').validateNumber(n, 'setMaxListeners', 0);
   if (targets.length === 0) defaultMaxListeners = n;
   for (const t of targets) {
     if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
     else if (t instanceof EventTarget) t._maxListeners = n;
+    else throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'eventTargets', ['EventEmitter', 'EventTarget'], t);
   }
 };
 // addAbortListener calls listener once signal aborts (at once if it has)

@@ -181,3 +181,42 @@ export default () => [
 		`log group`,
 	)
 }
+
+// TestZlibBufferValidation: zlib's options and Buffer's concat, copy and
+// INSPECT_MAX_BYTES throw Node's errors.
+func TestZlibBufferValidation(t *testing.T) {
+	lines(t, `
+import zlib from "node:zlib";
+import buffer from "node:buffer";
+const show = (f) => { try { f(); return "no error" } catch (e) { return e.code + "|" + e.message } };
+const g = zlib.createGzip({ level: NaN });
+export default () => [
+  show(() => zlib.createGzip({ chunkSize: "test" })),
+  show(() => zlib.createGzip({ chunkSize: 0 })),
+  show(() => zlib.createGzip({ windowBits: 0 })),
+  show(() => zlib.createInflate({ windowBits: 0 })),
+  show(() => zlib.deflateSync("x", { level: 10 })),
+  show(() => zlib.deflateSync(1)),
+  show(() => zlib.crc32("x", "y")),
+  String(g._level),
+  show(() => Buffer.concat([Buffer.from("a")], 3.5)),
+  show(() => Buffer.alloc(5).copy(Buffer.alloc(5), -1)),
+  show(() => Buffer.alloc(5).copy("x")),
+  String(Buffer.from("abc").copy(new Uint16Array(1))),
+  show(() => { buffer.INSPECT_MAX_BYTES = -1 }),
+];`,
+		`ERR_INVALID_ARG_TYPE|The \"options.chunkSize\" property must be of type number. Received type string ('test')`,
+		`ERR_OUT_OF_RANGE|The value of \"options.chunkSize\" is out of range. It must be >= 64. Received 0`,
+		`ERR_OUT_OF_RANGE|The value of \"options.windowBits\" is out of range. It must be >= 9 and <= 15. Received 0`,
+		`no error`,
+		`ERR_OUT_OF_RANGE|The value of \"options.level\" is out of range. It must be >= -1 and <= 9. Received 10`,
+		`ERR_INVALID_ARG_TYPE|The \"buffer\" argument must be of type string or an instance of Buffer, TypedArray, DataView, or ArrayBuffer. Received type number (1)`,
+		`ERR_INVALID_ARG_TYPE|The \"value\" argument must be of type number. Received type string ('y')`,
+		`-1`,
+		`ERR_OUT_OF_RANGE|The value of \"length\" is out of range. It must be an integer. Received 3.5`,
+		`ERR_OUT_OF_RANGE|The value of \"targetStart\" is out of range. It must be >= 0. Received -1`,
+		`ERR_INVALID_ARG_TYPE|The \"target\" argument must be an instance of Buffer or Uint8Array. Received type string ('x')`,
+		`2`,
+		`ERR_OUT_OF_RANGE|The value of \"INSPECT_MAX_BYTES\" is out of range. It must be >= 0. Received -1`,
+	)
+}
