@@ -2,7 +2,6 @@
 // node:os — a fixed, minimal machine description (nothing of the real host).
 
 module.exports = {
-  EOL: '\n',
   platform: () => 'linux',
   type: () => 'Linux',
   arch: () => 'x64',
@@ -33,3 +32,5 @@ module.exports = {
   setPriority: () => undefined,
   devNull: '/dev/null',
 };
+// EOL is read-only (but configurable), as Node's is.
+Object.defineProperty(module.exports, 'EOL', { value: '\n', writable: false, enumerable: true, configurable: true });

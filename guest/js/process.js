@@ -104,13 +104,19 @@ function makeProcess() {
     host.write(2, s);
   };
   const emitWarning = (warning, type, code, ctor) => {
+    const { validateString, makeError } = require('nook:errors.js');
     let detail;
     if (type !== null && typeof type === 'object' && !Array.isArray(type)) {
-      ({ type, code, detail } = type);
+      code = type.code;
+      if (typeof type.detail === 'string') detail = type.detail;
+      type = type.type || 'Warning';
     } else if (typeof type === 'function') {
-      type = undefined;
+      code = undefined;
+      type = 'Warning';
     }
+    if (type !== undefined) validateString(type, 'type');
     if (typeof code === 'function') code = undefined;
+    else if (code !== undefined) validateString(code, 'code');
     if (typeof warning === 'string') {
       const w = new Error(warning);
       w.name = String(type || 'Warning');
@@ -118,9 +124,7 @@ function makeProcess() {
       if (detail !== undefined) w.detail = detail;
       warning = w;
     } else if (!(warning instanceof Error)) {
-      const e = new TypeError('The "warning" argument must be of type string or an instance of Error.' + received(warning));
-      e.code = 'ERR_INVALID_ARG_TYPE';
-      throw e;
+      throw makeError('ERR_INVALID_ARG_TYPE', 'warning', ['Error', 'string'], warning);
     }
     if (warning.name === 'DeprecationWarning' && process.noDeprecation) return;
     if (warning.name === 'DeprecationWarning' && process.throwDeprecation) throw warning;
@@ -142,7 +146,12 @@ function makeProcess() {
   Object.assign(process, {
     // As in Node, what is stored in process.env becomes a string.
     env: new Proxy(host.env, {
-      set: (t, k, v) => { t[k] = typeof k === 'symbol' ? v : String(v); return true; },
+      // A symbol key or value throws a TypeError, as in Node.
+      set: (t, k, v) => {
+        if (typeof k === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
+        t[k] = `${v}`;
+        return true;
+      },
       defineProperty: (t, k, d) => Reflect.defineProperty(t, k, 'value' in d && typeof k !== 'symbol' ? { ...d, value: String(d.value) } : d),
     }),
     argv: host.argv,

@@ -220,3 +220,39 @@ export default () => [
 		`ERR_OUT_OF_RANGE|The value of \"INSPECT_MAX_BYTES\" is out of range. It must be >= 0. Received -1`,
 	)
 }
+
+// TestMoreValidators: process.emitWarning, util.deprecate,
+// crypto.randomUUID, setMaxListeners, the timers/promises scheduler,
+// process.env with a symbol and os.EOL throw as Node's do.
+func TestMoreValidators(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+import crypto from "node:crypto";
+import os from "node:os";
+import { EventEmitter } from "node:events";
+import { scheduler } from "node:timers/promises";
+const show = (f) => { try { f(); return "no error" } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  show(() => process.emitWarning(1)),
+  show(() => process.emitWarning("w", "T", 5)),
+  show(() => util.deprecate(() => {}, "m", 7)),
+  show(() => crypto.randomUUID({ disableEntropyCache: "" })),
+  show(() => new EventEmitter().setMaxListeners("x")),
+  show(() => new EventEmitter().setMaxListeners(-1)),
+  show(() => EventEmitter.setMaxListeners(1, "nope")),
+  show(() => new scheduler.constructor()),
+  show(() => { process.env[Symbol("s")] = 1 }),
+  show(() => { os.EOL = "x" }).split("|")[0],
+];`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"warning\" argument must be of type string or an instance of Error. Received type number (1)`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"code\" argument must be of type string. Received type number (5)`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"code\" argument must be of type string. Received type number (7)`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"options.disableEntropyCache\" property must be of type boolean. Received type string ('')`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"setMaxListeners\" argument must be of type number. Received type string ('x')`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"setMaxListeners\" is out of range. It must be >= 0. Received -1`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"eventTargets\" argument must be an instance of EventEmitter or EventTarget. Received type string ('nope')`,
+		`TypeError|ERR_ILLEGAL_CONSTRUCTOR|Illegal constructor`,
+		`TypeError|undefined|Cannot convert a Symbol value to a string`,
+		`TypeError`,
+	)
+}
