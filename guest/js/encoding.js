@@ -61,7 +61,7 @@ function makeEncoding() {
 
   class TextDecoder {
     constructor(label = 'utf-8', opts = {}) {
-      const l = String(label).toLowerCase().trim();
+      const l = String(label).toLowerCase().replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ''); // ASCII whitespace only (WHATWG)
       const enc = byLabel.get(l);
       if (enc === undefined) {
         const e = new RangeError('The "' + label + '" encoding is not supported');

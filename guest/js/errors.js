@@ -193,6 +193,14 @@ function makeError(code, ...args) {
   return codedError(c[0], code, msg);
 }
 
+// makeErrorAs is makeError with another class, for the codes Node
+// throws as more than one (ERR_INVALID_ARG_VALUE.RangeError).
+function makeErrorAs(Base, code, ...args) {
+  const c = codes[code];
+  if (!c) throw new Error(`nook:errors.js: unknown code ${code}`);
+  return codedError(Base, code, typeof c[1] === 'function' ? c[1](...args) : c[1]);
+}
+
 // The validators, by Node's names and with Node's errors.
 function validateString(value, name) {
   if (typeof value !== 'string') throw makeError('ERR_INVALID_ARG_TYPE', name, 'string', value);
@@ -250,7 +258,7 @@ function validateBuffer(buffer, name = 'buffer') {
 }
 
 module.exports = {
-  makeError, codedError, determineSpecificType, addNumericalSeparator,
+  makeError, makeErrorAs, codedError, determineSpecificType, addNumericalSeparator,
   invalidArgTypeMessage, outOfRangeMessage, invalidArgValueMessage,
   validateString, validateBoolean, validateFunction, validateNumber, validateInteger,
   validateInt32, validateUint32, validateObject, validateArray, validateOneOf,

@@ -373,6 +373,7 @@ class EventTarget {
     const o = typeof opts === 'boolean' ? { capture: opts } : opts || {};
     const capture = !!o.capture;
     const signal = o.signal;
+    require('nook:errors.js').validateAbortSignal(signal, 'options.signal');
     if (signal && signal.aborted) return;
     const list = this._l.get(type) || [];
     if (list.some((e) => e.fn === callback && e.capture === capture)) return;

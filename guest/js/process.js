@@ -204,7 +204,25 @@ function makeProcess() {
     uptime: () => host.hrnow() / 1e9,
     memoryUsage: Object.assign(() => ({ rss: 50331648, heapTotal: 16777216, heapUsed: 8388608, external: 1048576, arrayBuffers: 16384 }), { rss: () => 50331648 }),
     resourceUsage: () => ({ userCPUTime: 0, systemCPUTime: 0, maxRSS: 49152, fsRead: 0, fsWrite: 0 }),
-    cpuUsage: () => ({ user: 0, system: 0 }),
+    // The sandbox measures no CPU time: 0 µs of each, and the
+    // difference from a valid previous value (checked as Node does).
+    cpuUsage(prevValue) {
+      if (prevValue) {
+        const { validateObject, validateNumber, makeErrorAs } = require('nook:errors.js');
+        const valid = (n) => typeof n === 'number' && n <= Number.MAX_SAFE_INTEGER && n >= 0;
+        if (!valid(prevValue.user)) {
+          validateObject(prevValue, 'prevValue');
+          validateNumber(prevValue.user, 'prevValue.user');
+          throw makeErrorAs(RangeError, 'ERR_INVALID_ARG_VALUE', 'prevValue.user', prevValue.user);
+        }
+        if (!valid(prevValue.system)) {
+          validateNumber(prevValue.system, 'prevValue.system');
+          throw makeErrorAs(RangeError, 'ERR_INVALID_ARG_VALUE', 'prevValue.system', prevValue.system);
+        }
+        return { user: 0 - prevValue.user, system: 0 - prevValue.system };
+      }
+      return { user: 0, system: 0 };
+    },
     umask: () => 0o22,
     getuid: () => 1000, getgid: () => 1000, geteuid: () => 1000, getegid: () => 1000,
     getgroups: () => [1000],

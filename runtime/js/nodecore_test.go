@@ -243,6 +243,8 @@ export default () => [
   show(() => new scheduler.constructor()),
   show(() => { process.env[Symbol("s")] = 1 }),
   show(() => { os.EOL = "x" }).split("|")[0],
+  show(() => process.cpuUsage(1)),
+  show(() => process.cpuUsage({ user: -1, system: 0 })),
 ];`,
 		`TypeError|ERR_INVALID_ARG_TYPE|The \"warning\" argument must be of type string or an instance of Error. Received type number (1)`,
 		`TypeError|ERR_INVALID_ARG_TYPE|The \"code\" argument must be of type string. Received type number (5)`,
@@ -254,5 +256,60 @@ export default () => [
 		`TypeError|ERR_ILLEGAL_CONSTRUCTOR|Illegal constructor`,
 		`TypeError|undefined|Cannot convert a Symbol value to a string`,
 		`TypeError`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"prevValue\" argument must be of type object. Received type number (1)`,
+		`RangeError|ERR_INVALID_ARG_VALUE|The property 'prevValue.user' is invalid. Received -1`,
+	)
+}
+
+// TestOSPriority: the run's own priority is kept; other pids are not in
+// the sandbox; arguments are checked as Node does.
+func TestOSPriority(t *testing.T) {
+	lines(t, `
+import os from "node:os";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+os.setPriority(5);
+export default () => [
+  show(() => os.getPriority()), show(() => os.getPriority(process.pid)),
+  show(() => os.getPriority(-1)),
+  show(() => os.setPriority(0, 20)),
+  show(() => os.setPriority("x", 1)),
+  show(() => os.getPriority(3.14)),
+];`,
+		`5`, `5`,
+		`SystemError|ERR_SYSTEM_ERROR|A system error occurred: uv_os_getpriority returned ESRCH (no such process)`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"priority\" is out of range. It must be >= -20 && <= 19. Received 20`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"pid\" argument must be of type number. Received type string ('x')`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"pid\" is out of range. It must be an integer. Received 3.14`,
+	)
+}
+
+// TestClearWrongKind: clearImmediate does not clear a Timeout, nor
+// clearTimeout an Immediate, as in Node.
+func TestClearWrongKind(t *testing.T) {
+	lines(t, `
+const log = [];
+const t = setTimeout(() => log.push("timeout"), 1);
+clearImmediate(t);
+const i = setImmediate(() => log.push("immediate"));
+clearTimeout(i);
+const j = setImmediate(() => log.push("cleared"));
+clearImmediate(j);
+export default async () => { await new Promise((r) => setTimeout(r, 20)); return log; };`,
+		`immediate`, `timeout`)
+}
+
+// TestLabelAndSignal: TextDecoder strips ASCII whitespace only from its
+// label; addEventListener checks options.signal.
+func TestLabelAndSignal(t *testing.T) {
+	lines(t, `
+const show = (f) => { try { f(); return "no error" } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  show(() => new TextDecoder("\u00a0utf-8")),
+  show(() => new TextDecoder(" utf-8\n")),
+  show(() => new EventTarget().addEventListener("x", () => {}, { signal: 1 })),
+];`,
+		"RangeError|ERR_ENCODING_NOT_SUPPORTED|The \\\"\u00a0utf-8\\\" encoding is not supported",
+		`no error`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"options.signal\" property must be an instance of AbortSignal. Received type number (1)`,
 	)
 }
