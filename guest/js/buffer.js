@@ -101,9 +101,27 @@ Buffer.compare = function compare(a, b) {
   return vCompare(asBuffer(a), asBuffer(b));
 };
 const vProtoCompare = proto.compare;
-proto.compare = function compare(target, ...rest) {
+// compare is Node's: integer offsets within bounds (no coercion), then
+// the two ranges compared byte by byte.
+proto.compare = function compare(target, targetStart, targetEnd, sourceStart, sourceEnd) {
   if (!(target instanceof Uint8Array)) throw invalidArg('"target" argument', 'an instance of Buffer or Uint8Array', target);
-  return vProtoCompare.call(this, asBuffer(target), ...rest);
+  if (arguments.length === 1) return vProtoCompare.call(this, asBuffer(target));
+  const { validateInteger, makeError } = require('nook:errors.js');
+  if (targetStart === undefined) targetStart = 0; else validateInteger(targetStart, 'targetStart', 0, kMaxLength);
+  if (targetEnd === undefined) targetEnd = target.length; else validateInteger(targetEnd, 'targetEnd', 0, target.length);
+  if (sourceStart === undefined) sourceStart = 0; else validateInteger(sourceStart, 'sourceStart', 0, kMaxLength);
+  if (sourceEnd === undefined) sourceEnd = this.length; else validateInteger(sourceEnd, 'sourceEnd', 0, this.length);
+  if (sourceStart >= sourceEnd) return targetStart >= targetEnd ? 0 : -1;
+  if (targetStart >= targetEnd) return 1;
+  if (sourceStart > this.length) throw makeError('ERR_OUT_OF_RANGE', 'sourceStart', `>= 0 && <= ${this.length}`, sourceStart);
+  if (targetStart > target.length) throw makeError('ERR_OUT_OF_RANGE', 'targetStart', `>= 0 && <= ${target.length}`, targetStart);
+  const sl = sourceEnd - sourceStart, tl = targetEnd - targetStart;
+  const n = Math.min(sl, tl, this.length - sourceStart);
+  for (let i = 0; i < n; i++) {
+    const x = this[sourceStart + i], y = target[targetStart + i];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return sl === tl ? 0 : sl < tl ? -1 : 1;
 };
 const vEquals = proto.equals;
 proto.equals = function equals(other) {

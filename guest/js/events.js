@@ -439,6 +439,12 @@ class AbortSignal extends EventTarget {
     return c.signal;
   }
   static any(signals) {
+    const { validateArray, validateAbortSignal, makeError } = require('nook:errors.js');
+    validateArray(signals, 'signals');
+    for (let i = 0; i < signals.length; i++) {
+      if (signals[i] === undefined) throw makeError('ERR_INVALID_ARG_TYPE', `signals[${i}]`, 'AbortSignal', undefined);
+      validateAbortSignal(signals[i], `signals[${i}]`);
+    }
     const c = new AbortController();
     for (const s of signals) {
       if (s.aborted) { c.abort(s.reason); return c.signal; }

@@ -313,3 +313,25 @@ export default () => [
 		`TypeError|ERR_INVALID_ARG_TYPE|The \"options.signal\" property must be an instance of AbortSignal. Received type number (1)`,
 	)
 }
+
+// TestCompareAndAny: Buffer#compare checks its offsets without coercion;
+// AbortSignal.any checks its list.
+func TestCompareAndAny(t *testing.T) {
+	lines(t, `
+const show = (f) => { try { return String(f()) } catch (e) { return e.code + "|" + e.message } };
+const a = Buffer.from([1, 2, 3, 4]), b = Buffer.from([2, 3]);
+export default () => [
+  show(() => a.compare(b, 0, 2, 1, 3)),
+  show(() => a.compare(b, 0xff)),
+  show(() => a.compare(b, "0")),
+  show(() => a.compare(b, 0, 3)),
+  show(() => AbortSignal.any()),
+  show(() => AbortSignal.any([AbortSignal.abort(), undefined])),
+];`,
+		`0`, `1`,
+		`ERR_INVALID_ARG_TYPE|The \"targetStart\" argument must be of type number. Received type string ('0')`,
+		`ERR_OUT_OF_RANGE|The value of \"targetEnd\" is out of range. It must be >= 0 && <= 2. Received 3`,
+		`ERR_INVALID_ARG_TYPE|The \"signals\" argument must be an instance of Array. Received undefined`,
+		`ERR_INVALID_ARG_TYPE|The \"signals[1]\" argument must be an instance of AbortSignal. Received undefined`,
+	)
+}
