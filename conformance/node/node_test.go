@@ -252,8 +252,32 @@ func runOne(b *js.Backend, files tree, file string) (res result) {
 		return res
 	}
 	res.reason = reason(res.stderr, ex)
+	if nr := notOkReason(res.stdout); nr != "" {
+		res.reason = nr
+	}
 	res.group, res.reason = classify(name, src, res.stderr, res.reason)
 	return res
+}
+
+// notOk is a failed test of node:test's TAP output, and errorField the
+// error line of its diagnostics.
+var (
+	notOk      = regexp.MustCompile(`(?m)^\s*not ok \d+ - .*$`)
+	errorField = regexp.MustCompile(`(?m)^\s*error: (.*)$`)
+)
+
+// notOkReason is the first failed node:test test of a run's stdout, with
+// its error when the diagnostics give one, or "" when none failed.
+func notOkReason(stdout string) string {
+	loc := notOk.FindStringIndex(stdout)
+	if loc == nil {
+		return ""
+	}
+	why := strings.TrimSpace(stdout[loc[0]:loc[1]])
+	if m := errorField.FindStringSubmatch(stdout[loc[1]:]); m != nil {
+		why += " — error: " + strings.TrimSpace(m[1])
+	}
+	return clip(why)
 }
 
 // writeSection replaces the section name of the report file (between

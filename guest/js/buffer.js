@@ -101,9 +101,27 @@ Buffer.compare = function compare(a, b) {
   return vCompare(asBuffer(a), asBuffer(b));
 };
 const vProtoCompare = proto.compare;
-proto.compare = function compare(target, ...rest) {
+// compare is Node's: integer offsets within bounds (no coercion), then
+// the two ranges compared byte by byte.
+proto.compare = function compare(target, targetStart, targetEnd, sourceStart, sourceEnd) {
   if (!(target instanceof Uint8Array)) throw invalidArg('"target" argument', 'an instance of Buffer or Uint8Array', target);
-  return vProtoCompare.call(this, asBuffer(target), ...rest);
+  if (arguments.length === 1) return vProtoCompare.call(this, asBuffer(target));
+  const { validateInteger, makeError } = require('nook:errors.js');
+  if (targetStart === undefined) targetStart = 0; else validateInteger(targetStart, 'targetStart', 0, kMaxLength);
+  if (targetEnd === undefined) targetEnd = target.length; else validateInteger(targetEnd, 'targetEnd', 0, target.length);
+  if (sourceStart === undefined) sourceStart = 0; else validateInteger(sourceStart, 'sourceStart', 0, kMaxLength);
+  if (sourceEnd === undefined) sourceEnd = this.length; else validateInteger(sourceEnd, 'sourceEnd', 0, this.length);
+  if (sourceStart >= sourceEnd) return targetStart >= targetEnd ? 0 : -1;
+  if (targetStart >= targetEnd) return 1;
+  if (sourceStart > this.length) throw makeError('ERR_OUT_OF_RANGE', 'sourceStart', `>= 0 && <= ${this.length}`, sourceStart);
+  if (targetStart > target.length) throw makeError('ERR_OUT_OF_RANGE', 'targetStart', `>= 0 && <= ${target.length}`, targetStart);
+  const sl = sourceEnd - sourceStart, tl = targetEnd - targetStart;
+  const n = Math.min(sl, tl, this.length - sourceStart);
+  for (let i = 0; i < n; i++) {
+    const x = this[sourceStart + i], y = target[targetStart + i];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return sl === tl ? 0 : sl < tl ? -1 : 1;
 };
 const vEquals = proto.equals;
 proto.equals = function equals(other) {
@@ -116,6 +134,7 @@ Buffer.concat = function concat(list, length) {
   for (let i = 0; i < list.length; i++) {
     if (!(list[i] instanceof Uint8Array)) throw invalidArg(`"list[${i}]" argument`, 'an instance of Buffer or Uint8Array', list[i]);
   }
+  if (length !== undefined) require('nook:errors.js').validateInteger(length, 'length', 0, kMaxLength);
   return vConcat.call(Buffer, list.map(asBuffer), length);
 };
 for (const name of ['alloc', 'allocUnsafe', 'allocUnsafeSlow']) {
@@ -151,6 +170,44 @@ Buffer.copyBytesFrom = function copyBytesFrom(view, offset = 0, length) {
   if (offset >= view.length || end <= offset) return Buffer.alloc(0);
   const bytes = new Uint8Array(view.buffer, view.byteOffset + offset * size, (end - offset) * size);
   return vFrom.call(Buffer, bytes);
+};
+
+// copy is Node's: both ends Uint8Arrays, integer positions (others
+// truncated, NaN 0), errors for negative ones, and the bytes copied as
+// if through a temporary (overlap is safe).
+const toInteger = (n, def) => {
+  n = +n;
+  if (!Number.isNaN(n) && n >= Number.MIN_SAFE_INTEGER && n <= Number.MAX_SAFE_INTEGER) return n % 1 === 0 ? n : Math.floor(n);
+  return def;
+};
+proto.copy = function copy(target, targetStart, sourceStart, sourceEnd) {
+  const { makeError } = require('nook:errors.js');
+  if (!(this instanceof Uint8Array)) throw makeError('ERR_INVALID_ARG_TYPE', 'source', ['Buffer', 'Uint8Array'], this);
+  if (!ArrayBuffer.isView(target)) throw makeError('ERR_INVALID_ARG_TYPE', 'target', ['Buffer', 'Uint8Array'], target);
+  if (!(target instanceof Uint8Array)) target = new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
+  const slen = this.byteLength;
+  if (targetStart === undefined) targetStart = 0;
+  else {
+    targetStart = Number.isInteger(targetStart) ? targetStart : toInteger(targetStart, 0);
+    if (targetStart < 0) throw makeError('ERR_OUT_OF_RANGE', 'targetStart', '>= 0', targetStart);
+  }
+  if (sourceStart === undefined) sourceStart = 0;
+  else {
+    sourceStart = Number.isInteger(sourceStart) ? sourceStart : toInteger(sourceStart, 0);
+    if (sourceStart < 0 || sourceStart > slen) throw makeError('ERR_OUT_OF_RANGE', 'sourceStart', `>= 0 && <= ${slen}`, sourceStart);
+  }
+  if (sourceEnd === undefined) sourceEnd = slen;
+  else {
+    sourceEnd = Number.isInteger(sourceEnd) ? sourceEnd : toInteger(sourceEnd, 0);
+    if (sourceEnd < 0) throw makeError('ERR_OUT_OF_RANGE', 'sourceEnd', '>= 0', sourceEnd);
+  }
+  if (targetStart >= target.byteLength || sourceStart >= sourceEnd) return 0;
+  if (sourceEnd - sourceStart > target.byteLength - targetStart) sourceEnd = sourceStart + target.byteLength - targetStart;
+  let nb = sourceEnd - sourceStart;
+  if (nb > slen - sourceStart) nb = slen - sourceStart;
+  if (nb <= 0) return 0;
+  target.set(new Uint8Array(this.buffer, this.byteOffset + sourceStart, nb), targetStart);
+  return nb;
 };
 
 const vByteLength = Buffer.byteLength;
@@ -328,7 +385,7 @@ for (const t of ['UIntLE', 'UIntBE', 'IntLE', 'IntBE']) {
 
 // Node's inspect of a Buffer: at most INSPECT_MAX_BYTES bytes in hex, and
 // any own non-index properties.
-const INSPECT_MAX_BYTES = 50;
+let INSPECT_MAX_BYTES = 50;
 proto[Symbol.for('nodejs.util.inspect.custom')] = function inspect(recurseTimes, ctx) {
   const n = Math.min(INSPECT_MAX_BYTES, this.length);
   let str = '';
@@ -352,25 +409,33 @@ proto[Symbol.for('nodejs.util.inspect.custom')] = function inspect(recurseTimes,
 };
 proto.inspect = proto[Symbol.for('nodejs.util.inspect.custom')];
 
+// received ends Node's ERR_INVALID_ARG_TYPE messages (nook:errors.js).
 function received(v) {
-  if (v == null) return ' Received ' + v;
-  if (typeof v === 'function') return ' Received function ' + v.name;
-  if (typeof v === 'object') return ' Received ' + (v.constructor && v.constructor.name ? 'an instance of ' + v.constructor.name : String(v));
-  let s = typeof v === 'string' ? `'${v}'` : String(v);
-  if (s.length > 28) s = s.slice(0, 25) + '...';
-  return ` Received type ${typeof v} (${s})`;
+  return ' Received ' + require('nook:errors.js').determineSpecificType(v);
 }
 
 const kMaxLength = 2 ** 32;
 module.exports = {
   Buffer,
   SlowBuffer: vendor.SlowBuffer,
-  INSPECT_MAX_BYTES,
   kMaxLength,
   kStringMaxLength: 2 ** 29 - 24,
   constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 },
-  atob: (s) => globalThis.atob(s),
-  btoa: (s) => globalThis.btoa(s),
-  isUtf8: (b) => { try { host.utf8Decode(b, true); return true; } catch { return false; } },
+  isUtf8: (b) => {
+    if (!ArrayBuffer.isView(b) && !(b instanceof ArrayBuffer)) {
+      throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'input', ['ArrayBuffer', 'Buffer', 'TypedArray'], b);
+    }
+    try { host.utf8Decode(b, true); return true; } catch { return false; }
+  },
   isAscii: (b) => { const u = new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength); for (let i = 0; i < u.length; i++) if (u[i] > 127) return false; return true; },
 };
+// INSPECT_MAX_BYTES is a number >= 0, as Node's setter checks.
+Object.defineProperty(module.exports, 'INSPECT_MAX_BYTES', {
+  get: () => INSPECT_MAX_BYTES,
+  set(v) { require('nook:errors.js').validateNumber(v, 'INSPECT_MAX_BYTES', 0); INSPECT_MAX_BYTES = v; },
+  enumerable: true, configurable: true,
+});
+// Blob, File, atob and btoa are the globals, built on first use.
+for (const k of ['Blob', 'File', 'atob', 'btoa']) {
+  Object.defineProperty(module.exports, k, { get: () => globalThis[k], enumerable: true, configurable: true });
+}

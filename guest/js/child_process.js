@@ -37,14 +37,9 @@ function typeError(code, msg) {
   return e;
 }
 
+// received ends Node's ERR_INVALID_ARG_TYPE messages (nook:errors.js).
 function received(v) {
-  if (v === null) return 'Received null';
-  if (v === undefined) return 'Received undefined';
-  if (typeof v === 'function') return 'Received function ' + (v.name || '<anonymous>');
-  if (typeof v === 'object') return 'Received an instance of ' + ((v.constructor && v.constructor.name) || 'Object');
-  let s = typeof v === 'string' ? "'" + v + "'" : String(v);
-  if (s.length > 28) s = s.slice(0, 25) + '...';
-  return `Received type ${typeof v} (${s})`;
+  return 'Received ' + require('nook:errors.js').determineSpecificType(v);
 }
 
 function checkString(v, name) {

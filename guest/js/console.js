@@ -67,55 +67,157 @@ function table(data, properties) {
   return render(head, columns);
 }
 
-function makeConsole() {
+// makeConsole builds the methods of a console over write(fd, text)
+// (fd 1 stdout, 2 stderr): groupIndentation spaces per group level,
+// inspectOptions for %o-less formatting of objects.
+function makeConsole(write, groupIndentation = 2, inspectOptions) {
   const simple = (v) => typeof v === 'string' || (typeof v === 'number' && !Object.is(v, -0)) || typeof v === 'boolean' || v == null;
   const format = (args) => {
     if (args.length === 1 && typeof args[0] === 'string') return args[0];
     let all = true;
     for (const a of args) if (!simple(a) || (typeof a === 'string' && a.includes('%'))) { all = false; break; }
     if (all) return args.map((a) => (a === null ? 'null' : String(a))).join(' ');
-    return (util || (util = require('node:util'))).format(...args);
+    const u = util || (util = require('node:util'));
+    return inspectOptions ? u.formatWithOptions(inspectOptions, ...args) : u.format(...args);
   };
   let indent = '';
   const out = (stream) => (...args) => {
     let s = format(args);
     if (indent) s = indent + s.split('\n').join('\n' + indent);
-    host.write(stream, s + '\n');
+    write(stream, s + '\n');
+  };
+  const warn = (msg) => {
+    if (globalThis.process && typeof process.emitWarning === 'function') process.emitWarning(msg);
   };
   const counts = new Map(), times = new Map();
+  const elapsed = (t) => {
+    const ms = (host.hrnow() - t) / 1e6;
+    if (ms >= 60000) {
+      const m = Math.floor(ms / 60000), sec = (ms - m * 60000) / 1000;
+      if (m >= 60) {
+        const h = Math.floor(m / 60);
+        return `${h}:${String(m - h * 60).padStart(2, '0')}:${sec.toFixed(3).padStart(6, '0')} (h:mm:ss.mmm)`;
+      }
+      return `${m}:${sec.toFixed(3).padStart(6, '0')} (m:ss.mmm)`;
+    }
+    if (ms >= 1000) return (ms / 1000).toFixed(3) + 's';
+    return ms.toFixed(3) + 'ms';
+  };
   const console = {
-    log: out(1), info: out(1), debug: out(1), warn: out(2), error: out(2),
+    log: out(1), info: out(1), debug: out(1), dirxml: out(1), warn: out(2), error: out(2),
     trace: (...args) => {
       const e = new Error(format(args));
-      host.write(2, 'Trace: ' + format(args) + host.userFrames(String(e.stack)) + '\n');
+      write(2, indent + 'Trace' + (args.length ? ': ' + format(args) : '') + host.userFrames(String(e.stack)) + '\n');
     },
     dir: (v, options) => {
       const u = util || (util = require('node:util'));
-      out(1)(u.inspect(v, { customInspect: false, ...options }));
+      out(1)(u.inspect(v, { customInspect: false, ...inspectOptions, ...options }));
     },
     table: (data, properties) => {
+      if (properties !== undefined && !Array.isArray(properties)) {
+        throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'properties', 'Array', properties);
+      }
       if (data === null || typeof data !== 'object') { out(1)(data); return; }
       out(1)(table(data, properties));
     },
-    assert: (ok, ...args) => { if (!ok) out(2)('Assertion failed' + (args.length ? ': ' + format(args) : '')); },
-    count: (label = 'default') => { const n = (counts.get(label) || 0) + 1; counts.set(label, n); out(1)(label + ': ' + n); },
-    countReset: (label = 'default') => counts.delete(label),
-    time: (label = 'default') => times.set(label, host.hrnow()),
+    assert: (ok, ...args) => {
+      if (ok) return;
+      if (typeof args[0] === 'string') args[0] = 'Assertion failed: ' + args[0];
+      else args.unshift('Assertion failed');
+      out(2)(...args);
+    },
+    count: (label = 'default') => {
+      label = `${label}`;
+      const n = (counts.get(label) || 0) + 1;
+      counts.set(label, n);
+      out(1)(label + ': ' + n);
+    },
+    countReset: (label = 'default') => {
+      label = `${label}`;
+      if (!counts.has(label)) { warn(`Count for '${label}' does not exist`); return; }
+      counts.delete(label);
+    },
+    time: (label = 'default') => {
+      label = `${label}`;
+      if (times.has(label)) { warn(`Label '${label}' already exists for console.time()`); return; }
+      times.set(label, host.hrnow());
+    },
     timeEnd: (label = 'default') => {
+      label = `${label}`;
       const t = times.get(label);
-      if (t !== undefined) { times.delete(label); out(1)(label + ': ' + ((host.hrnow() - t) / 1e6).toFixed(3) + 'ms'); }
+      if (t === undefined) { warn(`No such label '${label}' for console.timeEnd()`); return; }
+      times.delete(label);
+      out(1)(label + ': ' + elapsed(t));
     },
     timeLog: (label = 'default', ...args) => {
+      label = `${label}`;
       const t = times.get(label);
-      if (t !== undefined) out(1)(label + ': ' + ((host.hrnow() - t) / 1e6).toFixed(3) + 'ms', ...args);
+      if (t === undefined) { warn(`No such label '${label}' for console.timeLog()`); return; }
+      out(1)(label + ': ' + elapsed(t), ...args);
     },
-    group: (...args) => { if (args.length) out(1)(...args); indent += '  '; },
-    groupCollapsed: (...args) => { if (args.length) out(1)(...args); indent += '  '; },
-    groupEnd: () => { indent = indent.slice(2); },
+    group: (...args) => { if (args.length) out(1)(...args); indent += ' '.repeat(groupIndentation); },
+    groupEnd: () => { indent = indent.slice(0, Math.max(0, indent.length - groupIndentation)); },
+    clear: () => {
+      const so = globalThis.process && process.stdout;
+      if (so && so.isTTY && (!process.env || process.env.TERM !== 'dumb')) write(1, '\u001b[1;1H\u001b[0J');
+    },
+    profile: () => {}, profileEnd: () => {}, timeStamp: () => {},
+    context: () => { throw new Error('console.context() is not supported in this sandbox'); },
   };
+  for (const k of Object.keys(console)) Object.defineProperty(console[k], 'name', { value: k, configurable: true });
+  console.groupCollapsed = console.group;
   return console;
-
-
 }
 
-module.exports = makeConsole();
+function streamError(name) {
+  const e = new TypeError(`The "${name}" argument must be an instance of Stream Writable.`);
+  e.code = 'ERR_CONSOLE_WRITABLE_STREAM';
+  return e;
+}
+
+// Console is node:console's class: the methods of a console writing to
+// the stdout and stderr streams given (stderr defaults to stdout), as
+// own bound properties. Write errors are ignored when ignoreErrors (the
+// default).
+function Console(options, stderr, ignoreErrors) {
+  if (!new.target) return Reflect.construct(Console, arguments);
+  if (!options || typeof options.write === 'function') {
+    options = { stdout: options, stderr, ignoreErrors };
+  }
+  const { stdout, groupIndentation = 2, inspectOptions } = options;
+  const errStream = options.stderr || stdout;
+  const ignore = options.ignoreErrors === undefined ? true : !!options.ignoreErrors;
+  if (!stdout || typeof stdout.write !== 'function') throw streamError('stdout');
+  if (!errStream || typeof errStream.write !== 'function') throw streamError('stderr');
+  require('nook:errors.js').validateInteger(groupIndentation, 'groupIndentation', 0, 1000);
+  if (inspectOptions !== undefined) {
+    require('nook:errors.js').validateObject(inspectOptions, 'options.inspectOptions');
+    if (inspectOptions.colors !== undefined && options.colorMode !== undefined) {
+      const e = new TypeError('Option "options.inspectOptions.color" cannot be used in combination with option "colorMode"');
+      e.code = 'ERR_INCOMPATIBLE_OPTION_PAIR';
+      throw e;
+    }
+  }
+  const write = (fd, s) => {
+    const st = fd === 1 ? stdout : errStream;
+    if (!ignore) { st.write(s); return; }
+    try { st.write(s); } catch { /* ignored, as ignoreErrors says */ }
+  };
+  Object.assign(this, makeConsole(write, groupIndentation, inspectOptions));
+}
+
+// The global console writes through process.stdout and process.stderr
+// when a program has replaced their write, else straight to the run's
+// output.
+const hostWrite = Symbol.for('nook.hostWrite');
+function globalWrite(fd, s) {
+  const p = globalThis.process;
+  const st = p && (fd === 1 ? p.stdout : p.stderr);
+  if (st && typeof st.write === 'function' && !st.write[hostWrite]) { st.write(s); return; }
+  host.write(fd, s);
+}
+
+const globalConsole = makeConsole(globalWrite);
+Object.defineProperty(globalConsole, 'Console', { value: Console, writable: true, configurable: true, enumerable: false });
+Object.defineProperty(globalConsole, Symbol.toStringTag, { value: 'console', writable: false, configurable: true, enumerable: false });
+module.exports = globalConsole;

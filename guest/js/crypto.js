@@ -159,7 +159,14 @@ module.exports = {
   },
   randomBytes,
   randomInt,
-  randomUUID: () => crypto.randomUUID(),
+  randomUUID(options) {
+    if (options !== undefined) {
+      const { validateObject, validateBoolean } = require('nook:errors.js');
+      validateObject(options, 'options');
+      if (options.disableEntropyCache !== undefined) validateBoolean(options.disableEntropyCache, 'options.disableEntropyCache');
+    }
+    return crypto.randomUUID();
+  },
   getRandomValues: (ta) => crypto.getRandomValues(ta),
   randomFillSync(buf, offset = 0, size) {
     const view = new Uint8Array(buf.buffer || buf, (buf.byteOffset || 0) + offset, size === undefined ? (buf.byteLength - offset) : size);

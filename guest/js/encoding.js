@@ -61,7 +61,7 @@ function makeEncoding() {
 
   class TextDecoder {
     constructor(label = 'utf-8', opts = {}) {
-      const l = String(label).toLowerCase().trim();
+      const l = String(label).toLowerCase().replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ''); // ASCII whitespace only (WHATWG)
       const enc = byLabel.get(l);
       if (enc === undefined) {
         const e = new RangeError('The "' + label + '" encoding is not supported');
@@ -121,20 +121,22 @@ function makeEncoding() {
 function makeBase64() {
   const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const btoa = (function btoa(s) {
-    s = String(s);
+    if (arguments.length === 0) throw require('nook:errors.js').makeError('ERR_MISSING_ARGS', 'input');
+    s = `${s}`;
     let out = '';
     for (let i = 0; i < s.length; i += 3) {
       const a = s.charCodeAt(i), b = s.charCodeAt(i + 1), c = s.charCodeAt(i + 2);
-      if (a > 255 || b > 255 || c > 255) throw new Error('Invalid character');
+      if (a > 255 || b > 255 || c > 255) throw new DOMException('Invalid character', 'InvalidCharacterError');
       const n = (a << 16) | ((b || 0) << 8) | (c || 0);
       out += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < s.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < s.length ? B64[n & 63] : '=');
     }
     return out;
   });
   const atob = (function atob(s) {
-    s = String(s).replace(/[\t\n\f\r ]/g, '');
+    if (arguments.length === 0) throw require('nook:errors.js').makeError('ERR_MISSING_ARGS', 'input');
+    s = `${s}`.replace(/[\t\n\f\r ]/g, '');
     if (s.length % 4 === 0) s = s.replace(/==?$/, '');
-    if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw new Error('The string to be decoded is not correctly encoded.');
+    if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw new DOMException('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
     let out = '', bits = 0, n = 0;
     for (let i = 0; i < s.length; i++) {
       n = (n << 6) | B64.indexOf(s[i]);

@@ -11,13 +11,9 @@ function invalidArg(name, types, v) {
   e.code = 'ERR_INVALID_ARG_TYPE';
   return e;
 }
+// received ends Node's ERR_INVALID_ARG_TYPE messages (nook:errors.js).
 function received(v) {
-  if (v == null) return ' Received ' + v;
-  if (typeof v === 'function') return ' Received function ' + (v.name || '<anonymous>');
-  if (typeof v === 'object') return ' Received ' + (v.constructor && v.constructor.name ? 'an instance of ' + v.constructor.name : String(v));
-  let s = typeof v === 'string' ? `'${v}'` : String(v);
-  if (s.length > 28) s = s.slice(0, 25) + '...';
-  return ` Received type ${typeof v} (${s})`;
+  return ' Received ' + require('nook:errors.js').determineSpecificType(v);
 }
 function checkListener(fn) {
   if (typeof fn !== 'function') throw invalidArg('listener', 'function', fn);
@@ -39,11 +35,7 @@ Object.defineProperty(EventEmitter, 'defaultMaxListeners', {
   enumerable: true,
   get() { return defaultMaxListeners; },
   set(n) {
-    if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-      const e = new RangeError('The value of "defaultMaxListeners" is out of range. It must be a non-negative number. Received ' + String(n));
-      e.code = 'ERR_OUT_OF_RANGE';
-      throw e;
-    }
+    require('nook:errors.js').validateNumber(n, 'defaultMaxListeners', 0);
     defaultMaxListeners = n;
   },
 });
@@ -55,11 +47,7 @@ EventEmitter.captureRejectionSymbol = Symbol.for('nodejs.rejection');
 
 const proto = EventEmitter.prototype;
 proto.setMaxListeners = function setMaxListeners(n) {
-  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-    const e = new RangeError('The value of "setMaxListeners" is out of range. It must be >= 0. Received ' + String(n));
-    e.code = 'ERR_OUT_OF_RANGE';
-    throw e;
-  }
+  require('nook:errors.js').validateNumber(n, 'setMaxListeners', 0);
   this._maxListeners = n;
   return this;
 };
@@ -228,15 +216,12 @@ EventEmitter.getEventListeners = (em, type) => (typeof em.listeners === 'functio
 EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners()
   : em && em._maxListeners !== undefined ? em._maxListeners : defaultMaxListeners);
 EventEmitter.setMaxListeners = (n = defaultMaxListeners, ...targets) => {
-  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-    const e = new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + String(n));
-    e.code = 'ERR_OUT_OF_RANGE';
-    throw e;
-  }
+  require('nook:errors.js').validateNumber(n, 'setMaxListeners', 0);
   if (targets.length === 0) defaultMaxListeners = n;
   for (const t of targets) {
     if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
     else if (t instanceof EventTarget) t._maxListeners = n;
+    else throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'eventTargets', ['EventEmitter', 'EventTarget'], t);
   }
 };
 // addAbortListener calls listener once signal aborts (at once if it has)
@@ -388,6 +373,7 @@ class EventTarget {
     const o = typeof opts === 'boolean' ? { capture: opts } : opts || {};
     const capture = !!o.capture;
     const signal = o.signal;
+    require('nook:errors.js').validateAbortSignal(signal, 'options.signal');
     if (signal && signal.aborted) return;
     const list = this._l.get(type) || [];
     if (list.some((e) => e.fn === callback && e.capture === capture)) return;
@@ -453,6 +439,12 @@ class AbortSignal extends EventTarget {
     return c.signal;
   }
   static any(signals) {
+    const { validateArray, validateAbortSignal, makeError } = require('nook:errors.js');
+    validateArray(signals, 'signals');
+    for (let i = 0; i < signals.length; i++) {
+      if (signals[i] === undefined) throw makeError('ERR_INVALID_ARG_TYPE', `signals[${i}]`, 'AbortSignal', undefined);
+      validateAbortSignal(signals[i], `signals[${i}]`);
+    }
     const c = new AbortController();
     for (const s of signals) {
       if (s.aborted) { c.abort(s.reason); return c.signal; }

@@ -2,7 +2,6 @@
 // node:os — a fixed, minimal machine description (nothing of the real host).
 
 module.exports = {
-  EOL: '\n',
   platform: () => 'linux',
   type: () => 'Linux',
   arch: () => 'x64',
@@ -29,7 +28,38 @@ module.exports = {
     signals: Object.freeze({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGIOT: 6, SIGBUS: 7, SIGFPE: 8, SIGKILL: 9, SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15, SIGCHLD: 17, SIGSTKFLT: 16, SIGCONT: 18, SIGSTOP: 19, SIGTSTP: 20, SIGTTIN: 21, SIGTTOU: 22, SIGURG: 23, SIGXCPU: 24, SIGXFSZ: 25, SIGVTALRM: 26, SIGPROF: 27, SIGWINCH: 28, SIGIO: 29, SIGPOLL: 29, SIGPWR: 30, SIGSYS: 31 }),
     priority: Object.freeze({ PRIORITY_LOW: 19, PRIORITY_BELOW_NORMAL: 10, PRIORITY_NORMAL: 0, PRIORITY_ABOVE_NORMAL: -7, PRIORITY_HIGH: -14, PRIORITY_HIGHEST: -20 }),
   }),
-  getPriority: () => 0,
-  setPriority: () => undefined,
   devNull: '/dev/null',
+};
+// EOL is read-only (but configurable), as Node's is.
+Object.defineProperty(module.exports, 'EOL', { value: '\n', writable: false, enumerable: true, configurable: true });
+
+// The priority of the run's own process (pid 0, undefined or
+// process.pid): kept in the run, nothing of the host's. Any other pid is
+// not in the sandbox (ESRCH), as Node reports a missing process.
+let priority = 0;
+function priorityPid(pid) {
+  const { validateInt32 } = require('nook:errors.js');
+  if (pid === undefined) return 0;
+  validateInt32(pid, 'pid');
+  return pid === 0 || (globalThis.process && pid === process.pid) ? 0 : pid;
+}
+function noSuchProcess(syscall) {
+  const e = new Error(`A system error occurred: ${syscall} returned ESRCH (no such process)`);
+  e.name = 'SystemError';
+  e.code = 'ERR_SYSTEM_ERROR';
+  e.info = { errno: -3, code: 'ESRCH', message: 'no such process', syscall };
+  e.errno = -3;
+  e.syscall = syscall;
+  return e;
+}
+module.exports.getPriority = function getPriority(pid) {
+  if (priorityPid(pid) !== 0) throw noSuchProcess('uv_os_getpriority');
+  return priority;
+};
+module.exports.setPriority = function setPriority(pid, prio) {
+  if (prio === undefined) { prio = pid; pid = 0; }
+  const p = priorityPid(pid);
+  require('nook:errors.js').validateInt32(prio, 'priority', -20, 19);
+  if (p !== 0) throw noSuchProcess('uv_os_setpriority');
+  priority = prio;
 };

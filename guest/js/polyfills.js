@@ -35,6 +35,32 @@ function polyfills() {
       return out;
     });
   }
+  if (!Error.captureStackTrace) {
+    // V8's Error.captureStackTrace: target.stack is the target's
+    // "name: message" line and the frames of the call, less those up to
+    // and including the call of ctor when given.
+    define(Error, 'captureStackTrace', function captureStackTrace(target, ctor) {
+      if (target === null || (typeof target !== 'object' && typeof target !== 'function')) {
+        throw new TypeError('Invalid argument');
+      }
+      const raw = String(new Error().stack || '');
+      let frames = raw.split('\n').slice(2); // "Error" and this function's frame
+      if (typeof ctor === 'function' && ctor.name) {
+        const i = frames.findIndex((f) => f.includes(`at ${ctor.name} `) || f.includes(`.${ctor.name} `) || f.includes(`at new ${ctor.name} `));
+        if (i !== -1) frames = frames.slice(i + 1);
+      }
+      let head;
+      try {
+        const name = target.name === undefined ? 'Error' : String(target.name);
+        const msg = target.message === undefined ? '' : String(target.message);
+        head = name && msg ? `${name}: ${msg}` : name || msg;
+      } catch { head = 'Error'; }
+      Object.defineProperty(target, 'stack', {
+        value: frames.length ? `${head}\n${frames.join('\n')}` : head,
+        writable: true, configurable: true, enumerable: false,
+      });
+    });
+  }
   if (!Promise.withResolvers) {
     define(Promise, 'withResolvers', function withResolvers() {
       let resolve, reject;

@@ -27,6 +27,7 @@ module.exports = function make(name) {
     case 'process': return group('process.js');
     case 'TextEncoder': case 'TextDecoder': case 'btoa': case 'atob': return group('encoding.js')[name];
     case 'structuredClone': case 'crypto': case 'performance': return group('webapi.js')[name];
+    case 'DOMException': case 'Blob': case 'File': return group('dom.js')[name];
     case 'Buffer': return group('guards.js').guardBuffer(require('node:buffer').Buffer);
     case 'URL': case 'URLSearchParams': return require('nook:whatwg_url.js')[name];
     case 'EventTarget': case 'Event': case 'CustomEvent': case 'AbortController': case 'AbortSignal': return require('node:events')[name];

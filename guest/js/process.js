@@ -57,7 +57,9 @@ function makeProcess() {
     return [s, n];
   };
   hrtime.bigint = () => BigInt(Math.floor(host.hrnow()));
-  const stream = (fd) => ({
+  // The write of these streams is marked so that the global console
+  // knows it may write to the run's output directly (see console.js).
+  const stream = (fd) => markWrite({
     fd, isTTY: false, writable: true, columns: 80,
     write(chunk, enc, cb) {
       host.write(fd, typeof chunk === 'string' || chunk instanceof Uint8Array ? chunk : String(chunk));
@@ -68,6 +70,10 @@ function makeProcess() {
     on() { return this; }, once() { return this; }, off() { return this; }, emit() { return false; },
     removeListener() { return this; }, listenerCount() { return 0; },
   });
+  function markWrite(st) {
+    Object.defineProperty(st.write, Symbol.for('nook.hostWrite'), { value: true });
+    return st;
+  }
   const EventEmitter = require('node:events');
   const process = Object.create(EventEmitter.prototype);
   EventEmitter.call(process);
@@ -98,13 +104,19 @@ function makeProcess() {
     host.write(2, s);
   };
   const emitWarning = (warning, type, code, ctor) => {
+    const { validateString, makeError } = require('nook:errors.js');
     let detail;
     if (type !== null && typeof type === 'object' && !Array.isArray(type)) {
-      ({ type, code, detail } = type);
+      code = type.code;
+      if (typeof type.detail === 'string') detail = type.detail;
+      type = type.type || 'Warning';
     } else if (typeof type === 'function') {
-      type = undefined;
+      code = undefined;
+      type = 'Warning';
     }
+    if (type !== undefined) validateString(type, 'type');
     if (typeof code === 'function') code = undefined;
+    else if (code !== undefined) validateString(code, 'code');
     if (typeof warning === 'string') {
       const w = new Error(warning);
       w.name = String(type || 'Warning');
@@ -112,9 +124,7 @@ function makeProcess() {
       if (detail !== undefined) w.detail = detail;
       warning = w;
     } else if (!(warning instanceof Error)) {
-      const e = new TypeError('The "warning" argument must be of type string or an instance of Error.' + received(warning));
-      e.code = 'ERR_INVALID_ARG_TYPE';
-      throw e;
+      throw makeError('ERR_INVALID_ARG_TYPE', 'warning', ['Error', 'string'], warning);
     }
     if (warning.name === 'DeprecationWarning' && process.noDeprecation) return;
     if (warning.name === 'DeprecationWarning' && process.throwDeprecation) throw warning;
@@ -136,7 +146,12 @@ function makeProcess() {
   Object.assign(process, {
     // As in Node, what is stored in process.env becomes a string.
     env: new Proxy(host.env, {
-      set: (t, k, v) => { t[k] = typeof k === 'symbol' ? v : String(v); return true; },
+      // A symbol key or value throws a TypeError, as in Node.
+      set: (t, k, v) => {
+        if (typeof k === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
+        t[k] = `${v}`;
+        return true;
+      },
       defineProperty: (t, k, d) => Reflect.defineProperty(t, k, 'value' in d && typeof k !== 'symbol' ? { ...d, value: String(d.value) } : d),
     }),
     argv: host.argv,
@@ -189,7 +204,25 @@ function makeProcess() {
     uptime: () => host.hrnow() / 1e9,
     memoryUsage: Object.assign(() => ({ rss: 50331648, heapTotal: 16777216, heapUsed: 8388608, external: 1048576, arrayBuffers: 16384 }), { rss: () => 50331648 }),
     resourceUsage: () => ({ userCPUTime: 0, systemCPUTime: 0, maxRSS: 49152, fsRead: 0, fsWrite: 0 }),
-    cpuUsage: () => ({ user: 0, system: 0 }),
+    // The sandbox measures no CPU time: 0 µs of each, and the
+    // difference from a valid previous value (checked as Node does).
+    cpuUsage(prevValue) {
+      if (prevValue) {
+        const { validateObject, validateNumber, makeErrorAs } = require('nook:errors.js');
+        const valid = (n) => typeof n === 'number' && n <= Number.MAX_SAFE_INTEGER && n >= 0;
+        if (!valid(prevValue.user)) {
+          validateObject(prevValue, 'prevValue');
+          validateNumber(prevValue.user, 'prevValue.user');
+          throw makeErrorAs(RangeError, 'ERR_INVALID_ARG_VALUE', 'prevValue.user', prevValue.user);
+        }
+        if (!valid(prevValue.system)) {
+          validateNumber(prevValue.system, 'prevValue.system');
+          throw makeErrorAs(RangeError, 'ERR_INVALID_ARG_VALUE', 'prevValue.system', prevValue.system);
+        }
+        return { user: 0 - prevValue.user, system: 0 - prevValue.system };
+      }
+      return { user: 0, system: 0 };
+    },
     umask: () => 0o22,
     getuid: () => 1000, getgid: () => 1000, geteuid: () => 1000, getegid: () => 1000,
     getgroups: () => [1000],

@@ -60,7 +60,10 @@ function makeTimers() {
     holder.t = new Immediate(host.timerStart(timerFn(fn, args, holder), 0, false));
     return holder.t;
   });
-  const clear = function clearTimeout(t) { if (t != null) host.timerClear(timerId(t)); };
+  // clearTimeout and clearInterval clear a Timeout (or its id), not an
+  // Immediate; clearImmediate clears an Immediate only, as in Node.
+  const clear = function clearTimeout(t) { if (t != null && !(t instanceof Immediate)) host.timerClear(timerId(t)); };
+  const clearImmediate = function clearImmediate(t) { if (t instanceof Immediate) host.timerClear(t._id); };
   const queueMicrotask = function queueMicrotask(fn) {
     if (typeof fn !== 'function') throw notFunction(fn);
     Promise.resolve().then(fn);
@@ -71,7 +74,7 @@ function makeTimers() {
   for (const [fn, name] of [[setTimeout, 'setTimeout'], [setImmediate, 'setImmediate']]) {
     Object.defineProperty(fn, custom, { get() { return require('node:timers/promises')[name]; }, enumerable: false, configurable: true });
   }
-  return { setTimeout, setInterval, setImmediate, clearTimeout: clear, clearInterval: clear, clearImmediate: clear, queueMicrotask };
+  return { setTimeout, setInterval, setImmediate, clearTimeout: clear, clearInterval: clear, clearImmediate, queueMicrotask };
 }
 
 module.exports = makeTimers();

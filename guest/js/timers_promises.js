@@ -56,9 +56,23 @@ function setIntervalIter(ms, value, opts = {}) {
   return iter;
 }
 
+// makeScheduler is timers/promises' scheduler: an instance of a class
+// the program cannot construct (ERR_ILLEGAL_CONSTRUCTOR), as Node's.
+function makeScheduler() {
+  const token = Symbol('scheduler');
+  class Scheduler {
+    constructor(t) {
+      if (t !== token) throw require('nook:errors.js').makeError('ERR_ILLEGAL_CONSTRUCTOR');
+    }
+    wait(ms, opts) { return delay((fn, t) => setTimeout(fn, t))(ms, undefined, opts); }
+    yield() { return new Promise((r) => setImmediate(r)); }
+  }
+  return new Scheduler(token);
+}
+
 module.exports = {
   setInterval: setIntervalIter,
   setTimeout: delay((fn, ms) => setTimeout(fn, ms)),
   setImmediate: (value, opts) => delay((fn) => setImmediate(fn))(0, value, opts),
-  scheduler: { wait: (ms, opts) => delay((fn, t) => setTimeout(fn, t))(ms, undefined, opts), yield: () => new Promise((r) => setImmediate(r)) },
+  scheduler: makeScheduler(),
 };

@@ -957,6 +957,7 @@ function callbackify(original) {
 const warnedCodes = new Set();
 function deprecate(fn, msg, code) {
   if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+  if (code !== undefined) require('nook:errors.js').validateString(code, 'code');
   let warned = false;
   function deprecated(...args) {
     if (!warned && !(process.noDeprecation)) {

@@ -18,20 +18,14 @@ function makeStructuredClone() {
     };
     const cloneOne = (v) => {
       if (typeof v === 'function' || typeof v === 'symbol') {
-        const e = new Error((typeof v === 'function' ? Function.prototype.toString.call(v) : v.toString()) + ' could not be cloned.');
-        e.name = 'DataCloneError';
-        e.code = 25;
-        throw e;
+        throw new DOMException((typeof v === 'function' ? Function.prototype.toString.call(v) : v.toString()) + ' could not be cloned.', 'DataCloneError');
       }
       if (v === null || typeof v !== 'object') return v;
       if (seen.has(v)) return seen.get(v);
       const tag = Object.prototype.toString.call(v).slice(8, -1);
       let out;
       const uncloneable = () => {
-        const e = new Error('#<' + tag + '> could not be cloned.');
-        e.name = 'DataCloneError';
-        e.code = 25;
-        return e;
+        return new DOMException('#<' + tag + '> could not be cloned.', 'DataCloneError');
       };
       if (tag === 'Date') out = new Date(v.getTime());
       else if (tag === 'RegExp') out = new RegExp(v.source, v.flags);
@@ -43,7 +37,11 @@ function makeStructuredClone() {
         out = tag === 'DataView' ? new DataView(buf, v.byteOffset, v.byteLength) : new g[tag](buf, v.byteOffset, v.length);
       } else if (tag === 'Map') { out = new Map(); seen.set(v, out); for (const [k, x] of v) out.set(clone(k), clone(x)); return out; }
       else if (tag === 'Set') { out = new Set(); seen.set(v, out); for (const x of v) out.add(clone(x)); return out; }
-      else if (tag === 'Error' || v instanceof Error) {
+      else if (tag === 'DOMException' && require('nook:dom.js').isDOMException(v)) {
+        const D = require('nook:dom.js').DOMException;
+        out = new D(v.message, v.name);
+        Object.defineProperty(out, 'stack', { value: v.stack, writable: true, configurable: true, enumerable: false });
+      } else if (tag !== 'DOMException' && (tag === 'Error' || v instanceof Error)) {
         const C = { EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError }[v.name] || Error;
         out = new C(v.message);
         if (v.stack) out.stack = v.stack;

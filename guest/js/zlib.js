@@ -19,14 +19,53 @@ const constants = Object.freeze({
   Z_MAX_LEVEL: 9, Z_DEFAULT_LEVEL: -1,
 });
 
+const { makeError, validateFunction, validateNumber, validateUint32 } = require('nook:errors.js');
+
 function input(data) {
   if (typeof data === 'string') return Buffer.from(data);
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const e = new TypeError('The "buffer" argument must be of type string or an instance of Buffer, TypedArray, DataView, or ArrayBuffer.' +
-    (data == null ? ' Received ' + data : ' Received type ' + typeof data));
-  e.code = 'ERR_INVALID_ARG_TYPE';
-  throw e;
+  throw makeError('ERR_INVALID_ARG_TYPE', 'buffer', ['string', 'Buffer', 'TypedArray', 'DataView', 'ArrayBuffer'], data);
+}
+
+// checkRange is Node's checkRangesOrGetDefault: an option that is
+// undefined or NaN takes its default; any other must be a finite number
+// in [lower, upper].
+function checkRange(number, name, lower, upper, def) {
+  if (number === undefined || Number.isNaN(number)) return def;
+  if (!Number.isFinite(number)) {
+    validateNumber(number, name);
+    throw makeError('ERR_OUT_OF_RANGE', name, 'a finite number', number);
+  }
+  if (number < lower || number > upper) {
+    throw makeError('ERR_OUT_OF_RANGE', name, upper === Infinity ? `>= ${lower}` : `>= ${lower} and <= ${upper}`, number);
+  }
+  return number;
+}
+
+// checkOptions validates the options of a zlib stream or call as Node's
+// Zlib constructor does (same errors), for the codec named.
+function checkOptions(opts, codec) {
+  const out = { level: constants.Z_DEFAULT_COMPRESSION, strategy: constants.Z_DEFAULT_STRATEGY };
+  if (opts === undefined || opts === null || typeof opts !== 'object') return out;
+  const c = constants;
+  checkRange(opts.chunkSize, 'options.chunkSize', c.Z_MIN_CHUNK, c.Z_MAX_CHUNK, c.Z_DEFAULT_CHUNK);
+  checkRange(opts.flush, 'options.flush', c.Z_NO_FLUSH, c.Z_BLOCK, c.Z_NO_FLUSH);
+  checkRange(opts.finishFlush, 'options.finishFlush', c.Z_NO_FLUSH, c.Z_BLOCK, c.Z_FINISH);
+  const inflating = codec === 'gunzip' || codec === 'inflate' || codec === 'unzip';
+  if (!(inflating && opts.windowBits === 0)) {
+    // zlib takes 8 when inflating only (Node asks 9 of a compressor).
+    checkRange(opts.windowBits, 'options.windowBits', inflating ? c.Z_MIN_WINDOWBITS : 9, c.Z_MAX_WINDOWBITS, c.Z_DEFAULT_WINDOWBITS);
+  }
+  out.level = checkRange(opts.level, 'options.level', c.Z_MIN_LEVEL, c.Z_MAX_LEVEL, c.Z_DEFAULT_COMPRESSION);
+  checkRange(opts.memLevel, 'options.memLevel', c.Z_MIN_MEMLEVEL, c.Z_MAX_MEMLEVEL, c.Z_DEFAULT_MEMLEVEL);
+  out.strategy = checkRange(opts.strategy, 'options.strategy', c.Z_DEFAULT_STRATEGY, c.Z_FIXED, c.Z_DEFAULT_STRATEGY);
+  checkRange(opts.maxOutputLength, 'options.maxOutputLength', 1, 2 ** 32, 2 ** 32);
+  const d = opts.dictionary;
+  if (d !== undefined && !ArrayBuffer.isView(d) && !(d instanceof ArrayBuffer)) {
+    throw makeError('ERR_INVALID_ARG_TYPE', 'options.dictionary', ['Buffer', 'TypedArray', 'DataView', 'ArrayBuffer'], d);
+  }
+  return out;
 }
 
 const codecs = {
@@ -50,15 +89,12 @@ Object.assign(zlib, constants);
 const names = { gzip: 'Gzip', deflate: 'Deflate', deflateRaw: 'DeflateRaw', gunzip: 'Gunzip', inflate: 'Inflate', inflateRaw: 'InflateRaw', unzip: 'Unzip' };
 
 for (const [name, codec] of Object.entries(codecs)) {
-  zlib[name + 'Sync'] = function (data, opts) { return codec(input(data), opts); };
+  zlib[name + 'Sync'] = function (data, opts) { const b = input(data); checkOptions(opts, name); return codec(b, opts); };
   zlib[name] = function (data, opts, cb) {
     if (typeof opts === 'function') { cb = opts; opts = undefined; }
-    if (typeof cb !== 'function') {
-      const e = new TypeError('The "callback" argument must be of type function.' + (cb == null ? ' Received ' + cb : ' Received type ' + typeof cb));
-      e.code = 'ERR_INVALID_ARG_TYPE';
-      throw e;
-    }
+    validateFunction(cb, 'callback');
     const bytes = input(data);
+    checkOptions(opts, name);
     setImmediate(() => {
       let out;
       try { out = codec(bytes, opts); } catch (e) { cb(e); return; }
@@ -68,6 +104,9 @@ for (const [name, codec] of Object.entries(codecs)) {
   // The stream gathers its input (at most MaxAllocBytes) and converts it at the end.
   const Ctor = function (opts) {
     if (!(this instanceof Ctor)) return new Ctor(opts);
+    const o = checkOptions(opts, name);
+    this._level = o.level;
+    this._strategy = o.strategy;
     Transform.call(this, opts);
     this._chunks = [];
     this._size = 0;
@@ -124,6 +163,10 @@ zlib.crc32 = function crc32(data, value = 0) {
       crcTable[i] = c;
     }
   }
+  if (typeof data !== 'string' && !ArrayBuffer.isView(data)) {
+    throw makeError('ERR_INVALID_ARG_TYPE', 'data', ['Buffer', 'TypedArray', 'DataView', 'string'], data);
+  }
+  validateUint32(value, 'value');
   const b = input(data);
   let c = ~value;
   for (let i = 0; i < b.length; i++) c = crcTable[(c ^ b[i]) & 0xff] ^ (c >>> 8);

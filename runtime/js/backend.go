@@ -242,7 +242,7 @@ var typedNames = []string{"ArrayBuffer", "Int8Array", "Uint8Array", "Uint8Clampe
 // polyfilled names the built-ins the prelude adds when the program
 // mentions one of them.
 var polyfilled = []string{"groupBy", "withResolvers", "fromAsync", "union", "intersection", "difference",
-	"isSubsetOf", "isSupersetOf", "isDisjointFrom"}
+	"isSubsetOf", "isSupersetOf", "isDisjointFrom", "captureStackTrace"}
 
 // features lists what the prelude installs before a run of the bundle
 // src: size guards on the typed-array constructors it names, and the

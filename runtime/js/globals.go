@@ -93,6 +93,10 @@ func (r *run) setup() error {
 	}))
 }
 
+// vmContextName is the global binding through which node:vm's code sees
+// its context object.
+const vmContextName = "__nookVMContext"
+
 // lazyNames are the globals the prelude builds on first use.
 var lazyNames = map[string]bool{
 	"setTimeout": true, "setInterval": true, "setImmediate": true, "clearTimeout": true, "clearInterval": true,
@@ -102,7 +106,7 @@ var lazyNames = map[string]bool{
 	"AbortController": true, "AbortSignal": true, "fetch": true, "Headers": true, "Response": true, "Request": true,
 	"ReadableStream": true, "WritableStream": true, "TransformStream": true, "ReadableStreamDefaultReader": true,
 	"WritableStreamDefaultWriter": true, "ByteLengthQueuingStrategy": true, "CountQueuingStrategy": true,
-	"TextEncoderStream": true, "TextDecoderStream": true,
+	"TextEncoderStream": true, "TextDecoderStream": true, "DOMException": true, "Blob": true, "File": true,
 }
 
 // lazyGlobals is the prototype of the global object: a name in lazyNames
@@ -339,6 +343,40 @@ func (r *run) shimHostFuncs(h *shimHost) {
 			panic(e)
 		}
 		return r.newUint8Array(key)
+	})
+	// vmRun is node:vm's evaluation: code as a sloppy-mode script whose
+	// completion value it returns; with a context object, inside a
+	// with-scope over it (a global binding named vmContextName for the
+	// time of the call). It runs under the run's interrupt and limits.
+	set("vmRun", func(code string, ctx goja.Value, filename string) goja.Value {
+		src := code
+		if ctx != nil && !goja.IsUndefined(ctx) && !goja.IsNull(ctx) {
+			g := r.rt.GlobalObject()
+			if err := g.DefineDataProperty(vmContextName, ctx, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+				panic(err)
+			}
+			defer g.Delete(vmContextName)
+			src = "with (" + vmContextName + ") {\n" + code + "\n}"
+		}
+		prg, err := goja.Compile(filename, src, false)
+		if err != nil {
+			panic(r.newError("SyntaxError", err.Error()))
+		}
+		v, err := r.rt.RunProgram(prg)
+		if err != nil {
+			if ex, ok := err.(*goja.Exception); ok {
+				panic(ex)
+			}
+			panic(err)
+		}
+		return v
+	})
+	// vmCheck compiles code as vmRun would, throwing its SyntaxError
+	// (new vm.Script compiles when made).
+	set("vmCheck", func(code string, filename string) {
+		if _, err := goja.Compile(filename, code, false); err != nil {
+			panic(r.newError("SyntaxError", err.Error()))
+		}
 	})
 	set("utf8Encode", func(s string) goja.Value { return r.newUint8Array([]byte(s)) })
 	set("utf8Decode", func(data goja.Value, fatal bool) string {

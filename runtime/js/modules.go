@@ -18,31 +18,53 @@ import (
 // internal bridge (see shimHost); it is never reachable from user code.
 // A few are built here from goja_nodejs or from globals.
 var builtinFiles = map[string]string{
-	"node:fs":                "node_fs.js",
-	"node:path":              "path.js",
-	"node:path/posix":        "path.js",
-	"node:util":              "util.js",
-	"node:events":            "events.js",
-	"node:timers/promises":   "timers_promises.js",
-	"node:crypto":            "crypto.js",
-	"node:os":                "os.js",
-	"node:assert":            "assert.js",
-	"node:assert/strict":     "assert.js",
-	"node:url":               "url.js",
-	"node:buffer":            "buffer.js",
-	"node:stream":            "stream.js",
-	"node:stream/promises":   "stream_promises.js",
-	"node:string_decoder":    "string_decoder.js",
-	"node:worker_threads":    "worker_threads.js",
-	"node:child_process":     "child_process.js",
-	"node:test":              "node_test.js",
-	"node:zlib":              "zlib.js",
-	"node:readline":          "readline.js",
-	"node:readline/promises": "readline_promises.js",
-	"node:module":            "module.js",
-	"node:querystring":       "querystring.js",
-	"node:stream/consumers":  "stream_consumers.js",
-	"node:stream/web":        "stream_web.js",
+	"node:fs":                  "node_fs.js",
+	"node:path":                "path.js",
+	"node:path/posix":          "path.js",
+	"node:path/win32":          "path.js",
+	"node:console":             "console.js",
+	"node:vm":                  "vm.js",
+	"node:sys":                 "util.js",
+	"node:_stream_readable":    "stream.js",
+	"node:_stream_writable":    "stream.js",
+	"node:_stream_duplex":      "stream.js",
+	"node:_stream_transform":   "stream.js",
+	"node:_stream_passthrough": "stream.js",
+	"node:util":                "util.js",
+	"node:events":              "events.js",
+	"node:timers/promises":     "timers_promises.js",
+	"node:crypto":              "crypto.js",
+	"node:os":                  "os.js",
+	"node:assert":              "assert.js",
+	"node:assert/strict":       "assert.js",
+	"node:url":                 "url.js",
+	"node:buffer":              "buffer.js",
+	"node:stream":              "stream.js",
+	"node:stream/promises":     "stream_promises.js",
+	"node:string_decoder":      "string_decoder.js",
+	"node:worker_threads":      "worker_threads.js",
+	"node:child_process":       "child_process.js",
+	"node:test":                "node_test.js",
+	"node:zlib":                "zlib.js",
+	"node:readline":            "readline.js",
+	"node:readline/promises":   "readline_promises.js",
+	"node:module":              "module.js",
+	"node:querystring":         "querystring.js",
+	"node:stream/consumers":    "stream_consumers.js",
+	"node:stream/web":          "stream_web.js",
+}
+
+// builtinAliases are the built-ins that are another's module object or
+// one of its members: name → [module, member ("" for the module itself)].
+var builtinAliases = map[string][2]string{
+	"node:path/posix":          {"node:path", "posix"},
+	"node:path/win32":          {"node:path", "win32"},
+	"node:sys":                 {"node:util", ""},
+	"node:_stream_readable":    {"node:stream", "Readable"},
+	"node:_stream_writable":    {"node:stream", "Writable"},
+	"node:_stream_duplex":      {"node:stream", "Duplex"},
+	"node:_stream_transform":   {"node:stream", "Transform"},
+	"node:_stream_passthrough": {"node:stream", "PassThrough"},
 }
 
 // builtinNative are the built-ins made in Go (see run.requireNative).
@@ -166,6 +188,20 @@ func (r *run) loadBuiltin(name string) (goja.Value, error) {
 		return f.(*goja.Object).Get("promises"), nil
 	}
 	file := builtinFiles[name]
+	// Aliases: the same object as the module they name a part of.
+	if alias, ok := builtinAliases[name]; ok {
+		m, err := r.requireModule(alias[0])
+		if err != nil {
+			return nil, err
+		}
+		if alias[1] == "" {
+			return m, nil
+		}
+		return m.(*goja.Object).Get(alias[1]), nil
+	}
+	if name == "node:console" {
+		return r.rt.GlobalObject().Get("console"), nil
+	}
 	if name == "node:assert/strict" {
 		a, err := r.requireModule("node:assert")
 		if err != nil {

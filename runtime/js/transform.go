@@ -258,8 +258,15 @@ func (g *graph) resolve(args api.OnResolveArgs) (api.OnResolveResult, error) {
 }
 
 // bareNames lists the bare specifiers a program may import.
+// The legacy aliases (node:_stream_readable, ...) still import but are
+// not offered.
 func (g *graph) bareNames() []string {
-	names := builtinNames()
+	var names []string
+	for _, n := range builtinNames() {
+		if !strings.HasPrefix(n, "node:_") {
+			names = append(names, n)
+		}
+	}
 	for n := range g.b.opts.Modules {
 		names = append(names, n)
 	}

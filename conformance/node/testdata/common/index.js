@@ -197,8 +197,35 @@ function escapePOSIXShell(parts, ...values) {
   return [cmd, { env: { ...process.env, ...env } }];
 }
 
+// spawnPromisified spawns a child process and resolves with its exit
+// code, signal and output, as Node's common does.
+function spawnPromisified(...args) {
+  let stderr = '';
+  let stdout = '';
+  const child = require('child_process').spawn(...args);
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (data) => { stderr += data; });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (data) => { stdout += data; });
+  return new Promise((resolve, reject) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stderr, stdout }));
+    child.on('error', (code, signal) => reject({ code, signal, stderr, stdout }));
+  });
+}
+
+// getBufferSources is every view kind over buf's bytes, and its buffer.
+function getBufferSources(buf) {
+  return [...getArrayBufferViews(buf), new Uint8Array(buf).buffer];
+}
+
 module.exports = {
   isWindows,
+  isDebug: false,
+  hasInspector: false,
+  hasSQLite: false,
+  pwdCommand: ['pwd', []],
+  spawnPromisified,
+  getBufferSources,
   isLinux: true,
   isMacOS: false,
   isAIX: false,

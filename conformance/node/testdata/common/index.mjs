@@ -5,6 +5,7 @@ export const {
   isInsideDirWithUnusualChars, hasCrypto, hasIntl, mustCall, mustCallAtLeast, mustSucceed, mustNotCall,
   mustNotMutateObjectDeep, expectsError, expectWarning, skip, printSkipMessage, platformTimeout,
   canCreateSymLink, allowGlobals, invalidArgTypeHelper, runWithInvalidFD, getArrayBufferViews,
-  escapePOSIXShell, skipIf32Bits,
+  escapePOSIXShell, skipIf32Bits, isDebug, hasInspector, hasSQLite, pwdCommand, spawnPromisified,
+  getBufferSources,
 } = common;
 export default common;
