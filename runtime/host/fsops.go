@@ -79,40 +79,39 @@ type FSOps struct {
 	Limits Limits
 }
 
-// fsOp is one operation.
-type fsOp func(o *FSOps, ctx context.Context, a fsArgs) (any, error)
-
-var fsOpTable map[string]fsOp
+// fsOpTable holds every operation, each bound to the struct of its
+// arguments (see bind).
+var fsOpTable map[string]opFunc
 
 func init() {
-	fsOpTable = map[string]fsOp{
-		"readFile":    (*FSOps).opReadFile,
-		"pread":       (*FSOps).opPread,
-		"writeFile":   (*FSOps).opWriteFile,
-		"pwrite":      (*FSOps).opPwrite,
-		"truncate":    (*FSOps).opTruncate,
-		"open":        (*FSOps).opOpen,
-		"stat":        (*FSOps).opStat,
-		"lstat":       (*FSOps).opLstat,
-		"access":      (*FSOps).opAccess,
-		"mkdir":       (*FSOps).opMkdir,
-		"readdir":     (*FSOps).opReaddir,
-		"readdirPage": (*FSOps).opReaddirPage,
-		"rm":          (*FSOps).opRm,
-		"rmdir":       (*FSOps).opRmdir,
-		"unlink":      (*FSOps).opUnlink,
-		"rename":      (*FSOps).opRename,
-		"copyFile":    (*FSOps).opCopyFile,
-		"cp":          (*FSOps).opCp,
-		"symlink":     (*FSOps).opSymlink,
-		"readlink":    (*FSOps).opReadlink,
-		"realpath":    (*FSOps).opRealpath,
-		"chmod":       (*FSOps).opChmod,
-		"utimes":      (*FSOps).opUtimes,
-		"lutimes":     (*FSOps).opLutimes,
-		"mkdtemp":     (*FSOps).opMkdtemp,
-		"link":        (*FSOps).opLink,
-		"changes":     (*FSOps).opChanges,
+	fsOpTable = map[string]opFunc{
+		"readFile":    bind((*FSOps).opReadFile),
+		"pread":       bind((*FSOps).opPread),
+		"writeFile":   bind((*FSOps).opWriteFile),
+		"pwrite":      bind((*FSOps).opPwrite),
+		"truncate":    bind((*FSOps).opTruncate),
+		"open":        bind((*FSOps).opOpen),
+		"stat":        bind((*FSOps).opStat),
+		"lstat":       bind((*FSOps).opLstat),
+		"access":      bind((*FSOps).opAccess),
+		"mkdir":       bind((*FSOps).opMkdir),
+		"readdir":     bind((*FSOps).opReaddir),
+		"readdirPage": bind((*FSOps).opReaddirPage),
+		"rm":          bind((*FSOps).opRm),
+		"rmdir":       bind((*FSOps).opRmdir),
+		"unlink":      bind((*FSOps).opUnlink),
+		"rename":      bind((*FSOps).opRename),
+		"copyFile":    bind((*FSOps).opCopyFile),
+		"cp":          bind((*FSOps).opCp),
+		"symlink":     bind((*FSOps).opSymlink),
+		"readlink":    bind((*FSOps).opReadlink),
+		"realpath":    bind((*FSOps).opRealpath),
+		"chmod":       bind((*FSOps).opChmod),
+		"utimes":      bind((*FSOps).opUtimes),
+		"lutimes":     bind((*FSOps).opLutimes),
+		"mkdtemp":     bind((*FSOps).opMkdtemp),
+		"link":        bind((*FSOps).opLink),
+		"changes":     bind((*FSOps).opChanges),
 	}
 }
 

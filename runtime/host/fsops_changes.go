@@ -11,6 +11,11 @@ import (
 // continues from the revision it got.
 const maxChangesPerCall = 1000
 
+// changesArgs are the arguments of changes.
+type changesArgs struct {
+	Since int64 `arg:"since"`
+}
+
 // opChanges reads the workspace's change feed, for fs.watch and
 // fs.watchFile: {since} → {rev, changes: [{op, path, oldPath?, kind}]}, the
 // changes under Root of the revisions after since, oldest first (at most
@@ -18,11 +23,8 @@ const maxChangesPerCall = 1000
 // to continue from. since < 0 asks only for the current revision. Because
 // it is an ordinary fs call, a replay answers it from the journal, so a
 // watcher sees the same events in the same order again.
-func (o *FSOps) opChanges(ctx context.Context, a fsArgs) (any, error) {
-	since, err := a.num("since")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opChanges(ctx context.Context, a *changesArgs) (any, error) {
+	since := a.Since
 	if since < 0 {
 		rev, err := o.FS.Rev(ctx)
 		if err != nil {

@@ -12,27 +12,27 @@ type cpOptions struct {
 	recursive, force, errorOnExist, dereference, preserveTimestamps bool
 }
 
+// cpArgs are the arguments of cp: Node's options, then the paths.
+type cpArgs struct {
+	Recursive          bool   `arg:"recursive,opt"`
+	Force              bool   `arg:"force,opt" def:"true"`
+	ErrorOnExist       bool   `arg:"errorOnExist,opt"`
+	Dereference        bool   `arg:"dereference,opt"`
+	PreserveTimestamps bool   `arg:"preserveTimestamps,opt"`
+	From               string `arg:"from"`
+	To                 string `arg:"to"`
+}
+
 // opCp copies a file, a symlink or (with recursive) a directory tree, with
 // the behaviour and the ERR_FS_CP_* errors of Node's fs.cp. Symlinks are
 // copied as links (their relative targets made absolute, as Node does)
 // unless dereference is set; a copied link must still resolve inside Root.
 // The copy is not atomic: on error, what was copied stays.
-func (o *FSOps) opCp(ctx context.Context, a fsArgs) (any, error) {
-	var opt cpOptions
-	var err error
-	for _, f := range []struct {
-		name string
-		def  bool
-		v    *bool
-	}{
-		{"recursive", false, &opt.recursive}, {"force", true, &opt.force}, {"errorOnExist", false, &opt.errorOnExist},
-		{"dereference", false, &opt.dereference}, {"preserveTimestamps", false, &opt.preserveTimestamps},
-	} {
-		if *f.v, err = a.flag(f.name, f.def); err != nil {
-			return nil, err
-		}
-	}
-	from, to, realFrom, realTo, err := o.twoPaths(ctx, a, "cp", opt.dereference, false)
+func (o *FSOps) opCp(ctx context.Context, a *cpArgs) (any, error) {
+	opt := cpOptions{recursive: a.Recursive, force: a.Force, errorOnExist: a.ErrorOnExist,
+		dereference: a.Dereference, preserveTimestamps: a.PreserveTimestamps}
+	from, to := a.From, a.To
+	realFrom, realTo, err := o.twoPaths(ctx, from, to, "cp", opt.dereference, false)
 	if err != nil {
 		return nil, err
 	}

@@ -8,21 +8,21 @@ import (
 	"github.com/nookdev/nook/vfs"
 )
 
+// linkArgs are the arguments of link.
+type linkArgs struct {
+	ExistingPath string `arg:"existingPath"`
+	NewPath      string `arg:"newPath"`
+}
+
 // opLink gives the file or symlink at existingPath a second name, newPath
 // (link(2), Node's fs.link). Both paths are confined to Root; a final
 // symlink at existingPath is not followed (the new name is another name of
 // the symlink itself, as on Linux), and such a symlink's target must resolve
 // inside Root from the new name's directory too, as opSymlink requires of
 // every link sandboxed code makes.
-func (o *FSOps) opLink(ctx context.Context, a fsArgs) (any, error) {
-	from, err := a.str("existingPath")
-	if err != nil {
-		return nil, err
-	}
-	to, err := a.str("newPath")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opLink(ctx context.Context, a *linkArgs) (any, error) {
+	from := a.ExistingPath
+	to := a.NewPath
 	realFrom, err := o.confine(ctx, "link", from, false)
 	if err != nil {
 		return nil, withDest(err, from, to)

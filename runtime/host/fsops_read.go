@@ -10,11 +10,8 @@ import (
 // The ops that only read: readFile, pread, stat, lstat, access, readdir,
 // readdirPage, readlink, realpath.
 
-func (o *FSOps) opReadFile(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opReadFile(ctx context.Context, a *pathArgs) (any, error) {
+	p := a.Path
 	real, err := o.confine(ctx, "open", p, true)
 	if err != nil {
 		return nil, err
@@ -45,19 +42,17 @@ func (o *FSOps) opReadFile(ctx context.Context, a fsArgs) (any, error) {
 	return data, nil
 }
 
-func (o *FSOps) opPread(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	off, err := a.num("offset")
-	if err != nil {
-		return nil, err
-	}
-	n, err := a.num("length")
-	if err != nil {
-		return nil, err
-	}
+// preadArgs are the arguments of pread.
+type preadArgs struct {
+	Path   string `arg:"path"`
+	Offset int64  `arg:"offset"`
+	Length int64  `arg:"length"`
+}
+
+func (o *FSOps) opPread(ctx context.Context, a *preadArgs) (any, error) {
+	p := a.Path
+	off := a.Offset
+	n := a.Length
 	if off < 0 || n < 0 {
 		return nil, fsErr("EINVAL", "read", "", "")
 	}
@@ -79,19 +74,16 @@ func (o *FSOps) opPread(ctx context.Context, a fsArgs) (any, error) {
 	return data, nil
 }
 
-func (o *FSOps) opStat(ctx context.Context, a fsArgs) (any, error) {
+func (o *FSOps) opStat(ctx context.Context, a *pathArgs) (any, error) {
 	return o.stat(ctx, a, "stat", true)
 }
 
-func (o *FSOps) opLstat(ctx context.Context, a fsArgs) (any, error) {
+func (o *FSOps) opLstat(ctx context.Context, a *pathArgs) (any, error) {
 	return o.stat(ctx, a, "lstat", false)
 }
 
-func (o *FSOps) stat(ctx context.Context, a fsArgs, syscall string, follow bool) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) stat(ctx context.Context, a *pathArgs, syscall string, follow bool) (any, error) {
+	p := a.Path
 	real, err := o.confine(ctx, syscall, p, follow)
 	if err != nil {
 		return nil, err
@@ -115,18 +107,18 @@ const (
 	xOK = 1
 )
 
+// accessArgs are the arguments of access.
+type accessArgs struct {
+	Path string `arg:"path"`
+	Mode int64  `arg:"mode,opt"`
+}
+
 // opAccess checks that path exists and, for R_OK, W_OK and X_OK, that its
 // owner permission bits allow the access (the sandbox's code owns every
 // file). W_OK fails with EROFS under ReadOnly access or in a read-only mount.
-func (o *FSOps) opAccess(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	mode, err := a.optNum("mode", 0)
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opAccess(ctx context.Context, a *accessArgs) (any, error) {
+	p := a.Path
+	mode := a.Mode
 	if mode < 0 || mode > 7 {
 		return nil, fsErr("EINVAL", "access", p, "")
 	}
@@ -148,19 +140,17 @@ func (o *FSOps) opAccess(ctx context.Context, a fsArgs) (any, error) {
 	return nil, nil
 }
 
-func (o *FSOps) opReaddir(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	types, err := a.flag("withFileTypes", false)
-	if err != nil {
-		return nil, err
-	}
-	recursive, err := a.flag("recursive", false)
-	if err != nil {
-		return nil, err
-	}
+// readdirArgs are the arguments of readdir.
+type readdirArgs struct {
+	Path          string `arg:"path"`
+	WithFileTypes bool   `arg:"withFileTypes,opt"`
+	Recursive     bool   `arg:"recursive,opt"`
+}
+
+func (o *FSOps) opReaddir(ctx context.Context, a *readdirArgs) (any, error) {
+	p := a.Path
+	types := a.WithFileTypes
+	recursive := a.Recursive
 	real, err := o.confine(ctx, "scandir", p, true)
 	if err != nil {
 		return nil, err
@@ -239,22 +229,20 @@ func (o *FSOps) list(ctx context.Context, real, syscall, p string, max int) ([]v
 	}
 }
 
+// readdirPageArgs are the arguments of readdirPage.
+type readdirPageArgs struct {
+	Path   string `arg:"path"`
+	Offset int64  `arg:"offset,opt"`
+	Limit  int64  `arg:"limit,opt"`
+}
+
 // opReaddirPage returns one page of a directory's entries for fs.opendir:
 // {entries: [{name, type, ino}], next} where next is the offset of the next page,
 // 0 at the end. limit is clamped to MaxDirEntries.
-func (o *FSOps) opReaddirPage(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	offset, err := a.optNum("offset", 0)
-	if err != nil {
-		return nil, err
-	}
-	limit, err := a.optNum("limit", 0)
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opReaddirPage(ctx context.Context, a *readdirPageArgs) (any, error) {
+	p := a.Path
+	offset := a.Offset
+	limit := a.Limit
 	max := int64(o.lim().MaxDirEntries)
 	if limit <= 0 || limit > max {
 		limit = max
@@ -285,11 +273,8 @@ func (o *FSOps) opReaddirPage(ctx context.Context, a fsArgs) (any, error) {
 	return map[string]any{"entries": entries, "next": float64(next)}, nil
 }
 
-func (o *FSOps) opReadlink(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opReadlink(ctx context.Context, a *pathArgs) (any, error) {
+	p := a.Path
 	real, err := o.confine(ctx, "readlink", p, false)
 	if err != nil {
 		return nil, err
@@ -304,11 +289,8 @@ func (o *FSOps) opReadlink(ctx context.Context, a fsArgs) (any, error) {
 	return fi.Target, nil
 }
 
-func (o *FSOps) opRealpath(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opRealpath(ctx context.Context, a *pathArgs) (any, error) {
+	p := a.Path
 	real, err := o.confine(ctx, "realpath", p, true)
 	if err != nil {
 		return nil, err

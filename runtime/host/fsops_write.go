@@ -14,23 +14,19 @@ import (
 // The ops that change the workspace. Each checks Access first: under
 // ReadOnly every one fails with EROFS before looking at the filesystem.
 
-func (o *FSOps) opWriteFile(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	data, err := a.bytes("data")
-	if err != nil {
-		return nil, err
-	}
-	flag, err := a.optStr("flag", "w")
-	if err != nil {
-		return nil, err
-	}
-	mode, err := a.optNum("mode", 0)
-	if err != nil {
-		return nil, err
-	}
+// writeFileArgs are the arguments of writeFile.
+type writeFileArgs struct {
+	Path string `arg:"path"`
+	Data []byte `arg:"data"`
+	Flag string `arg:"flag,opt" def:"w"`
+	Mode int64  `arg:"mode,opt"`
+}
+
+func (o *FSOps) opWriteFile(ctx context.Context, a *writeFileArgs) (any, error) {
+	p := a.Path
+	data := a.Data
+	flag := a.Flag
+	mode := a.Mode
 	perm := vfs.FromUnixMode(uint32(mode) & 0o7777 &^ umask)
 	if max := o.lim().MaxCallBytes; int64(len(data)) > max {
 		return nil, tooLargeErr("write", int64(len(data)), max, p)
@@ -71,7 +67,7 @@ func (o *FSOps) opWriteFile(ctx context.Context, a fsArgs) (any, error) {
 		_, err = o.appendTo(ctx, real, p, perm, data)
 		return nil, err
 	}
-	return nil, argErr(a.op, "flag", `as "w", "wx", "a" or "ax"`)
+	return nil, argErr("writeFile", "flag", `as "w", "wx", "a" or "ax"`)
 }
 
 // appendTo appends data to the file real, creating it with perm when it
@@ -94,23 +90,19 @@ func (o *FSOps) appendTo(ctx context.Context, real, p string, perm fs.FileMode, 
 	return 0, fsErr("EIO", "open", p, "")
 }
 
-func (o *FSOps) opPwrite(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	data, err := a.bytes("data")
-	if err != nil {
-		return nil, err
-	}
-	off, err := a.optNum("offset", 0)
-	if err != nil {
-		return nil, err
-	}
-	app, err := a.flag("append", false)
-	if err != nil {
-		return nil, err
-	}
+// pwriteArgs are the arguments of pwrite.
+type pwriteArgs struct {
+	Path   string `arg:"path"`
+	Data   []byte `arg:"data"`
+	Offset int64  `arg:"offset,opt"`
+	Append bool   `arg:"append,opt"`
+}
+
+func (o *FSOps) opPwrite(ctx context.Context, a *pwriteArgs) (any, error) {
+	p := a.Path
+	data := a.Data
+	off := a.Offset
+	app := a.Append
 	if off < 0 {
 		return nil, fsErr("EINVAL", "write", "", "")
 	}
@@ -134,15 +126,15 @@ func (o *FSOps) opPwrite(ctx context.Context, a fsArgs) (any, error) {
 	return map[string]any{"bytesWritten": float64(len(data)), "size": float64(size)}, nil
 }
 
-func (o *FSOps) opTruncate(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	n, err := a.optNum("length", 0)
-	if err != nil {
-		return nil, err
-	}
+// truncateArgs are the arguments of truncate.
+type truncateArgs struct {
+	Path   string `arg:"path"`
+	Length int64  `arg:"length,opt"`
+}
+
+func (o *FSOps) opTruncate(ctx context.Context, a *truncateArgs) (any, error) {
+	p := a.Path
+	n := a.Length
 	if n < 0 {
 		return nil, fsErr("EINVAL", "ftruncate", "", "")
 	}
@@ -162,22 +154,20 @@ func (o *FSOps) opTruncate(ctx context.Context, a fsArgs) (any, error) {
 	return nil, o.vfsErr(err, "ftruncate", p, "")
 }
 
+// openArgs are the arguments of open.
+type openArgs struct {
+	Path  string `arg:"path"`
+	Flags int64  `arg:"flags,opt" def:"0"` // oRDONLY
+	Mode  int64  `arg:"mode,opt" def:"0o666"`
+}
+
 // opOpen does what open(2) does to the filesystem (create, truncate, the
 // checks of the flags) and returns the stats of the file; the shim keeps the
 // descriptor.
-func (o *FSOps) opOpen(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	flags, err := a.optNum("flags", oRDONLY)
-	if err != nil {
-		return nil, err
-	}
-	mode, err := a.optNum("mode", 0o666)
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opOpen(ctx context.Context, a *openArgs) (any, error) {
+	p := a.Path
+	flags := a.Flags
+	mode := a.Mode
 	acc := flags & 3
 	if acc == 3 {
 		return nil, fsErr("EINVAL", "open", p, "")
@@ -218,19 +208,17 @@ func (o *FSOps) opOpen(ctx context.Context, a fsArgs) (any, error) {
 	return statMap(fi), nil
 }
 
-func (o *FSOps) opMkdir(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	recursive, err := a.flag("recursive", false)
-	if err != nil {
-		return nil, err
-	}
-	mode, err := a.optNum("mode", 0o777)
-	if err != nil {
-		return nil, err
-	}
+// mkdirArgs are the arguments of mkdir.
+type mkdirArgs struct {
+	Path      string `arg:"path"`
+	Recursive bool   `arg:"recursive,opt"`
+	Mode      int64  `arg:"mode,opt" def:"0o777"`
+}
+
+func (o *FSOps) opMkdir(ctx context.Context, a *mkdirArgs) (any, error) {
+	p := a.Path
+	recursive := a.Recursive
+	mode := a.Mode
 	perm := vfs.FromUnixMode(uint32(mode) & 0o7777 &^ umask)
 	if !recursive {
 		if o.readOnly() {
@@ -306,19 +294,17 @@ func arrow(dest string) string {
 	return " -> '" + dest + "'"
 }
 
-func (o *FSOps) opRm(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	recursive, err := a.flag("recursive", false)
-	if err != nil {
-		return nil, err
-	}
-	force, err := a.flag("force", false)
-	if err != nil {
-		return nil, err
-	}
+// rmArgs are the arguments of rm.
+type rmArgs struct {
+	Path      string `arg:"path"`
+	Recursive bool   `arg:"recursive,opt"`
+	Force     bool   `arg:"force,opt"`
+}
+
+func (o *FSOps) opRm(ctx context.Context, a *rmArgs) (any, error) {
+	p := a.Path
+	recursive := a.Recursive
+	force := a.Force
 	if o.readOnly() {
 		return nil, readOnlyErr("rm", p, "")
 	}
@@ -346,15 +332,15 @@ func (o *FSOps) opRm(ctx context.Context, a fsArgs) (any, error) {
 	return nil, o.vfsErr(o.FS.Remove(ctx, real, &vfs.RemoveOptions{Recursive: recursive, Force: force}), "rm", p, "")
 }
 
-func (o *FSOps) opRmdir(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	recursive, err := a.flag("recursive", false)
-	if err != nil {
-		return nil, err
-	}
+// rmdirArgs are the arguments of rmdir.
+type rmdirArgs struct {
+	Path      string `arg:"path"`
+	Recursive bool   `arg:"recursive,opt"`
+}
+
+func (o *FSOps) opRmdir(ctx context.Context, a *rmdirArgs) (any, error) {
+	p := a.Path
+	recursive := a.Recursive
 	if o.readOnly() {
 		return nil, readOnlyErr("rmdir", p, "")
 	}
@@ -375,11 +361,8 @@ func (o *FSOps) opRmdir(ctx context.Context, a fsArgs) (any, error) {
 	return nil, o.vfsErr(o.FS.Remove(ctx, real, &vfs.RemoveOptions{Recursive: recursive}), "rmdir", p, "")
 }
 
-func (o *FSOps) opUnlink(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opUnlink(ctx context.Context, a *pathArgs) (any, error) {
+	p := a.Path
 	if o.readOnly() {
 		return nil, readOnlyErr("unlink", p, "")
 	}
@@ -397,15 +380,15 @@ func (o *FSOps) opUnlink(ctx context.Context, a fsArgs) (any, error) {
 	return nil, o.vfsErr(o.FS.Remove(ctx, real, nil), "unlink", p, "")
 }
 
-// twoPaths reads and confines the from and to arguments of a two-path op;
-// errors name both paths.
-func (o *FSOps) twoPaths(ctx context.Context, a fsArgs, syscall string, followFrom, followTo bool) (from, to, realFrom, realTo string, err error) {
-	if from, err = a.str("from"); err != nil {
-		return
-	}
-	if to, err = a.str("to"); err != nil {
-		return
-	}
+// twoPathArgs are the arguments of rename.
+type twoPathArgs struct {
+	From string `arg:"from"`
+	To   string `arg:"to"`
+}
+
+// twoPaths confines the from and to arguments of a two-path op; errors
+// name both paths.
+func (o *FSOps) twoPaths(ctx context.Context, from, to, syscall string, followFrom, followTo bool) (realFrom, realTo string, err error) {
 	if realFrom, err = o.confine(ctx, syscall, from, followFrom); err != nil {
 		err = withDest(err, from, to)
 		return
@@ -416,8 +399,9 @@ func (o *FSOps) twoPaths(ctx context.Context, a fsArgs, syscall string, followFr
 	return
 }
 
-func (o *FSOps) opRename(ctx context.Context, a fsArgs) (any, error) {
-	from, to, realFrom, realTo, err := o.twoPaths(ctx, a, "rename", false, false)
+func (o *FSOps) opRename(ctx context.Context, a *twoPathArgs) (any, error) {
+	from, to := a.From, a.To
+	realFrom, realTo, err := o.twoPaths(ctx, from, to, "rename", false, false)
 	if err != nil {
 		return nil, err
 	}
@@ -433,13 +417,18 @@ func (o *FSOps) opRename(ctx context.Context, a fsArgs) (any, error) {
 	return nil, o.vfsErr(o.FS.Rename(ctx, realFrom, realTo), "rename", from, to)
 }
 
-func (o *FSOps) opCopyFile(ctx context.Context, a fsArgs) (any, error) {
-	flags, err := a.optNum("flags", 0)
-	if err != nil {
-		return nil, err
-	}
+// copyFileArgs are the arguments of copyFile.
+type copyFileArgs struct {
+	Flags int64  `arg:"flags,opt"`
+	From  string `arg:"from"`
+	To    string `arg:"to"`
+}
+
+func (o *FSOps) opCopyFile(ctx context.Context, a *copyFileArgs) (any, error) {
+	flags := a.Flags
 	excl := flags&1 != 0
-	from, to, realFrom, realTo, err := o.twoPaths(ctx, a, "copyfile", true, !excl)
+	from, to := a.From, a.To
+	realFrom, realTo, err := o.twoPaths(ctx, from, to, "copyfile", true, !excl)
 	if err != nil {
 		return nil, err
 	}
@@ -478,20 +467,20 @@ func (o *FSOps) copyData(ctx context.Context, realFrom, realTo string, fi *vfs.F
 	return o.vfsErr(err, syscall, from, to)
 }
 
+// symlinkArgs are the arguments of symlink.
+type symlinkArgs struct {
+	Target string `arg:"target"`
+	Path   string `arg:"path"`
+}
+
 // opSymlink creates the link path holding target verbatim. The link must
 // resolve inside Root (through any further links): creating a link that
 // leads outside fails with EACCES, so sandboxed code can never plant an
 // escape. As in Node, errors name the target first: "symlink 'target' ->
 // 'path'".
-func (o *FSOps) opSymlink(ctx context.Context, a fsArgs) (any, error) {
-	target, err := a.str("target")
-	if err != nil {
-		return nil, err
-	}
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opSymlink(ctx context.Context, a *symlinkArgs) (any, error) {
+	target := a.Target
+	p := a.Path
 	if o.readOnly() {
 		return nil, readOnlyErr("symlink", target, p)
 	}
@@ -532,15 +521,15 @@ func (o *FSOps) checkLinkTarget(ctx context.Context, syscall, real, target strin
 	return nil
 }
 
-func (o *FSOps) opChmod(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	mode, err := a.num("mode")
-	if err != nil {
-		return nil, err
-	}
+// chmodArgs are the arguments of chmod.
+type chmodArgs struct {
+	Path string `arg:"path"`
+	Mode int64  `arg:"mode"`
+}
+
+func (o *FSOps) opChmod(ctx context.Context, a *chmodArgs) (any, error) {
+	p := a.Path
+	mode := a.Mode
 	if o.readOnly() {
 		return nil, readOnlyErr("chmod", p, "")
 	}
@@ -551,28 +540,25 @@ func (o *FSOps) opChmod(ctx context.Context, a fsArgs) (any, error) {
 	return nil, o.vfsErr(o.FS.Chmod(ctx, real, vfs.FromUnixMode(uint32(mode)&0o7777)), "chmod", p, "")
 }
 
-func (o *FSOps) opUtimes(ctx context.Context, a fsArgs) (any, error) {
+// utimesArgs are the arguments of utimes.
+type utimesArgs struct {
+	Path  string   `arg:"path"`
+	Atime fileTime `arg:"atime"`
+	Mtime fileTime `arg:"mtime"`
+}
+
+func (o *FSOps) opUtimes(ctx context.Context, a *utimesArgs) (any, error) {
 	return o.utimes(ctx, a, true)
 }
 
 // opLutimes is utimes on a final symlink itself.
-func (o *FSOps) opLutimes(ctx context.Context, a fsArgs) (any, error) {
+func (o *FSOps) opLutimes(ctx context.Context, a *utimesArgs) (any, error) {
 	return o.utimes(ctx, a, false)
 }
 
-func (o *FSOps) utimes(ctx context.Context, a fsArgs, follow bool) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
-	atime, err := a.msOrNsTime("atime")
-	if err != nil {
-		return nil, err
-	}
-	mtime, err := a.msOrNsTime("mtime")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) utimes(ctx context.Context, a *utimesArgs, follow bool) (any, error) {
+	p := a.Path
+	atime, mtime := time.Time(a.Atime), time.Time(a.Mtime)
 	if o.readOnly() {
 		return nil, readOnlyErr("utime", p, "")
 	}
@@ -608,11 +594,8 @@ func msTime(ms float64) time.Time {
 // opMkdtemp creates the directory path, which must not exist, with mode
 // 0700. The shim draws the random suffix (from the run's journaled
 // randomness), so the op itself is deterministic.
-func (o *FSOps) opMkdtemp(ctx context.Context, a fsArgs) (any, error) {
-	p, err := a.str("path")
-	if err != nil {
-		return nil, err
-	}
+func (o *FSOps) opMkdtemp(ctx context.Context, a *pathArgs) (any, error) {
+	p := a.Path
 	if o.readOnly() {
 		return nil, readOnlyErr("mkdtemp", p, "")
 	}

@@ -124,9 +124,14 @@ func TestInfiniteLoopTimesOut(t *testing.T) {
 			ws := openWSB(t, []runtime.Backend{b})
 			ok(t, run(t, ws, runtime.ExecOptions{Backend: b.Info().ID}, "hello")) // compile first
 			start := time.Now()
-			// A collector running meanwhile must not wait for the guest.
+			// A collector running meanwhile must not wait for the guest:
+			// collections go on completing while it loops. (A guest that
+			// held the world would let at most one finish, at the end; a
+			// bound on each collection's time would measure the machine's
+			// load instead.)
 			stop := make(chan struct{})
 			var gcMax time.Duration
+			gcs := 0
 			var wg sync.WaitGroup
 			wg.Add(1)
 			go func() {
@@ -140,6 +145,7 @@ func TestInfiniteLoopTimesOut(t *testing.T) {
 					t0 := time.Now()
 					runGC()
 					gcMax = max(gcMax, time.Since(t0))
+					gcs++
 				}
 			}()
 			res := run(t, ws, runtime.ExecOptions{Backend: b.Info().ID, Timeout: 500 * time.Millisecond}, "loop")
@@ -151,10 +157,10 @@ func TestInfiniteLoopTimesOut(t *testing.T) {
 			if d := time.Since(start); d > 3*time.Second {
 				t.Fatalf("took %v", d)
 			}
-			if gcMax > 300*time.Millisecond {
-				t.Fatalf("a GC took %v while the guest looped", gcMax)
+			if gcs < 2 {
+				t.Fatalf("%d collections finished while the guest looped for 500 ms (the longest took %v)", gcs, gcMax)
 			}
-			t.Logf("longest GC while looping: %v", gcMax)
+			t.Logf("%d collections while looping, the longest %v", gcs, gcMax)
 		})
 	}
 }
