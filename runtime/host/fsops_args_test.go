@@ -79,12 +79,22 @@ func TestArgsDecode(t *testing.T) {
 // built.
 func TestArgsPlanRefuses(t *testing.T) {
 	for name, typ := range map[string]reflect.Type{
-		"no tag":           reflect.TypeFor[struct{ Path string }](),
-		"default required": reflect.TypeFor[struct{ N int64 `arg:"n" def:"1"` }](),
-		"bad type":         reflect.TypeFor[struct{ N int `arg:"n"` }](),
-		"bad default":      reflect.TypeFor[struct{ N int64 `arg:"n,opt" def:"x"` }](),
-		"required bool":    reflect.TypeFor[struct{ B bool `arg:"b"` }](),
-		"optional bytes":   reflect.TypeFor[struct{ D []byte `arg:"d,opt"` }](),
+		"no tag": reflect.TypeFor[struct{ Path string }](),
+		"default required": reflect.TypeFor[struct {
+			N int64 `arg:"n" def:"1"`
+		}](),
+		"bad type": reflect.TypeFor[struct {
+			N int `arg:"n"`
+		}](),
+		"bad default": reflect.TypeFor[struct {
+			N int64 `arg:"n,opt" def:"x"`
+		}](),
+		"required bool": reflect.TypeFor[struct {
+			B bool `arg:"b"`
+		}](),
+		"optional bytes": reflect.TypeFor[struct {
+			D []byte `arg:"d,opt"`
+		}](),
 	} {
 		func() {
 			defer func() {
