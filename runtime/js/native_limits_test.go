@@ -45,13 +45,13 @@ func TestNativeCallsBoundedByMemory(t *testing.T) {
 	heap0 := ms.HeapInuse
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t0 := time.Now()
+			// The error is the guard's, which runs before the call
+			// allocates (a call that had begun would fail on the memory
+			// watchdog or the timeout instead): no clock is needed to
+			// tell.
 			res := runWS(t, c.ws, "export default () => "+c.src+".length", runtime.ExecOptions{Timeout: 20 * time.Second})
 			if res.Status != runtime.StatusFailed || res.Error != c.want {
 				t.Fatalf("status %s error %q, want failed with %q\nstderr %s", res.Status, res.Error, c.want, res.Stderr)
-			}
-			if d := time.Since(t0); d > 5*time.Second {
-				t.Errorf("took %v: the call was not refused before it began", d)
 			}
 		})
 	}
