@@ -235,6 +235,36 @@ func TestFleet(t *testing.T) {
 			direct, routed, wd, wr)
 	})
 
+	t.Run("Front", func(t *testing.T) {
+		own, others, _ := owner(t, nodes, "alpha")
+		f, err := others[1].Front(context.Background(), "alpha")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var got, want []string
+		for _, tl := range f.Tools() {
+			got = append(got, tl.Name)
+		}
+		for _, tl := range own.servedHere("alpha").set.Tools() {
+			want = append(want, tl.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("front tools %v, owner's %v", got, want)
+		}
+		res, err := f.Call(context.Background(), "read", json.RawMessage(`{"path":"/notes.txt"}`))
+		if err != nil || res.IsError || res.Content[0].Text != "1\thello fleet" {
+			t.Fatalf("read through the front: %+v %v", res, err)
+		}
+		res, err = f.Call(context.Background(), "write", json.RawMessage(`{"path":"/front.txt","content":"via front"}`))
+		if err != nil || res.IsError {
+			t.Fatalf("write through the front: %+v %v", res, err)
+		}
+		if _, err := own.servedHere("alpha").ws.FS().Stat(context.Background(), "/front.txt"); err != nil {
+			t.Errorf("write through the front did not reach the owner: %v", err)
+		}
+	})
+
 	t.Run("BadName", func(t *testing.T) {
 		_, err := nodes[0].Call(context.Background(), "a.b", "read", nil)
 		want := `fleet: name: workspace name "a.b": want 1 to 64 of A-Z a-z 0-9 - _`
