@@ -48,4 +48,3 @@ func (f *Front) Close() error {
 	f.once.Do(func() { err = f.ws.Close() })
 	return err
 }
-
