@@ -297,7 +297,7 @@ func init() {
 		cmdFind, cmdGrep,
 		cmdImport, cmdExport,
 		cmdExec, cmdRuns, cmdApprovals, cmdReplay, cmdConformance,
-		cmdMCP, cmdServe, cmdTools, cmdTool,
+		cmdMCP, cmdServe, cmdTools, cmdTool, cmdNode,
 		cmdDemo, cmdChanges, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",
