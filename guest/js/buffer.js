@@ -435,6 +435,8 @@ Object.defineProperty(module.exports, 'INSPECT_MAX_BYTES', {
   set(v) { require('nook:errors.js').validateNumber(v, 'INSPECT_MAX_BYTES', 0); INSPECT_MAX_BYTES = v; },
   enumerable: true, configurable: true,
 });
+// resolveObjectURL returns the Blob a URL.createObjectURL URL names.
+module.exports.resolveObjectURL = (url) => require('nook:whatwg_url.js').resolveObjectURL(url);
 // Blob, File, atob and btoa are the globals, built on first use.
 for (const k of ['Blob', 'File', 'atob', 'btoa']) {
   Object.defineProperty(module.exports, k, { get: () => globalThis[k], enumerable: true, configurable: true });

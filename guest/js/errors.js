@@ -178,6 +178,8 @@ const codes = {
   ERR_INVALID_URL: [TypeError, () => 'Invalid URL'],
   ERR_INVALID_FILE_URL_PATH: [TypeError, (m) => `File URL path ${m}`],
   ERR_INVALID_FILE_URL_HOST: [TypeError, (p) => `File URL host must be "localhost" or empty on ${p}`],
+  ERR_INVALID_TUPLE: [TypeError, (name, tuple) => `${name} must be an iterable ${tuple} tuple`],
+  ERR_ARG_NOT_ITERABLE: [TypeError, (name) => `${name} must be iterable`],
   ERR_INVALID_URL_SCHEME: [TypeError, (s) => `The URL must be of scheme ${s}`],
   ERR_UNHANDLED_ERROR: [Error, (err) => err === undefined ? 'Unhandled error.' : `Unhandled error. (${inspect(err)})`],
   ERR_ASSERTION: [Error, (m) => m],
