@@ -101,3 +101,78 @@ export default () => [String(ids.length), err, String(URL.createObjectURL(b).sta
 		`true`,
 	)
 }
+
+// TestStringDecoderNode: node:string_decoder holds incomplete characters
+// across writes for utf8, utf16le, base64 and base64url, and end()
+// flushes them as Node does.
+func TestStringDecoderNode(t *testing.T) {
+	lines(t, `
+import { StringDecoder } from "node:string_decoder";
+const show = (f) => { try { const v = f(); return typeof v === "string" ? v : JSON.stringify(v) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const run = (enc, ...parts) => { const d = new StringDecoder(enc); return parts.map((p) => p === null ? d.end() : d.write(Buffer.from(p))).join("|"); };
+export default () => [
+  show(() => run("base64url", [0x61], null, [0x61, 0x61], [0x61], null)),
+  show(() => run("base64", [0x61, 0x61], [0x61, 0x61], null)),
+  show(() => run("utf8", [0xe2], [0x82], [0xac], [0xe2, 0x82], null, [0x61])),
+  show(() => run("utf8", [0xe2], [0x61], [0xf0, 0x9f], [0x92, 0xa9], [0xed, 0xa0], null)),
+  show(() => run("utf16le", [0x3d, 0xd8], [0x4d], [0xdc], [0x3d, 0xd8], null, [0x3d], null).split("").map((c) => c.charCodeAt(0).toString(16)).join(" ")),
+  show(() => { const d = new StringDecoder("utf8"); d.write(Buffer.of(0xe2)); return [d.lastNeed, d.lastTotal, [...d.lastChar]]; }),
+  show(() => new StringDecoder("nope")),
+  show(() => new StringDecoder().write(1)),
+  show(() => new StringDecoder("hex").write(new Uint16Array([0x0102]))),
+];`,
+		`|YQ||YWFh|`,
+		`|YWFh|YQ==`,
+		`||€||�|a`,
+		`|�a||💩|��|`,
+		`7c 7c d83d dc4d 7c 7c d83d 7c 7c`,
+		`[2,3,[226,0,0,0]]`,
+		`TypeError|ERR_UNKNOWN_ENCODING|Unknown encoding: nope`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"buf\" argument must be an instance of Buffer, TypedArray, or DataView. Received type number (1)`,
+		`0201`,
+	)
+}
+
+// TestBufferNodeArgs: readIntBE and friends need an offset, write takes
+// Node's argument forms with integer bounds, Buffer.from checks an
+// ArrayBuffer's offset and length, a fake ArrayBuffer is rejected, and a
+// NaN is written as the quiet NaN.
+func TestBufferNodeArgs(t *testing.T) {
+	lines(t, `
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const b = Buffer.alloc(8);
+function AB() {}
+Object.setPrototypeOf(AB, ArrayBuffer);
+Object.setPrototypeOf(AB.prototype, ArrayBuffer.prototype);
+export default () => [
+  show(() => b.readIntBE(undefined, 2)),
+  show(() => b.writeUIntLE(1, undefined, 2)),
+  show(() => Buffer.alloc(9).write("foo", 10)),
+  show(() => Buffer.alloc(9).write("foo", 1.5)),
+  show(() => Buffer.alloc(9).write("foo", 0, "7")),
+  show(() => Buffer.alloc(4).write("abcdef", 1, 10)),
+  show(() => { const x = Buffer.alloc(4); return x.write("abcdef", 1, 3) + x.toString("hex"); }),
+  show(() => Buffer.alloc(4).write("6162", "hex")),
+  show(() => Buffer.from(new ArrayBuffer(5), 6)),
+  show(() => Buffer.from(new ArrayBuffer(5), 3, 6)),
+  show(() => Buffer.from(new ArrayBuffer(5), NaN, -1).length),
+  show(() => Buffer.from(new AB())),
+  show(() => { b.writeDoubleBE(NaN, 0); return b.toString("hex"); }),
+  show(() => { b.writeFloatLE(NaN, 0); return b.toString("hex", 0, 4); }),
+];`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"offset\" argument must be of type number. Received undefined`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"offset\" argument must be of type number. Received undefined`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"offset\" is out of range. It must be >= 0 && <= 9. Received 10`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"offset\" is out of range. It must be an integer. Received 1.5`,
+		`TypeError|ERR_UNKNOWN_ENCODING|Unknown encoding: 7`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"length\" is out of range. It must be >= 0 && <= 4. Received 10`,
+		`300616263`,
+		`2`,
+		`RangeError|ERR_BUFFER_OUT_OF_BOUNDS|\"offset\" is outside of buffer bounds`,
+		`RangeError|ERR_BUFFER_OUT_OF_BOUNDS|\"length\" is outside of buffer bounds`,
+		`0`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received an instance of AB`,
+		`7ff8000000000000`,
+		`0000c07f`,
+	)
+}
