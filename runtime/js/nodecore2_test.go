@@ -176,3 +176,34 @@ export default () => [
 		`0000c07f`,
 	)
 }
+
+// TestReadlineNode: U+2028 and U+2029 end lines, an interface has one
+// async iterator (a nested loop continues the outer one), an input error
+// rejects it, and terminal interfaces over one stream share its decoder.
+func TestReadlineNode(t *testing.T) {
+	lines(t, `
+import readline from "node:readline";
+import { Readable, PassThrough } from "node:stream";
+const got = [];
+const rl = readline.createInterface({ input: Readable.from(["a\nb\u2028c\u2029d\r\ne"]) });
+const outer = [];
+for await (const l of rl) { outer.push(l); for await (const m of rl) outer.push("+" + m); }
+const bad = new Readable({ read() { this.destroy(Object.assign(new Error("boom"), { code: "EBOOM" })); } });
+let err = "none";
+try { for await (const l of readline.createInterface({ input: bad })) got.push(l); } catch (e) { err = e.code + " " + e.message; }
+const input = new PassThrough();
+const lines2 = [];
+const rl1 = readline.createInterface({ input, terminal: true });
+rl1.on("line", (l) => { lines2.push(l); rl1.close(); });
+input.write(Buffer.from([0x66, 0x0a, 0xe2]));
+await new Promise((r) => setImmediate(r));
+const rl2 = readline.createInterface({ input, terminal: true });
+rl2.on("line", (l) => lines2.push(l));
+input.write(Buffer.from([0x98, 0x83, 0x0a]));
+await new Promise((r) => setImmediate(r));
+export default () => [outer.join("|"), err, lines2.join("|")];`,
+		`a|+b|+c|+d|+e`,
+		`EBOOM boom`,
+		`f|☃`,
+	)
+}
