@@ -104,8 +104,8 @@ function strEscape(str) {
 
 const keyStrRegExp = /^[a-zA-Z_][a-zA-Z_0-9]*$/;
 const numberRegExp = /^(0|[1-9][0-9]*)$/;
-// Terminal control sequences: CSI (ESC [ or 0x9b, parameters, a final byte) and OSC (ESC ], up to BEL or ESC \).
-const ansiRegExp = /(?:\u001b\[|\u009b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+// Terminal control sequences: CSI (ESC [ or 0x9b, parameters, a final byte) and OSC (ESC ], up to BEL, ESC \ or ST 0x9c).
+const ansiRegExp = /(?:\u001b\[|\u009b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|\u001b[@-Z\\-_]/g;
 
 function stripVTControlCharacters(str) {
   if (typeof str !== 'string') throw invalidArgType('str', 'string', str);
@@ -1219,12 +1219,14 @@ module.exports = {
   debuglog: () => Object.assign(() => {}, { enabled: false }),
   debug: () => Object.assign(() => {}, { enabled: false }),
   inherits(ctor, superCtor) {
-    if (ctor === undefined || ctor === null) throw invalidArgType('ctor', 'function', ctor);
-    if (superCtor === undefined || superCtor === null) throw invalidArgType('superCtor', 'function', superCtor);
-    if (superCtor.prototype === undefined) throw invalidArgType('superCtor.prototype', 'object', superCtor.prototype);
+    // As Node's: super_ is a non-enumerable property, and only the
+    // prototypes are linked (the constructors' statics are not).
+    const { makeError } = require('nook:errors.js');
+    if (ctor === undefined || ctor === null) throw makeError('ERR_INVALID_ARG_TYPE', 'ctor', 'Function', ctor);
+    if (superCtor === undefined || superCtor === null) throw makeError('ERR_INVALID_ARG_TYPE', 'superCtor', 'Function', superCtor);
+    if (superCtor.prototype === undefined) throw makeError('ERR_INVALID_ARG_TYPE', 'superCtor.prototype', 'Object', superCtor.prototype);
+    Object.defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true });
     Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
-    Object.setPrototypeOf(ctor, superCtor);
-    ctor.super_ = superCtor;
   },
   isArray: Array.isArray,
   stripVTControlCharacters,

@@ -207,3 +207,37 @@ export default () => [outer.join("|"), err, lines2.join("|")];`,
 		`f|☃`,
 	)
 }
+
+// TestUtilInheritsAndVT: util.inherits defines a non-enumerable super_
+// and links only the prototypes; stripVTControlCharacters removes OSC
+// sequences ended by ST (0x9c); assert.rejects names the wrong return
+// with Node's ERR_INVALID_RETURN_VALUE text.
+func TestUtilInheritsAndVT(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+import assert from "node:assert";
+function A() {}
+A.stat = 1;
+function B() {}
+util.inherits(B, A);
+let rej = "none";
+try { await assert.rejects(() => undefined); } catch (e) { rej = e.code + "|" + e.message; }
+let rej2 = "none";
+try { await assert.rejects(() => new Map()); } catch (e) { rej2 = e.message; }
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  JSON.stringify(Object.getOwnPropertyDescriptor(B, "super_").enumerable),
+  String(B.stat) + " " + String(new B() instanceof A),
+  show(() => util.inherits(B, null)),
+  util.stripVTControlCharacters("\u001b]8;;mailto:x@y.z\u009cmail\u001b]8;;\u009c|\u001b[31mred\u001b[0m"),
+  rej,
+  rej2,
+];`,
+		`false`,
+		`undefined true`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"superCtor\" argument must be of type function. Received null`,
+		`mail|red`,
+		`ERR_INVALID_RETURN_VALUE|Expected instance of Promise to be returned from the \"promiseFn\" function but got undefined.`,
+		`Expected instance of Promise to be returned from the \"promiseFn\" function but got an instance of Map.`,
+	)
+}
