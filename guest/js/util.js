@@ -804,11 +804,16 @@ function invalidArgType(name, type, v) {
 
 // hasBuiltInToString tells whether an object's string conversion is a
 // built-in one (then %s inspects it) rather than the program's.
+// hasBuiltInToString is Node's: an object whose toString (if it has a
+// callable one) comes from a built-in prototype, and without its own
+// Symbol.toPrimitive, is inspected by %s rather than stringified.
 function hasBuiltInToString(v) {
+  if (typeof v[Symbol.toPrimitive] === 'function') return false;
+  if (typeof v.toString !== 'function') return true;
+  if (hasOwn(v, 'toString')) return false;
   let holder = v;
-  while (holder !== null && !hasOwn(holder, 'toString') && !hasOwn(holder, Symbol.toPrimitive)) holder = Object.getPrototypeOf(holder);
+  do { holder = Object.getPrototypeOf(holder); } while (holder !== null && !hasOwn(holder, 'toString'));
   if (holder === null) return true;
-  if (holder === v) return false;
   const d = Object.getOwnPropertyDescriptor(holder, 'constructor');
   return d !== undefined && typeof d.value === 'function' && builtinNames.has(d.value.name);
 }
@@ -862,7 +867,14 @@ function formatWithOptionsInternal(opts, args) {
           case 111: tmp = inspect(args[++a], { ...opts, showHidden: true, showProxy: true, depth: 4 }); break; // o
           case 105: { // i
             const arg = args[++a];
-            tmp = typeof arg === 'bigint' ? big(arg) : typeof arg === 'symbol' ? 'NaN' : num(parseInt(arg));
+            if (typeof arg === 'bigint') tmp = big(arg);
+            else if (typeof arg === 'symbol') tmp = 'NaN';
+            else {
+              // goja's parseInt drops the sign of a negative zero ("-0.5").
+              const s = String(arg);
+              const n = parseInt(s);
+              tmp = num(n === 0 && /^\s*-/.test(s) ? -0 : n);
+            }
             break;
           }
           case 102: { // f

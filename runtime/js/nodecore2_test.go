@@ -241,3 +241,58 @@ export default () => [
 		`Expected instance of Promise to be returned from the \"promiseFn\" function but got an instance of Map.`,
 	)
 }
+
+// TestUtilFormatSpecifiers: %i keeps a negative zero, and %s stringifies
+// an object with a callable toString of its own or from a user class
+// but inspects one whose toString is not a function.
+func TestUtilFormatSpecifiers(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+class Foo { toString() { return "Bar"; } }
+export default () => [
+  util.format("%i %i %i", -0.5, "-0.0", 1.5),
+  util.format("%s", { toString: 5 }),
+  util.format("%s", { toString() { return "Foo"; } }),
+  util.format("%s", new Foo()),
+  util.format("%s", { a: [1, 2, 3] }),
+];`,
+		`-0 -0 1`,
+		`{ toString: 5 }`,
+		`Foo`,
+		`Bar`,
+		`{ a: [Array] }`,
+	)
+}
+
+// TestConsoleTableIteratorsAndStreamOptions: console.table lays out a Map's
+// entries() as Key/Values and its values() as Values; a Console's
+// inspectOptions may be a Map from stream to options.
+func TestConsoleTableIteratorsAndStreamOptions(t *testing.T) {
+	lines(t, `
+import { Console } from "node:console";
+import { PassThrough } from "node:stream";
+const out = new PassThrough().setEncoding("utf8");
+const err = new PassThrough().setEncoding("utf8");
+const c = new Console({ stdout: out, stderr: err, inspectOptions: new Map([[out, { colors: true }], [err, { colors: false }]]) });
+c.log("n", 42);
+c.warn("n", 42);
+const a = out.read(), b = err.read();
+const t = new PassThrough().setEncoding("utf8");
+const tc = new Console(t);
+tc.table(new Map([[1, "x"]]).entries());
+tc.table(new Map([[1, "x"]]).values());
+export default () => [JSON.stringify(a), JSON.stringify(b), ...t.read().trimEnd().split("\n")];`,
+		`\"n \\u001b[33m42\\u001b[39m\\n\"`,
+		`\"n 42\\n\"`,
+		`┌───────────────────┬─────┬────────┐`,
+		`│ (iteration index) │ Key │ Values │`,
+		`├───────────────────┼─────┼────────┤`,
+		`│ 0                 │ 1   │ 'x'    │`,
+		`└───────────────────┴─────┴────────┘`,
+		`┌───────────────────┬────────┐`,
+		`│ (iteration index) │ Values │`,
+		`├───────────────────┼────────┤`,
+		`│ 0                 │ 'x'    │`,
+		`└───────────────────┴────────┘`,
+	)
+}
