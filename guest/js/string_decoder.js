@@ -111,7 +111,9 @@ StringDecoder.prototype.write = function write(buf) {
   }
   this[kPending] = keep ? Buffer.from(b.subarray(b.length - keep)) : Buffer.alloc(0);
   this[kTotal] = keep ? total : 0;
-  return b.toString(this.encoding, 0, b.length - keep);
+  // Decoded as a whole buffer, so the same decoder as Buffer#toString's
+  // (the one a concatenation would go through) handles invalid bytes.
+  return (keep ? b.subarray(0, b.length - keep) : b).toString(this.encoding);
 };
 
 StringDecoder.prototype.end = function end(buf) {

@@ -296,3 +296,25 @@ export default () => [JSON.stringify(a), JSON.stringify(b), ...t.read().trimEnd(
 		`└───────────────────┴────────┘`,
 	)
 }
+
+// TestStringDecoderMatchesToString: for random bytes in every encoding,
+// the writes and end() of a StringDecoder give exactly
+// Buffer.concat(chunks).toString(encoding), invalid UTF-8 included.
+func TestStringDecoderMatchesToString(t *testing.T) {
+	lines(t, `
+import { StringDecoder } from "node:string_decoder";
+let seed = 1;
+const rand = (m) => { seed = (seed * 1103515245 + 12345) % 2147483648; return Math.floor(seed / 2147483648 * m); };
+const encs = ["utf16le", "utf8", "ascii", "hex", "base64", "latin1", "base64url"];
+let bad = "none";
+for (let it = 0; it < 700 && bad === "none"; it++) {
+  const enc = encs[it % encs.length];
+  const sd = new StringDecoder(enc);
+  const bufs = [], strs = [];
+  const n = rand(10);
+  for (let i = 0; i < n; i++) { const b = Buffer.alloc(rand(50)); for (let j = 0; j < b.length; j++) b[j] = rand(256); bufs.push(b); strs.push(sd.write(b)); }
+  strs.push(sd.end());
+  if (strs.join("") !== Buffer.concat(bufs).toString(enc)) bad = enc + " " + bufs.map((b) => b.toString("hex")).join(",");
+}
+export default () => [bad];`, "none")
+}
