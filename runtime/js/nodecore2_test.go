@@ -318,3 +318,24 @@ for (let it = 0; it < 700 && bad === "none"; it++) {
 }
 export default () => [bad];`, "none")
 }
+
+// TestZlibWindowBitsAndCodes: { windowBits: 8 } is refused by gzip only,
+// and zlib.codes cannot be replaced or changed.
+func TestZlibWindowBitsAndCodes(t *testing.T) {
+	lines(t, `
+import zlib from "node:zlib";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  show(() => zlib.gzipSync(Buffer.alloc(0), { windowBits: 8 })),
+  show(() => zlib.inflateRawSync(zlib.deflateRawSync(Buffer.from("hi"), { windowBits: 8 }), { windowBits: 8 })),
+  show(() => { zlib.codes = {}; }),
+  show(() => { zlib.codes.Z_OK = 1; }),
+  show(() => zlib.codes.Z_OK + " " + zlib.codes["-5"] + " " + Object.isFrozen(zlib.codes)),
+];`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"options.windowBits\" is out of range. It must be >= 9 and <= 15. Received 8`,
+		`hi`,
+		`TypeError|undefined|Cannot assign to read only property 'codes'`,
+		`TypeError|undefined|Cannot assign to read only property 'Z_OK'`,
+		`0 Z_BUF_ERROR true`,
+	)
+}
