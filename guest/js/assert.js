@@ -132,9 +132,7 @@ function make(strict) {
     if (typeof p === 'function') {
       p = p();
       if (!p || typeof p.then !== 'function') {
-        const e = new TypeError(`Expected instance of Promise to be returned from the "promiseFn" function but got ${p === null ? 'null' : typeof p === 'object' ? 'an instance of ' + (p.constructor && p.constructor.name) : 'type ' + typeof p}.`);
-        e.code = 'ERR_INVALID_RETURN_VALUE';
-        throw e;
+        throw require('nook:errors.js').makeError('ERR_INVALID_RETURN_VALUE', 'instance of Promise', 'promiseFn', p);
       }
       return p;
     }

@@ -84,8 +84,29 @@ Buffer.from = function from(value, enc, length) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
     throw invalidArg('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object', value);
   }
+  // An object that only inherits from ArrayBuffer.prototype is no
+  // ArrayBuffer (its byteLength getter throws): Node rejects it.
+  if (!ArrayBuffer.isView(value) && value instanceof ArrayBuffer && !isRealArrayBuffer(value)) {
+    throw invalidArg('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object', value);
+  }
+  if (!ArrayBuffer.isView(value) && value instanceof ArrayBuffer) {
+    // Node's fromArrayBuffer: a NaN offset is 0, a length <= 0 is 0, and
+    // either past the end is ERR_BUFFER_OUT_OF_BOUNDS.
+    const { makeError } = require('nook:errors.js');
+    let off = enc === undefined ? 0 : +enc;
+    if (Number.isNaN(off)) off = 0;
+    const max = value.byteLength - off;
+    if (max < 0) throw makeError('ERR_BUFFER_OUT_OF_BOUNDS', 'offset');
+    let len;
+    if (length === undefined) len = max;
+    else { len = +length; if (len > 0) { if (len > max) throw makeError('ERR_BUFFER_OUT_OF_BOUNDS', 'length'); } else len = 0; }
+    return vFrom.call(Buffer, value, off, len);
+  }
   return vFrom.call(Buffer, value, enc, length);
 };
+
+const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const isRealArrayBuffer = (v) => { try { abByteLength.call(v); return true; } catch { return false; } };
 
 // Node accepts any Uint8Array where a Buffer is compared or searched.
 const asBuffer = (v) => (v instanceof Uint8Array && !(v instanceof Buffer) ? vFrom.call(Buffer, v.buffer, v.byteOffset, v.byteLength) : v);
@@ -243,19 +264,32 @@ proto.toString = function toString(enc, start, end) {
 proto.toLocaleString = proto.toString;
 
 const vWrite = proto.write;
+// write follows Node's argument forms: (string), (string, encoding),
+// (string, offset[, length][, encoding]), with offset and length integers
+// within the buffer (ERR_OUT_OF_RANGE otherwise).
 proto.write = function write(string, offset, length, enc) {
-  if (typeof offset === 'string') { enc = offset; offset = undefined; length = undefined; }
-  else if (typeof length === 'string') { enc = length; length = undefined; }
-  const e = norm(enc);
+  const { validateInteger, makeError } = require('nook:errors.js');
+  const validateOffset = (v, name) => {
+    if (typeof v !== 'number') throw makeError('ERR_INVALID_ARG_TYPE', name, 'number', v);
+    validateInteger(v, name, 0, this.length);
+  };
+  if (offset === undefined) {
+    offset = 0; length = this.length;
+  } else if (length === undefined && typeof offset === 'string') {
+    enc = offset; length = this.length; offset = 0;
+  } else {
+    validateOffset(offset, 'offset');
+    const remaining = this.length - offset;
+    if (length === undefined) length = remaining;
+    else if (typeof length === 'string') { enc = length; length = remaining; }
+    else { validateOffset(length, 'length'); if (length > remaining) length = remaining; }
+  }
+  const e = norm(enc === '' ? undefined : enc);
   if (e === undefined) throw unknownEncoding(enc);
-  // The package's write reads an undefined offset or length as "utf8".
-  if (offset === undefined) offset = 0;
-  if (length === undefined) length = this.length - (offset >>> 0);
   if (decoders[e]) {
     const bytes = decoders[e](String(string));
-    const off = offset >>> 0;
-    const n = Math.min(bytes.length, length >>> 0, Math.max(0, this.length - off));
-    this.set(bytes.subarray(0, n), off);
+    const n = Math.min(bytes.length, length, Math.max(0, this.length - offset));
+    this.set(bytes.subarray(0, n), offset);
     return n;
   }
   return vWrite.call(this, string, offset, length, e);
@@ -341,7 +375,17 @@ for (const [t, size] of Object.entries(sizes)) {
     const le = t.endsWith('LE');
     const view = (b) => new DataView(b.buffer, b.byteOffset, b.byteLength);
     r = function (offset) { return view(this)[get](offset, le); };
-    w = function (value, offset) { view(this)[set](offset, +value, le); return offset + size; };
+    // A NaN is written as the quiet NaN (0x7ff8... / 0x7fc0...), as V8 does.
+    w = function (value, offset) {
+      value = +value;
+      if (Number.isNaN(value)) {
+        const bytes = size === 8 ? [0x7f, 0xf8, 0, 0, 0, 0, 0, 0] : [0x7f, 0xc0, 0, 0];
+        for (let i = 0; i < size; i++) this[offset + i] = bytes[le ? size - 1 - i : i];
+        return offset + size;
+      }
+      view(this)[set](offset, value, le);
+      return offset + size;
+    };
   }
   const read = { ['read' + t](offset = 0) { checkOffset(this, offset, size); return r.call(this, offset); } }['read' + t];
   const write = { ['write' + t](value, offset = 0) {
@@ -366,7 +410,7 @@ for (const t of ['UIntLE', 'UIntBE', 'IntLE', 'IntBE']) {
   const read = { ['read' + t](offset, byteLength) {
     if (byteLength === undefined) checkNumber(byteLength, 'byteLength');
     checkByteLength(byteLength);
-    checkOffset(this, offset === undefined ? 0 : offset, byteLength);
+    checkOffset(this, offset, byteLength);
     return r.call(this, offset, byteLength);
   } }['read' + t];
   const write = { ['write' + t](value, offset, byteLength) {
@@ -374,7 +418,7 @@ for (const t of ['UIntLE', 'UIntBE', 'IntLE', 'IntBE']) {
     checkByteLength(byteLength);
     value = +value;
     checkValue(value, byteLength, signed, false);
-    checkOffset(this, offset === undefined ? 0 : offset, byteLength);
+    checkOffset(this, offset, byteLength);
     return w.call(this, value, offset, byteLength);
   } }['write' + t];
   proto['read' + t] = read;
@@ -435,6 +479,8 @@ Object.defineProperty(module.exports, 'INSPECT_MAX_BYTES', {
   set(v) { require('nook:errors.js').validateNumber(v, 'INSPECT_MAX_BYTES', 0); INSPECT_MAX_BYTES = v; },
   enumerable: true, configurable: true,
 });
+// resolveObjectURL returns the Blob a URL.createObjectURL URL names.
+module.exports.resolveObjectURL = (url) => require('nook:whatwg_url.js').resolveObjectURL(url);
 // Blob, File, atob and btoa are the globals, built on first use.
 for (const k of ['Blob', 'File', 'atob', 'btoa']) {
   Object.defineProperty(module.exports, k, { get: () => globalThis[k], enumerable: true, configurable: true });

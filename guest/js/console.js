@@ -33,7 +33,17 @@ function table(data, properties) {
     return s + line('└', '┴', '┘');
   };
   const tag = Object.prototype.toString.call(data);
-  if (tag === '[object Map]' || tag === '[object Map Iterator]') {
+  if (tag === '[object Map Iterator]') {
+    // goja cannot preview an iterator as V8 does (Node's table does not
+    // consume it): this reads it, and takes it for entries() when every
+    // item is a [key, value] pair, else for keys() or values().
+    const items = [...data];
+    if (items.length > 0 && items.every((x) => Array.isArray(x) && x.length === 2)) {
+      return render(['(iteration index)', 'Key', 'Values'], [indexes(items.length), items.map((x) => show(x[0])), items.map((x) => show(x[1]))]);
+    }
+    return render(['(iteration index)', 'Values'], [indexes(items.length), items.map(show)]);
+  }
+  if (tag === '[object Map]') {
     const keys = [], values = [];
     for (const [k, v] of data) { keys.push(show(k)); values.push(show(v)); }
     return render(['(iteration index)', 'Key', 'Values'], [indexes(keys.length), keys, values]);
@@ -69,19 +79,25 @@ function table(data, properties) {
 
 // makeConsole builds the methods of a console over write(fd, text)
 // (fd 1 stdout, 2 stderr): groupIndentation spaces per group level,
-// inspectOptions for %o-less formatting of objects.
-function makeConsole(write, groupIndentation = 2, inspectOptions) {
+// inspectOptions for %o-less formatting of objects (or a Map from each
+// stream to its options; streams maps fd to the stream).
+function makeConsole(write, groupIndentation = 2, allOptions, streams) {
+  let inspectOptions = allOptions;
+  const optionsFor = (fd) => {
+    inspectOptions = allOptions instanceof Map ? allOptions.get(streams[fd]) : allOptions;
+  };
   const simple = (v) => typeof v === 'string' || (typeof v === 'number' && !Object.is(v, -0)) || typeof v === 'boolean' || v == null;
   const format = (args) => {
     if (args.length === 1 && typeof args[0] === 'string') return args[0];
     let all = true;
     for (const a of args) if (!simple(a) || (typeof a === 'string' && a.includes('%'))) { all = false; break; }
-    if (all) return args.map((a) => (a === null ? 'null' : String(a))).join(' ');
+    if (all && !(inspectOptions && inspectOptions.colors)) return args.map((a) => (a === null ? 'null' : String(a))).join(' ');
     const u = util || (util = require('node:util'));
     return inspectOptions ? u.formatWithOptions(inspectOptions, ...args) : u.format(...args);
   };
   let indent = '';
   const out = (stream) => (...args) => {
+    optionsFor(stream);
     let s = format(args);
     if (indent) s = indent + s.split('\n').join('\n' + indent);
     write(stream, s + '\n');
@@ -106,11 +122,13 @@ function makeConsole(write, groupIndentation = 2, inspectOptions) {
   const console = {
     log: out(1), info: out(1), debug: out(1), dirxml: out(1), warn: out(2), error: out(2),
     trace: (...args) => {
+      optionsFor(2);
       const e = new Error(format(args));
       write(2, indent + 'Trace' + (args.length ? ': ' + format(args) : '') + host.userFrames(String(e.stack)) + '\n');
     },
     dir: (v, options) => {
       const u = util || (util = require('node:util'));
+      optionsFor(1);
       out(1)(u.inspect(v, { customInspect: false, ...inspectOptions, ...options }));
     },
     table: (data, properties) => {
@@ -192,7 +210,7 @@ function Console(options, stderr, ignoreErrors) {
   require('nook:errors.js').validateInteger(groupIndentation, 'groupIndentation', 0, 1000);
   if (inspectOptions !== undefined) {
     require('nook:errors.js').validateObject(inspectOptions, 'options.inspectOptions');
-    if (inspectOptions.colors !== undefined && options.colorMode !== undefined) {
+    if (!(inspectOptions instanceof Map) && inspectOptions.colors !== undefined && options.colorMode !== undefined) {
       const e = new TypeError('Option "options.inspectOptions.color" cannot be used in combination with option "colorMode"');
       e.code = 'ERR_INCOMPATIBLE_OPTION_PAIR';
       throw e;
@@ -203,7 +221,7 @@ function Console(options, stderr, ignoreErrors) {
     if (!ignore) { st.write(s); return; }
     try { st.write(s); } catch { /* ignored, as ignoreErrors says */ }
   };
-  Object.assign(this, makeConsole(write, groupIndentation, inspectOptions));
+  Object.assign(this, makeConsole(write, groupIndentation, inspectOptions, { 1: stdout, 2: errStream }));
 }
 
 // The global console writes through process.stdout and process.stderr

@@ -164,10 +164,8 @@ const codes = {
     return `${msg} must be specified`;
   }],
   ERR_INVALID_THIS: [TypeError, (type) => `Value of "this" must be of type ${type}`],
-  ERR_INVALID_RETURN_VALUE: [TypeError, (input, name, value) => {
-    const type = value && value.constructor && value.constructor.name ? `instance of ${value.constructor.name}` : `type ${typeof value}`;
-    return `Expected ${input} to be returned from the "${name}" function but got ${type}.`;
-  }],
+  ERR_INVALID_RETURN_VALUE: [TypeError, (input, name, value) =>
+    `Expected ${input} to be returned from the "${name}" function but got ${determineSpecificType(value)}.`],
   ERR_UNKNOWN_ENCODING: [TypeError, (enc) => `Unknown encoding: ${enc}`],
   ERR_BUFFER_OUT_OF_BOUNDS: [RangeError, (name) => name ? `"${name}" is outside of buffer bounds` : 'Attempt to access memory outside buffer bounds'],
   ERR_INVALID_BUFFER_SIZE: [RangeError, (s) => `Buffer size must be a multiple of ${s}`],
@@ -178,6 +176,8 @@ const codes = {
   ERR_INVALID_URL: [TypeError, () => 'Invalid URL'],
   ERR_INVALID_FILE_URL_PATH: [TypeError, (m) => `File URL path ${m}`],
   ERR_INVALID_FILE_URL_HOST: [TypeError, (p) => `File URL host must be "localhost" or empty on ${p}`],
+  ERR_INVALID_TUPLE: [TypeError, (name, tuple) => `${name} must be an iterable ${tuple} tuple`],
+  ERR_ARG_NOT_ITERABLE: [TypeError, (name) => `${name} must be iterable`],
   ERR_INVALID_URL_SCHEME: [TypeError, (s) => `The URL must be of scheme ${s}`],
   ERR_UNHANDLED_ERROR: [Error, (err) => err === undefined ? 'Unhandled error.' : `Unhandled error. (${inspect(err)})`],
   ERR_ASSERTION: [Error, (m) => m],

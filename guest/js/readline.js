@@ -25,7 +25,16 @@ function Interface(input, output, completer, terminal) {
   this._paused = false;
   this._buf = '';
   this._cr = false;
-  this._decoder = new StringDecoder('utf8');
+  // A terminal interface decodes through a decoder kept on the input, as
+  // Node's emitKeypressEvents does, so a character split between two
+  // interfaces over one stream survives the first one's close.
+  const kDecoder = Symbol.for('nook.readline.decoder');
+  if (this.terminal && opts.input && typeof opts.input === 'object') {
+    if (!opts.input[kDecoder]) Object.defineProperty(opts.input, kDecoder, { value: new StringDecoder('utf8'), configurable: true });
+    this._decoder = opts.input[kDecoder];
+  } else {
+    this._decoder = new StringDecoder('utf8');
+  }
   const input_ = this.input;
   if (input_ && typeof input_.on === 'function') {
     this._onData = (chunk) => this._feed(typeof chunk === 'string' ? chunk : this._decoder.write(chunk));
@@ -35,8 +44,11 @@ function Interface(input, output, completer, terminal) {
       if (this._buf.length > 0) { const l = this._buf; this._buf = ''; this._line(l); }
       this.close();
     };
+    // An error of the input is the interface's (and ends its iterator).
+    this._onError = (err) => this.emit('error', err);
     input_.on('data', this._onData);
     input_.on('end', this._onEnd);
+    input_.on('error', this._onError);
     if (typeof input_.resume === 'function') input_.resume();
   }
   if (opts.signal) {
@@ -54,7 +66,7 @@ Interface.prototype._feed = function (s) {
     const c = buf[i];
     if (c === '\n' && this._cr && i === start) { this._cr = false; start = i + 1; continue; }
     this._cr = false;
-    if (c === '\n' || c === '\r') {
+    if (c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029') {
       // As in Node, the rest of a chunk is still emitted after close().
       this._line(buf.slice(start, i));
       if (c === '\r') this._cr = true;
@@ -96,27 +108,38 @@ Interface.prototype.close = function () {
   if (this.input && typeof this.input.removeListener === 'function') {
     this.input.removeListener('data', this._onData);
     this.input.removeListener('end', this._onEnd);
+    this.input.removeListener('error', this._onError);
   }
   this.emit('close');
 };
 Interface.prototype.getCursorPos = function () { return { rows: 0, cols: this.cursor }; };
 Interface.prototype[Symbol.asyncIterator || Symbol.for('Symbol.asyncIterator')] = function () {
+  // One iterator per interface, as Node's: a loop nested in another over
+  // the same interface continues where the outer one is.
+  if (this._iterator) return this._iterator;
   const lines = [];
   const waiting = [];
   let done = this.closed;
-  this.on('line', (l) => { if (waiting.length) waiting.shift()({ value: l, done: false }); else lines.push(l); });
-  this.on('close', () => { done = true; for (const w of waiting.splice(0)) w({ value: undefined, done: true }); });
+  let failed = null;
+  this.on('line', (l) => { if (waiting.length) waiting.shift().resolve({ value: l, done: false }); else lines.push(l); });
+  this.on('close', () => { done = true; for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true }); });
+  this.on('error', (err) => {
+    if (done) return;
+    done = true;
+    if (waiting.length) { for (const w of waiting.splice(0)) w.reject(err); } else failed = err;
+  });
   const rl = this;
   const aIter = Symbol.asyncIterator || Symbol.for('Symbol.asyncIterator');
-  return {
+  return (this._iterator = {
     next() {
       if (lines.length) return Promise.resolve({ value: lines.shift(), done: false });
+      if (failed) { const e = failed; failed = null; return Promise.reject(e); }
       if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => waiting.push(resolve));
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
     return() { rl.close(); return Promise.resolve({ value: undefined, done: true }); },
     [aIter]() { return this; },
-  };
+  });
 };
 Interface.prototype[Symbol.dispose || Symbol.for('Symbol.dispose')] = function () { this.close(); };
 

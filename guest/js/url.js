@@ -4,6 +4,7 @@
 
 const { URL, URLSearchParams } = require('nook:whatwg_url.js');
 const native = host.native('url');
+const errors = require('nook:errors.js');
 
 function invalidArgType(name, type, v) {
   const e = new TypeError(`The "${name}" argument must be ${type}.` + (v == null ? ' Received ' + v : ' Received type ' + typeof v + ' (' + String(v) + ')'));
@@ -27,8 +28,8 @@ function fileURLToPath(u) {
   }
   const p = url.pathname;
   if (/%2f/i.test(p)) {
-    const e = new TypeError('File URL path must not include encoded / characters');
-    e.code = 'ERR_INVALID_FILE_URL_PATH';
+    const e = errors.makeError('ERR_INVALID_FILE_URL_PATH', 'must not include encoded / characters');
+    e.input = url;
     throw e;
   }
   return decodeURIComponent(p);
@@ -56,7 +57,7 @@ function Url() {
 
 function parse(s, parseQueryString, slashesDenoteHost) {
   if (s instanceof Url) return s;
-  if (typeof s !== 'string') throw invalidArgType('url', 'of type string', s);
+  if (typeof s !== 'string') throw errors.makeError('ERR_INVALID_ARG_TYPE', 'url', 'string', s);
   const u = new Url();
   let rest = s.trim();
   const h = rest.indexOf('#');
@@ -151,9 +152,27 @@ module.exports = {
   URL, URLSearchParams, fileURLToPath, pathToFileURL, parse, format, resolve, Url,
   resolveObject: (from, to) => parse(resolve(from, to)),
   domainToASCII: native.domainToASCII, domainToUnicode: native.domainToUnicode,
-  urlToHttpOptions: (u) => ({
-    protocol: u.protocol, hostname: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname, hash: u.hash,
-    search: u.search, pathname: u.pathname, path: u.pathname + u.search, href: u.href,
-    ...(u.port !== '' ? { port: Number(u.port) } : {}), ...(u.username || u.password ? { auth: decodeURIComponent(u.username) + ':' + decodeURIComponent(u.password) } : {}),
-  }),
+  urlToHttpOptions,
 };
+
+// urlToHttpOptions turns a URL (or any object with its fields) into the
+// options of http.request, as Node's: a null-prototype object with the
+// object's own fields, then the URL's.
+function urlToHttpOptions(url) {
+  errors.validateObject(url, 'url', { allowArray: true, allowFunction: true });
+  const { hostname, pathname, port, username, password, search } = url;
+  const options = {
+    __proto__: null,
+    ...url,
+    protocol: url.protocol,
+    hostname: hostname && hostname[0] === '[' ? hostname.slice(1, -1) : hostname,
+    hash: url.hash,
+    search,
+    pathname,
+    path: `${pathname || ''}${search || ''}`,
+    href: url.href,
+    port: port !== '' ? Number(port) : undefined,
+  };
+  if (username || password) options.auth = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
+  return options;
+}

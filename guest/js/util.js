@@ -104,8 +104,8 @@ function strEscape(str) {
 
 const keyStrRegExp = /^[a-zA-Z_][a-zA-Z_0-9]*$/;
 const numberRegExp = /^(0|[1-9][0-9]*)$/;
-// Terminal control sequences: CSI (ESC [ or 0x9b, parameters, a final byte) and OSC (ESC ], up to BEL or ESC \).
-const ansiRegExp = /(?:\u001b\[|\u009b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+// Terminal control sequences: CSI (ESC [ or 0x9b, parameters, a final byte) and OSC (ESC ], up to BEL, ESC \ or ST 0x9c).
+const ansiRegExp = /(?:\u001b\[|\u009b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|\u001b[@-Z\\-_]/g;
 
 function stripVTControlCharacters(str) {
   if (typeof str !== 'string') throw invalidArgType('str', 'string', str);
@@ -804,11 +804,16 @@ function invalidArgType(name, type, v) {
 
 // hasBuiltInToString tells whether an object's string conversion is a
 // built-in one (then %s inspects it) rather than the program's.
+// hasBuiltInToString is Node's: an object whose toString (if it has a
+// callable one) comes from a built-in prototype, and without its own
+// Symbol.toPrimitive, is inspected by %s rather than stringified.
 function hasBuiltInToString(v) {
+  if (typeof v[Symbol.toPrimitive] === 'function') return false;
+  if (typeof v.toString !== 'function') return true;
+  if (hasOwn(v, 'toString')) return false;
   let holder = v;
-  while (holder !== null && !hasOwn(holder, 'toString') && !hasOwn(holder, Symbol.toPrimitive)) holder = Object.getPrototypeOf(holder);
+  do { holder = Object.getPrototypeOf(holder); } while (holder !== null && !hasOwn(holder, 'toString'));
   if (holder === null) return true;
-  if (holder === v) return false;
   const d = Object.getOwnPropertyDescriptor(holder, 'constructor');
   return d !== undefined && typeof d.value === 'function' && builtinNames.has(d.value.name);
 }
@@ -862,7 +867,14 @@ function formatWithOptionsInternal(opts, args) {
           case 111: tmp = inspect(args[++a], { ...opts, showHidden: true, showProxy: true, depth: 4 }); break; // o
           case 105: { // i
             const arg = args[++a];
-            tmp = typeof arg === 'bigint' ? big(arg) : typeof arg === 'symbol' ? 'NaN' : num(parseInt(arg));
+            if (typeof arg === 'bigint') tmp = big(arg);
+            else if (typeof arg === 'symbol') tmp = 'NaN';
+            else {
+              // goja's parseInt drops the sign of a negative zero ("-0.5").
+              const s = String(arg);
+              const n = parseInt(s);
+              tmp = num(n === 0 && /^\s*-/.test(s) ? -0 : n);
+            }
             break;
           }
           case 102: { // f
@@ -1219,12 +1231,14 @@ module.exports = {
   debuglog: () => Object.assign(() => {}, { enabled: false }),
   debug: () => Object.assign(() => {}, { enabled: false }),
   inherits(ctor, superCtor) {
-    if (ctor === undefined || ctor === null) throw invalidArgType('ctor', 'function', ctor);
-    if (superCtor === undefined || superCtor === null) throw invalidArgType('superCtor', 'function', superCtor);
-    if (superCtor.prototype === undefined) throw invalidArgType('superCtor.prototype', 'object', superCtor.prototype);
+    // As Node's: super_ is a non-enumerable property, and only the
+    // prototypes are linked (the constructors' statics are not).
+    const { makeError } = require('nook:errors.js');
+    if (ctor === undefined || ctor === null) throw makeError('ERR_INVALID_ARG_TYPE', 'ctor', 'Function', ctor);
+    if (superCtor === undefined || superCtor === null) throw makeError('ERR_INVALID_ARG_TYPE', 'superCtor', 'Function', superCtor);
+    if (superCtor.prototype === undefined) throw makeError('ERR_INVALID_ARG_TYPE', 'superCtor.prototype', 'Object', superCtor.prototype);
+    Object.defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true });
     Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
-    Object.setPrototypeOf(ctor, superCtor);
-    ctor.super_ = superCtor;
   },
   isArray: Array.isArray,
   stripVTControlCharacters,

@@ -453,18 +453,75 @@ function formParse(s) {
   }
   return list;
 }
-const toUSV = (v) => { const s = String(v); return typeof s.toWellFormed === 'function' ? s.toWellFormed() : s; };
+const toUSV = (v) => { const s = `${v}`; return typeof s.toWellFormed === 'function' ? s.toWellFormed() : s; };
 
 const kList = Symbol('list');
 const kURL = Symbol('url');
 
+const errors = require('nook:errors.js');
+
 function argCount(n, need) {
-  if (n < need) {
-    const e = new TypeError(`The "name"${need > 1 ? ' and "value"' : ''} argument${need > 1 ? 's' : ''} must be specified`);
-    e.code = 'ERR_MISSING_ARGS';
-    throw e;
-  }
+  if (n < need) throw need > 1 ? errors.makeError('ERR_MISSING_ARGS', 'name', 'value') : errors.makeError('ERR_MISSING_ARGS', 'name');
 }
+// checkThis throws Node's ERR_INVALID_THIS unless self is a URLSearchParams.
+function checkThis(self) {
+  if (self === null || typeof self !== 'object' || !(kList in self)) throw errors.makeError('ERR_INVALID_THIS', 'URLSearchParams');
+}
+// pairOf turns one element of an iterable init into a [name, value] pair,
+// with Node's ERR_INVALID_TUPLE for anything that is not a 2-element iterable.
+function pairOf(pair) {
+  if ((typeof pair !== 'object' && typeof pair !== 'function') || pair === null || typeof pair[Symbol.iterator] !== 'function') {
+    throw errors.makeError('ERR_INVALID_TUPLE', 'Each query pair', '[name, value]');
+  }
+  const p = [];
+  for (const x of pair) {
+    p.push(x);
+    if (p.length > 2) break;
+  }
+  if (p.length !== 2) throw errors.makeError('ERR_INVALID_TUPLE', 'Each query pair', '[name, value]');
+  return [toUSV(p[0]), toUSV(p[1])];
+}
+
+const kTarget = Symbol('target');
+const kKind = Symbol('kind');
+const kIndex = Symbol('index');
+const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+
+// URLSearchParamsIterator is the live iterator entries, keys and values
+// return, as Node's: it reads the list at each next, so appends made while
+// iterating are seen.
+function URLSearchParamsIterator(target, kind) {
+  this[kTarget] = target;
+  this[kKind] = kind;
+  this[kIndex] = 0;
+}
+URLSearchParamsIterator.prototype = Object.create(IteratorPrototype, {
+  constructor: { value: URLSearchParamsIterator, writable: true, configurable: true },
+  next: {
+    value: function next() {
+      if (this === null || typeof this !== 'object' || !(kTarget in this)) throw errors.makeError('ERR_INVALID_THIS', 'URLSearchParamsIterator');
+      const list = this[kTarget][kList];
+      const i = this[kIndex];
+      if (i >= list.length) return { value: undefined, done: true };
+      this[kIndex] = i + 1;
+      const [k, v] = list[i];
+      return { value: this[kKind] === 'key' ? k : this[kKind] === 'value' ? v : [k, v], done: false };
+    },
+    writable: true, enumerable: true, configurable: true,
+  },
+  [Symbol.toStringTag]: { value: 'URLSearchParams Iterator', configurable: true },
+  [Symbol.for('nodejs.util.inspect.custom')]: {
+    value: function (depth, opts) {
+      const inspect = require('node:util').inspect;
+      const inner = { ...opts };
+      if (typeof depth === 'number') inner.depth = depth - 1;
+      const list = this[kTarget][kList].slice(this[kIndex]);
+      const out = list.map(([k, v]) => this[kKind] === 'key' ? inspect(k, inner) : this[kKind] === 'value' ? inspect(v, inner) : inspect([k, v], inner));
+      return out.length ? 'URLSearchParams Iterator { ' + out.join(', ') + ' }' : 'URLSearchParams Iterator {  }';
+    },
+    writable: true, configurable: true,
+  },
+});
 
 class URLSearchParams {
   constructor(init = undefined) {
@@ -472,19 +529,13 @@ class URLSearchParams {
     this[kURL] = null;
     if (init === undefined || init === null) return;
     if (typeof init === 'object' || typeof init === 'function') {
-      if (typeof init[Symbol.iterator] === 'function') {
-        for (const pair of init) {
-          const p = [...pair];
-          if (p.length !== 2) {
-            const e = new TypeError('Each query pair must be an iterable [name, value] tuple');
-            e.code = 'ERR_INVALID_TUPLE';
-            throw e;
-          }
-          this[kList].push([toUSV(p[0]), toUSV(p[1])]);
-        }
+      const method = init[Symbol.iterator];
+      if (method !== undefined && method !== null) {
+        if (typeof method !== 'function') throw errors.makeError('ERR_ARG_NOT_ITERABLE', 'Query pairs');
+        for (const pair of init) this[kList].push(pairOf(pair));
       } else {
         for (const k of Reflect.ownKeys(init)) {
-          if (typeof k !== 'string' || !Object.prototype.propertyIsEnumerable.call(init, k)) continue;
+          if (!Object.prototype.propertyIsEnumerable.call(init, k)) continue;
           this[kList].push([toUSV(k), toUSV(init[k])]);
         }
       }
@@ -498,24 +549,24 @@ class URLSearchParams {
     const u = this[kURL];
     if (u) { const s = this.toString(); u[kRec].query = s === '' ? null : s; }
   }
-  get size() { return this[kList].length; }
-  append(name, value) { argCount(arguments.length, 2); this[kList].push([toUSV(name), toUSV(value)]); this._update(); }
-  delete(name, value) {
+  get size() { checkThis(this); return this[kList].length; }
+  append(name, value) { checkThis(this); argCount(arguments.length, 2); this[kList].push([toUSV(name), toUSV(value)]); this._update(); }
+  delete(name, value) { checkThis(this);
     argCount(arguments.length, 1);
     const n = toUSV(name);
     const v = value === undefined ? undefined : toUSV(value);
     this[kList] = this[kList].filter(([k, x]) => !(k === n && (v === undefined || x === v)));
     this._update();
   }
-  get(name) { argCount(arguments.length, 1); const n = toUSV(name); const p = this[kList].find(([k]) => k === n); return p ? p[1] : null; }
-  getAll(name) { argCount(arguments.length, 1); const n = toUSV(name); return this[kList].filter(([k]) => k === n).map(([, v]) => v); }
-  has(name, value) {
+  get(name) { checkThis(this); argCount(arguments.length, 1); const n = toUSV(name); const p = this[kList].find(([k]) => k === n); return p ? p[1] : null; }
+  getAll(name) { checkThis(this); argCount(arguments.length, 1); const n = toUSV(name); return this[kList].filter(([k]) => k === n).map(([, v]) => v); }
+  has(name, value) { checkThis(this);
     argCount(arguments.length, 1);
     const n = toUSV(name);
     const v = value === undefined ? undefined : toUSV(value);
     return this[kList].some(([k, x]) => k === n && (v === undefined || x === v));
   }
-  set(name, value) {
+  set(name, value) { checkThis(this);
     argCount(arguments.length, 2);
     const n = toUSV(name), v = toUSV(value);
     const out = [];
@@ -528,25 +579,20 @@ class URLSearchParams {
     this[kList] = out;
     this._update();
   }
-  sort() {
+  sort() { checkThis(this);
     const l = this[kList].map((p, i) => [p, i]);
     l.sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]));
     this[kList] = l.map(([p]) => p);
     this._update();
   }
-  forEach(cb, thisArg) {
-    if (typeof cb !== 'function') {
-      const e = new TypeError('The "callback" argument must be of type function.');
-      e.code = 'ERR_INVALID_ARG_TYPE';
-      throw e;
-    }
+  forEach(cb, thisArg) { checkThis(this);
+    errors.validateFunction(cb, 'callback');
     for (let i = 0; i < this[kList].length; i++) cb.call(thisArg, this[kList][i][1], this[kList][i][0], this);
   }
-  *entries() { for (let i = 0; i < this[kList].length; i++) yield [this[kList][i][0], this[kList][i][1]]; }
-  *keys() { for (let i = 0; i < this[kList].length; i++) yield this[kList][i][0]; }
-  *values() { for (let i = 0; i < this[kList].length; i++) yield this[kList][i][1]; }
-  [Symbol.iterator]() { return this.entries(); }
-  toString() { return this[kList].map(([k, v]) => formEncode(k) + '=' + formEncode(v)).join('&'); }
+  entries() { checkThis(this); return new URLSearchParamsIterator(this, 'key+value'); }
+  keys() { checkThis(this); return new URLSearchParamsIterator(this, 'key'); }
+  values() { checkThis(this); return new URLSearchParamsIterator(this, 'value'); }
+  toString() { checkThis(this); return this[kList].map(([k, v]) => formEncode(k) + '=' + formEncode(v)).join('&'); }
   get [Symbol.toStringTag]() { return 'URLSearchParams'; }
   [Symbol.for('nodejs.util.inspect.custom')](depth, opts) {
     const inspect = require('node:util').inspect;
@@ -713,4 +759,58 @@ class URL {
   }
 }
 
-module.exports = { URL, URLSearchParams, parseURL: parse };
+Object.defineProperty(URLSearchParams.prototype, Symbol.iterator, { value: URLSearchParams.prototype.entries, writable: true, configurable: true });
+
+// The members of URL.prototype and URLSearchParams.prototype are
+// enumerable, as WebIDL makes them (Node's kEnumerableProperty); the
+// symbol-named ones and constructor stay not.
+for (const proto of [URL.prototype, URLSearchParams.prototype]) {
+  for (const k of Object.getOwnPropertyNames(proto)) {
+    if (k === 'constructor' || k[0] === '_') continue;
+    Object.defineProperty(proto, k, { enumerable: true });
+  }
+  for (const k of ['_update', '_setHost']) {
+    if (Object.prototype.hasOwnProperty.call(proto, k)) Object.defineProperty(proto, k, { enumerable: false });
+  }
+}
+
+// MaxObjectURLs bounds the blob: URLs URL.createObjectURL registers at
+// once in a run (each holds its Blob until revokeObjectURL).
+const MaxObjectURLs = 65536;
+const objectURLs = new Map();
+
+// createObjectURL registers blob under a fresh blob:nodedata:<uuid> URL.
+function createObjectURL(obj) {
+  const { isBlob } = require('nook:dom.js');
+  if (!isBlob(obj)) throw errors.makeError('ERR_INVALID_ARG_TYPE', 'obj', 'Blob', obj);
+  if (objectURLs.size >= MaxObjectURLs) {
+    throw new RangeError(`URL.createObjectURL: ${objectURLs.size} object URLs are registered, the limit MaxObjectURLs (${MaxObjectURLs})`);
+  }
+  const id = require('node:crypto').randomUUID();
+  objectURLs.set(id, obj);
+  return `blob:nodedata:${id}`;
+}
+// objectURLId returns the id of a blob:nodedata: URL, or undefined.
+function objectURLId(url) {
+  let u;
+  try { u = new URL(`${url}`); } catch { return undefined; }
+  if (u.protocol !== 'blob:') return undefined;
+  const parts = u.pathname.split(':');
+  if (parts.length !== 2 || parts[0] !== 'nodedata') return undefined;
+  return parts[1];
+}
+// revokeObjectURL forgets a URL createObjectURL made; others are ignored.
+function revokeObjectURL(url) {
+  if (arguments.length === 0) throw errors.makeError('ERR_MISSING_ARGS', 'url');
+  const id = objectURLId(url);
+  if (id !== undefined) objectURLs.delete(id);
+}
+// resolveObjectURL returns the Blob a registered URL names, or undefined.
+function resolveObjectURL(url) {
+  const id = objectURLId(url);
+  return id === undefined ? undefined : objectURLs.get(id);
+}
+Object.defineProperty(URL, 'createObjectURL', { value: createObjectURL, writable: true, enumerable: true, configurable: true });
+Object.defineProperty(URL, 'revokeObjectURL', { value: revokeObjectURL, writable: true, enumerable: true, configurable: true });
+
+module.exports = { resolveObjectURL, MaxObjectURLs, URL, URLSearchParams, parseURL: parse };

@@ -54,8 +54,9 @@ function checkOptions(opts, codec) {
   checkRange(opts.finishFlush, 'options.finishFlush', c.Z_NO_FLUSH, c.Z_BLOCK, c.Z_FINISH);
   const inflating = codec === 'gunzip' || codec === 'inflate' || codec === 'unzip';
   if (!(inflating && opts.windowBits === 0)) {
-    // zlib takes 8 when inflating only (Node asks 9 of a compressor).
-    checkRange(opts.windowBits, 'options.windowBits', inflating ? c.Z_MIN_WINDOWBITS : 9, c.Z_MAX_WINDOWBITS, c.Z_DEFAULT_WINDOWBITS);
+    // { windowBits: 8 } is valid for deflate (zlib upgrades it to 9) but
+    // not for gzip, as in Node.
+    checkRange(opts.windowBits, 'options.windowBits', c.Z_MIN_WINDOWBITS + (codec === 'gzip' ? 1 : 0), c.Z_MAX_WINDOWBITS, c.Z_DEFAULT_WINDOWBITS);
   }
   out.level = checkRange(opts.level, 'options.level', c.Z_MIN_LEVEL, c.Z_MAX_LEVEL, c.Z_DEFAULT_COMPRESSION);
   checkRange(opts.memLevel, 'options.memLevel', c.Z_MIN_MEMLEVEL, c.Z_MAX_MEMLEVEL, c.Z_DEFAULT_MEMLEVEL);
@@ -83,7 +84,9 @@ function maxOut(o) { return o && typeof o.maxOutputLength === 'number' ? o.maxOu
 // codes maps each code name to its number and each number to its name.
 const codes = { Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6 };
 for (const [k, v] of Object.entries(codes)) codes[v] = k;
-const zlib = { constants, codes: Object.freeze(codes) };
+const zlib = { constants };
+// codes is frozen and read-only, as Node's.
+Object.defineProperty(zlib, 'codes', { value: Object.freeze(codes), enumerable: true, writable: false, configurable: false });
 Object.assign(zlib, constants);
 
 const names = { gzip: 'Gzip', deflate: 'Deflate', deflateRaw: 'DeflateRaw', gunzip: 'Gunzip', inflate: 'Inflate', inflateRaw: 'InflateRaw', unzip: 'Unzip' };

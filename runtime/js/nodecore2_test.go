@@ -1,0 +1,341 @@
+package js_test
+
+import (
+	"testing"
+)
+
+// TestURLSearchParamsBrand: URLSearchParams' methods and its live
+// iterator check this with Node's ERR_INVALID_THIS, the constructor
+// rejects bad pairs with ERR_INVALID_TUPLE / ERR_ARG_NOT_ITERABLE, and
+// names go through ToString (a Symbol throws).
+func TestURLSearchParamsBrand(t *testing.T) {
+	lines(t, `
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const p = new URLSearchParams("a=1&b=2");
+const it = p.keys();
+export default () => [
+  show(() => p.append.call(undefined)),
+  show(() => p.append("a")),
+  show(() => p.get()),
+  show(() => it.next.call({})),
+  show(() => { const v = p.values(); p.append("c", "3"); return [...v].join(","); }),
+  show(() => Object.prototype.toString.call(it) + " " + Object.prototype.toString.call(p)),
+  show(() => it[Symbol.iterator]() === it),
+  show(() => new URLSearchParams([["a"]])),
+  show(() => new URLSearchParams([null])),
+  show(() => new URLSearchParams({ [Symbol.iterator]: 42 })),
+  show(() => new URLSearchParams({ [Symbol("s")]: 1 })),
+  show(() => p.set(Symbol(), "x")),
+  show(() => p.forEach()),
+  show(() => Object.keys(URLSearchParams.prototype).join(",")),
+  show(() => URLSearchParams.prototype[Symbol.iterator].name + " " + Object.getOwnPropertyDescriptor(URLSearchParams.prototype, Symbol.iterator).enumerable),
+];`,
+		`TypeError|ERR_INVALID_THIS|Value of \"this\" must be of type URLSearchParams`,
+		`TypeError|ERR_MISSING_ARGS|The \"name\" and \"value\" arguments must be specified`,
+		`TypeError|ERR_MISSING_ARGS|The \"name\" argument must be specified`,
+		`TypeError|ERR_INVALID_THIS|Value of \"this\" must be of type URLSearchParamsIterator`,
+		`1,2,3`,
+		`[object URLSearchParams Iterator] [object URLSearchParams]`,
+		`true`,
+		`TypeError|ERR_INVALID_TUPLE|Each query pair must be an iterable [name, value] tuple`,
+		`TypeError|ERR_INVALID_TUPLE|Each query pair must be an iterable [name, value] tuple`,
+		`TypeError|ERR_ARG_NOT_ITERABLE|Query pairs must be iterable`,
+		`TypeError|undefined|Cannot convert a Symbol value to a string`,
+		`TypeError|undefined|Cannot convert a Symbol value to a string`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"callback\" argument must be of type function. Received undefined`,
+		`size,append,delete,get,getAll,has,set,sort,forEach,entries,keys,values,toString`,
+		`entries false`,
+	)
+}
+
+// TestObjectURLs: URL.createObjectURL registers a Blob that
+// buffer.resolveObjectURL finds until revokeObjectURL; urlToHttpOptions
+// and fileURLToPath follow Node.
+func TestObjectURLs(t *testing.T) {
+	lines(t, `
+import { resolveObjectURL } from "node:buffer";
+import url from "node:url";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const b = new Blob(["hello"]);
+const id = URL.createObjectURL(b);
+export default () => [
+  show(() => /^blob:nodedata:[0-9a-f-]{36}$/.test(id)),
+  show(() => resolveObjectURL(id) === b),
+  show(() => { URL.revokeObjectURL(id); URL.revokeObjectURL(id); return resolveObjectURL(id); }),
+  show(() => resolveObjectURL("blob:nodedata:1:wrong")),
+  show(() => URL.createObjectURL("x")),
+  show(() => { const o = url.urlToHttpOptions({ ...new URL("http://a:b@[::1]:21/p?q") }); return [o.port, o.path, o instanceof Object].join(","); }),
+  show(() => JSON.stringify(url.urlToHttpOptions(new URL("http://a:b@[::1]:21/p?q")))),
+  show(() => url.urlToHttpOptions("http://x")),
+  show(() => { try { url.fileURLToPath("file:///a%2F/"); } catch (e) { return e.code + " " + e.message + " " + e.input.href; } }),
+  show(() => url.parse([])),
+];`,
+		`true`,
+		`true`,
+		`undefined`,
+		`undefined`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"obj\" argument must be an instance of Blob. Received type string ('x')`,
+		`NaN,,false`,
+		`{\"protocol\":\"http:\",\"hostname\":\"::1\",\"hash\":\"\",\"search\":\"?q\",\"pathname\":\"/p\",\"path\":\"/p?q\",\"href\":\"http://a:b@[::1]:21/p?q\",\"port\":21,\"auth\":\"a:b\"}`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"url\" argument must be of type object. Received type string ('http://x')`,
+		`ERR_INVALID_FILE_URL_PATH File URL path must not include encoded / characters file:///a%2F/`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"url\" argument must be of type string. Received an instance of Array`,
+	)
+}
+
+// TestObjectURLLimit: registering more than MaxObjectURLs blob: URLs at
+// once fails with an error naming the limit; revoking makes room.
+func TestObjectURLLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("registers 65536 object URLs")
+	}
+	lines(t, `
+const b = new Blob([]);
+const ids = [];
+let err = "none";
+try { for (let i = 0; i <= 65536; i++) ids.push(URL.createObjectURL(b)); } catch (e) { err = e.name + "|" + e.message; }
+URL.revokeObjectURL(ids[0]);
+export default () => [String(ids.length), err, String(URL.createObjectURL(b).startsWith("blob:nodedata:"))];`,
+		`65536`,
+		`RangeError|URL.createObjectURL: 65536 object URLs are registered, the limit MaxObjectURLs (65536)`,
+		`true`,
+	)
+}
+
+// TestStringDecoderNode: node:string_decoder holds incomplete characters
+// across writes for utf8, utf16le, base64 and base64url, and end()
+// flushes them as Node does.
+func TestStringDecoderNode(t *testing.T) {
+	lines(t, `
+import { StringDecoder } from "node:string_decoder";
+const show = (f) => { try { const v = f(); return typeof v === "string" ? v : JSON.stringify(v) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const run = (enc, ...parts) => { const d = new StringDecoder(enc); return parts.map((p) => p === null ? d.end() : d.write(Buffer.from(p))).join("|"); };
+export default () => [
+  show(() => run("base64url", [0x61], null, [0x61, 0x61], [0x61], null)),
+  show(() => run("base64", [0x61, 0x61], [0x61, 0x61], null)),
+  show(() => run("utf8", [0xe2], [0x82], [0xac], [0xe2, 0x82], null, [0x61])),
+  show(() => run("utf8", [0xe2], [0x61], [0xf0, 0x9f], [0x92, 0xa9], [0xed, 0xa0], null)),
+  show(() => run("utf16le", [0x3d, 0xd8], [0x4d], [0xdc], [0x3d, 0xd8], null, [0x3d], null).split("").map((c) => c.charCodeAt(0).toString(16)).join(" ")),
+  show(() => { const d = new StringDecoder("utf8"); d.write(Buffer.of(0xe2)); return [d.lastNeed, d.lastTotal, [...d.lastChar]]; }),
+  show(() => new StringDecoder("nope")),
+  show(() => new StringDecoder().write(1)),
+  show(() => new StringDecoder("hex").write(new Uint16Array([0x0102]))),
+];`,
+		`|YQ||YWFh|`,
+		`|YWFh|YQ==`,
+		`||€||�|a`,
+		`|�a||💩|��|`,
+		`7c 7c d83d dc4d 7c 7c d83d 7c 7c`,
+		`[2,3,[226,0,0,0]]`,
+		`TypeError|ERR_UNKNOWN_ENCODING|Unknown encoding: nope`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"buf\" argument must be an instance of Buffer, TypedArray, or DataView. Received type number (1)`,
+		`0201`,
+	)
+}
+
+// TestBufferNodeArgs: readIntBE and friends need an offset, write takes
+// Node's argument forms with integer bounds, Buffer.from checks an
+// ArrayBuffer's offset and length, a fake ArrayBuffer is rejected, and a
+// NaN is written as the quiet NaN.
+func TestBufferNodeArgs(t *testing.T) {
+	lines(t, `
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const b = Buffer.alloc(8);
+function AB() {}
+Object.setPrototypeOf(AB, ArrayBuffer);
+Object.setPrototypeOf(AB.prototype, ArrayBuffer.prototype);
+export default () => [
+  show(() => b.readIntBE(undefined, 2)),
+  show(() => b.writeUIntLE(1, undefined, 2)),
+  show(() => Buffer.alloc(9).write("foo", 10)),
+  show(() => Buffer.alloc(9).write("foo", 1.5)),
+  show(() => Buffer.alloc(9).write("foo", 0, "7")),
+  show(() => Buffer.alloc(4).write("abcdef", 1, 10)),
+  show(() => { const x = Buffer.alloc(4); return x.write("abcdef", 1, 3) + x.toString("hex"); }),
+  show(() => Buffer.alloc(4).write("6162", "hex")),
+  show(() => Buffer.from(new ArrayBuffer(5), 6)),
+  show(() => Buffer.from(new ArrayBuffer(5), 3, 6)),
+  show(() => Buffer.from(new ArrayBuffer(5), NaN, -1).length),
+  show(() => Buffer.from(new AB())),
+  show(() => { b.writeDoubleBE(NaN, 0); return b.toString("hex"); }),
+  show(() => { b.writeFloatLE(NaN, 0); return b.toString("hex", 0, 4); }),
+];`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"offset\" argument must be of type number. Received undefined`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"offset\" argument must be of type number. Received undefined`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"offset\" is out of range. It must be >= 0 && <= 9. Received 10`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"offset\" is out of range. It must be an integer. Received 1.5`,
+		`TypeError|ERR_UNKNOWN_ENCODING|Unknown encoding: 7`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"length\" is out of range. It must be >= 0 && <= 4. Received 10`,
+		`300616263`,
+		`2`,
+		`RangeError|ERR_BUFFER_OUT_OF_BOUNDS|\"offset\" is outside of buffer bounds`,
+		`RangeError|ERR_BUFFER_OUT_OF_BOUNDS|\"length\" is outside of buffer bounds`,
+		`0`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received an instance of AB`,
+		`7ff8000000000000`,
+		`0000c07f`,
+	)
+}
+
+// TestReadlineNode: U+2028 and U+2029 end lines, an interface has one
+// async iterator (a nested loop continues the outer one), an input error
+// rejects it, and terminal interfaces over one stream share its decoder.
+func TestReadlineNode(t *testing.T) {
+	lines(t, `
+import readline from "node:readline";
+import { Readable, PassThrough } from "node:stream";
+const got = [];
+const rl = readline.createInterface({ input: Readable.from(["a\nb\u2028c\u2029d\r\ne"]) });
+const outer = [];
+for await (const l of rl) { outer.push(l); for await (const m of rl) outer.push("+" + m); }
+const bad = new Readable({ read() { this.destroy(Object.assign(new Error("boom"), { code: "EBOOM" })); } });
+let err = "none";
+try { for await (const l of readline.createInterface({ input: bad })) got.push(l); } catch (e) { err = e.code + " " + e.message; }
+const input = new PassThrough();
+const lines2 = [];
+const rl1 = readline.createInterface({ input, terminal: true });
+rl1.on("line", (l) => { lines2.push(l); rl1.close(); });
+input.write(Buffer.from([0x66, 0x0a, 0xe2]));
+await new Promise((r) => setImmediate(r));
+const rl2 = readline.createInterface({ input, terminal: true });
+rl2.on("line", (l) => lines2.push(l));
+input.write(Buffer.from([0x98, 0x83, 0x0a]));
+await new Promise((r) => setImmediate(r));
+export default () => [outer.join("|"), err, lines2.join("|")];`,
+		`a|+b|+c|+d|+e`,
+		`EBOOM boom`,
+		`f|☃`,
+	)
+}
+
+// TestUtilInheritsAndVT: util.inherits defines a non-enumerable super_
+// and links only the prototypes; stripVTControlCharacters removes OSC
+// sequences ended by ST (0x9c); assert.rejects names the wrong return
+// with Node's ERR_INVALID_RETURN_VALUE text.
+func TestUtilInheritsAndVT(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+import assert from "node:assert";
+function A() {}
+A.stat = 1;
+function B() {}
+util.inherits(B, A);
+let rej = "none";
+try { await assert.rejects(() => undefined); } catch (e) { rej = e.code + "|" + e.message; }
+let rej2 = "none";
+try { await assert.rejects(() => new Map()); } catch (e) { rej2 = e.message; }
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  JSON.stringify(Object.getOwnPropertyDescriptor(B, "super_").enumerable),
+  String(B.stat) + " " + String(new B() instanceof A),
+  show(() => util.inherits(B, null)),
+  util.stripVTControlCharacters("\u001b]8;;mailto:x@y.z\u009cmail\u001b]8;;\u009c|\u001b[31mred\u001b[0m"),
+  rej,
+  rej2,
+];`,
+		`false`,
+		`undefined true`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"superCtor\" argument must be of type function. Received null`,
+		`mail|red`,
+		`ERR_INVALID_RETURN_VALUE|Expected instance of Promise to be returned from the \"promiseFn\" function but got undefined.`,
+		`Expected instance of Promise to be returned from the \"promiseFn\" function but got an instance of Map.`,
+	)
+}
+
+// TestUtilFormatSpecifiers: %i keeps a negative zero, and %s stringifies
+// an object with a callable toString of its own or from a user class
+// but inspects one whose toString is not a function.
+func TestUtilFormatSpecifiers(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+class Foo { toString() { return "Bar"; } }
+export default () => [
+  util.format("%i %i %i", -0.5, "-0.0", 1.5),
+  util.format("%s", { toString: 5 }),
+  util.format("%s", { toString() { return "Foo"; } }),
+  util.format("%s", new Foo()),
+  util.format("%s", { a: [1, 2, 3] }),
+];`,
+		`-0 -0 1`,
+		`{ toString: 5 }`,
+		`Foo`,
+		`Bar`,
+		`{ a: [Array] }`,
+	)
+}
+
+// TestConsoleTableIteratorsAndStreamOptions: console.table lays out a Map's
+// entries() as Key/Values and its values() as Values; a Console's
+// inspectOptions may be a Map from stream to options.
+func TestConsoleTableIteratorsAndStreamOptions(t *testing.T) {
+	lines(t, `
+import { Console } from "node:console";
+import { PassThrough } from "node:stream";
+const out = new PassThrough().setEncoding("utf8");
+const err = new PassThrough().setEncoding("utf8");
+const c = new Console({ stdout: out, stderr: err, inspectOptions: new Map([[out, { colors: true }], [err, { colors: false }]]) });
+c.log("n", 42);
+c.warn("n", 42);
+const a = out.read(), b = err.read();
+const t = new PassThrough().setEncoding("utf8");
+const tc = new Console(t);
+tc.table(new Map([[1, "x"]]).entries());
+tc.table(new Map([[1, "x"]]).values());
+export default () => [JSON.stringify(a), JSON.stringify(b), ...t.read().trimEnd().split("\n")];`,
+		`\"n \\u001b[33m42\\u001b[39m\\n\"`,
+		`\"n 42\\n\"`,
+		`┌───────────────────┬─────┬────────┐`,
+		`│ (iteration index) │ Key │ Values │`,
+		`├───────────────────┼─────┼────────┤`,
+		`│ 0                 │ 1   │ 'x'    │`,
+		`└───────────────────┴─────┴────────┘`,
+		`┌───────────────────┬────────┐`,
+		`│ (iteration index) │ Values │`,
+		`├───────────────────┼────────┤`,
+		`│ 0                 │ 'x'    │`,
+		`└───────────────────┴────────┘`,
+	)
+}
+
+// TestStringDecoderMatchesToString: for random bytes in every encoding,
+// the writes and end() of a StringDecoder give exactly
+// Buffer.concat(chunks).toString(encoding), invalid UTF-8 included.
+func TestStringDecoderMatchesToString(t *testing.T) {
+	lines(t, `
+import { StringDecoder } from "node:string_decoder";
+let seed = 1;
+const rand = (m) => { seed = (seed * 1103515245 + 12345) % 2147483648; return Math.floor(seed / 2147483648 * m); };
+const encs = ["utf16le", "utf8", "ascii", "hex", "base64", "latin1", "base64url"];
+let bad = "none";
+for (let it = 0; it < 700 && bad === "none"; it++) {
+  const enc = encs[it % encs.length];
+  const sd = new StringDecoder(enc);
+  const bufs = [], strs = [];
+  const n = rand(10);
+  for (let i = 0; i < n; i++) { const b = Buffer.alloc(rand(50)); for (let j = 0; j < b.length; j++) b[j] = rand(256); bufs.push(b); strs.push(sd.write(b)); }
+  strs.push(sd.end());
+  if (strs.join("") !== Buffer.concat(bufs).toString(enc)) bad = enc + " " + bufs.map((b) => b.toString("hex")).join(",");
+}
+export default () => [bad];`, "none")
+}
+
+// TestZlibWindowBitsAndCodes: { windowBits: 8 } is refused by gzip only,
+// and zlib.codes cannot be replaced or changed.
+func TestZlibWindowBitsAndCodes(t *testing.T) {
+	lines(t, `
+import zlib from "node:zlib";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  show(() => zlib.gzipSync(Buffer.alloc(0), { windowBits: 8 })),
+  show(() => zlib.inflateRawSync(zlib.deflateRawSync(Buffer.from("hi"), { windowBits: 8 }), { windowBits: 8 })),
+  show(() => { zlib.codes = {}; }),
+  show(() => { zlib.codes.Z_OK = 1; }),
+  show(() => zlib.codes.Z_OK + " " + zlib.codes["-5"] + " " + Object.isFrozen(zlib.codes)),
+];`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"options.windowBits\" is out of range. It must be >= 9 and <= 15. Received 8`,
+		`hi`,
+		`TypeError|undefined|Cannot assign to read only property 'codes'`,
+		`TypeError|undefined|Cannot assign to read only property 'Z_OK'`,
+		`0 Z_BUF_ERROR true`,
+	)
+}
