@@ -1,0 +1,123 @@
+package git
+
+// moreScripts are the scripts for log --graph of branched histories,
+// combined diffs of merges, bisect, worktree and rebase's reflog.
+var moreScripts = map[string]string{
+	"graph-merge": `
+write a.txt "one\n"
+git add a.txt
+git commit -q -m first
+git checkout -q -b feature
+write f.txt "f\n"
+git add f.txt
+git commit -q -m "add f"
+append f.txt "more\n"
+git commit -q -am "more f"
+git checkout -q main
+append a.txt "main\n"
+git commit -q -am "main change"
+git merge -q --no-edit feature
+append a.txt "after\n"
+git commit -q -am after
+git log --graph --oneline --all
+git --no-pager log --graph --oneline --decorate --all
+git log --graph
+git log --graph --stat -3
+git log --graph --format=%s%n%an
+git log --graph -p -2 --format=%h
+git log --graph --oneline -n 3
+git log --graph --oneline --first-parent
+git log --graph --oneline main~1..main
+git log --graph --oneline feature
+git log --topo-order --oneline
+git log --date-order --oneline
+git log --graph --oneline -- f.txt
+`,
+	"graph-unmerged": `
+write a.txt "one\n"
+git add a.txt
+git commit -q -m first
+git checkout -q -b one
+write b.txt "b\n"
+git add b.txt
+git commit -q -m b
+git checkout -q main
+git checkout -q -b two
+write c.txt "c\n"
+git add c.txt
+git commit -q -m c
+append c.txt "c2\n"
+git commit -q -am c2
+git checkout -q main
+append a.txt "two\n"
+git commit -q -am main2
+git log --graph --oneline --all
+git log --graph --oneline --decorate --all
+git log --graph --all --format=%s
+git log --graph --all
+`,
+	"graph-criss-cross": `
+write a.txt "one\n"
+git add a.txt
+git commit -q -m base
+git checkout -q -b side
+write s.txt "s\n"
+git add s.txt
+git commit -q -m s1
+git checkout -q main
+write m.txt "m\n"
+git add m.txt
+git commit -q -m m1
+git merge -q -m "merge side" side
+git checkout -q side
+git merge -q -m "merge m1" main~1
+write t.txt "t\n"
+git add t.txt
+git commit -q -m s2
+git checkout -q main
+append m.txt "m2\n"
+git commit -q -am m2
+git merge -q -m "merge side again" side
+git log --graph --oneline --all
+git log --graph --oneline --decorate
+git log --graph --format='%h %p %s'
+`,
+	"graph-many": `
+write a.txt "0\n"
+git add a.txt
+git commit -q -m c0
+git checkout -q -b x
+write x.txt "x\n"
+git add x.txt
+git commit -q -m x1
+git checkout -q main
+git checkout -q -b y
+write y.txt "y\n"
+git add y.txt
+git commit -q -m y1
+git checkout -q main
+git checkout -q -b z
+write z.txt "z\n"
+git add z.txt
+git commit -q -m z1
+git checkout -q main
+append a.txt "1\n"
+git commit -q -am c1
+git merge -q --no-edit y
+git checkout -q x
+append x.txt "2\n"
+git commit -q -am x2
+git checkout -q main
+git merge -q --no-edit z
+git merge -q --no-edit x
+git log --graph --oneline --all
+git log --graph --oneline --all --decorate
+git log --graph --format=%s --all
+`,
+}
+
+func init() {
+	for n, s := range moreScripts {
+		scripts[n] = s
+	}
+}
