@@ -30,7 +30,6 @@ const (
 var byDesign = map[string]string{
 	"usage-unknown-option": "after git's one-line error, nook prints the command's usage line(s), not git's full option table",
 	"blame-uncommitted":    "git dates uncommitted lines with the host's clock; nook with its own (Options.Now), so a replay prints the same",
-	"diff-conflicted":      "a conflicted path's diff is git's combined diff (diff --cc); nook prints \"* Unmerged path\" instead",
 }
 
 // step is one line of a script.

@@ -3,6 +3,83 @@ package git
 // moreScripts are the scripts for log --graph of branched histories,
 // combined diffs of merges, bisect, worktree and rebase's reflog.
 var moreScripts = map[string]string{
+	"cc-resolved": `
+write a.txt "int main\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+git add a.txt
+git commit -q -m base
+git checkout -q -b side
+write a.txt "int main\n1\n2\n3\n4\n5side\n6\n7\n8\n9\n"
+git commit -q -am side
+git checkout -q main
+write a.txt "int main\n1\n2\n3\n4\n5main\n6\n7\n8\n9m\n"
+git commit -q -am main
+git merge side
+git diff
+git diff --cc
+git --no-pager diff --cached
+write a.txt "int main\n1\n2\n3\n4\n5both\n5side\n6\n7\n8\n9m\n"
+git diff
+git commit -q -am merged
+git show
+git show --format=%s
+git --no-pager show HEAD
+git log -p -1 --format=%s
+git log --cc -1 --format=%s
+git show HEAD~1
+`,
+	"cc-clean-merge": `
+write a.txt "one\n"
+git add a.txt
+git commit -q -m base
+git checkout -q -b side
+write s.txt "side\n"
+git add s.txt
+git commit -q -m side
+git checkout -q main
+append a.txt "main\n"
+git commit -q -am main
+git merge -q --no-edit side
+git show
+git show --oneline
+`,
+	"cc-evil-merge": `
+write a.txt "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
+write b.txt "x\n"
+git add .
+git commit -q -m base
+git checkout -q -b side
+write a.txt "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nL\n"
+git commit -q -am side
+git checkout -q main
+write a.txt "A\nb\nc\nd\ne\nf\ng\nh\ni\nj\nK\nl\n"
+write b.txt "y\n"
+git commit -q -am main
+git merge -q --no-commit side
+write a.txt "A\nB\nc\nd\ne\nF\ng\nh\ni\nj\nK\nL\n"
+write c.txt "new\n"
+git add .
+git commit -q -m evil
+git show
+git show -U1 --format=%h
+`,
+	"cc-two-conflicts": `
+write a.txt "1\n2\n3\n"
+write b.txt "x\ny\n"
+git add .
+git commit -q -m base
+git checkout -q -b side
+write a.txt "1\nside\n3\n"
+write b.txt "x\n"
+git commit -q -am side
+git checkout -q main
+write a.txt "1\nmain\n3\nmore\n"
+write b.txt "x\ny\nz\n"
+git commit -q -am main
+git merge side
+git diff
+git diff a.txt
+git status --short
+`,
 	"graph-merge": `
 write a.txt "one\n"
 git add a.txt

@@ -566,7 +566,9 @@ func knownLogArg(a string) bool {
 func (x *cli) printCommit(c *object.Commit, lf *logFmt, d *diffFormat, deco map[plumbing.Hash][]string, showDeco, first, last, graph bool, ps *pathspec) {
 	var b strings.Builder
 	head := x.commitHead(c, lf, deco, showDeco)
-	hasDiff := d.hasOutput()
+	combined := len(c.ParentHashes) > 1 && d.cc && d.patch && !d.stat && !d.shortstat && !d.numstat && !d.nameOnly && !d.nameStatus && !d.summary
+	// A merge has a diff only when it is combined.
+	hasDiff := d.hasOutput() && (len(c.ParentHashes) <= 1 || combined)
 	switch lf.kind {
 	case "oneline":
 		b.WriteString(head + "\n")
@@ -592,8 +594,10 @@ func (x *cli) printCommit(c *object.Commit, lf *logFmt, d *diffFormat, deco map[
 		}
 		b.WriteString(head)
 	}
-	if diffText := x.commitDiffText(c, d, ps); diffText != "" {
-		if lf.kind != "oneline" && lf.kind != "format" {
+	if diffText := x.commitDiffText(c, d, ps); diffText != "" || combined {
+		// git shows a blank line after a merge's message whenever it
+		// combines its diff, even when no path is left to show.
+		if lf.kind != "format" && (lf.kind != "oneline" || combined) {
 			b.WriteString("\n")
 		}
 		b.WriteString(diffText)
@@ -657,7 +661,13 @@ func (x *cli) commitHead(c *object.Commit, lf *logFmt, deco map[plumbing.Hash][]
 
 // commitDiffText is the diff log and show print after a non-merge commit.
 func (x *cli) commitDiffText(c *object.Commit, d *diffFormat, ps *pathspec) string {
-	if !d.hasOutput() || len(c.ParentHashes) > 1 {
+	if !d.hasOutput() {
+		return ""
+	}
+	if len(c.ParentHashes) > 1 {
+		if d.cc && d.patch && !d.stat && !d.shortstat && !d.numstat && !d.nameOnly && !d.nameStatus && !d.summary {
+			return x.mergeCombined(c, ps, d.ctx)
+		}
 		return ""
 	}
 	var from flat
