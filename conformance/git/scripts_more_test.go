@@ -3,6 +3,120 @@ package git
 // moreScripts are the scripts for log --graph of branched histories,
 // combined diffs of merges, bisect, worktree and rebase's reflog.
 var moreScripts = map[string]string{
+	"bisect-manual": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+write a.txt "2\n"
+git commit -q -am c2
+write a.txt "3\n"
+git commit -q -am c3
+write a.txt "4\n"
+git commit -q -am c4
+write a.txt "5\n"
+git commit -q -am c5
+write a.txt "6\nbug\n"
+git commit -q -am c6
+write a.txt "7\nbug\n"
+git commit -q -am c7
+write a.txt "8\nbug\n"
+git commit -q -am c8
+git bisect good
+git bisect start
+git bisect bad
+git bisect good HEAD~7
+git bisect good
+git bisect skip
+git bisect bad
+git bisect log
+git bisect visualize --oneline
+git bisect bad
+git bisect log
+git bisect reset
+git bisect reset
+git log --oneline -1
+`,
+	"bisect-start-args": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+write a.txt "2\n"
+git commit -q -am c2
+write a.txt "3\n"
+git commit -q -am c3
+write a.txt "4\n"
+git commit -q -am c4
+write a.txt "5\n"
+git commit -q -am c5
+write a.txt "6\nbug\n"
+git commit -q -am c6
+write a.txt "7\nbug\n"
+git commit -q -am c7
+write a.txt "8\nbug\n"
+git commit -q -am c8
+git bisect start HEAD HEAD~7
+git bisect bad
+git bisect good
+git bisect bad
+git bisect log
+git --no-pager bisect reset
+git branch
+`,
+	"bisect-skips": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+write a.txt "2\n"
+git commit -q -am c2
+write a.txt "3\n"
+git commit -q -am c3
+write a.txt "4\n"
+git commit -q -am c4
+write a.txt "5\n"
+git commit -q -am c5
+write a.txt "6\nbug\n"
+git commit -q -am c6
+write a.txt "7\nbug\n"
+git commit -q -am c7
+write a.txt "8\nbug\n"
+git commit -q -am c8
+git bisect start
+git bisect bad HEAD
+git bisect good HEAD~3
+git bisect skip
+git bisect skip
+git bisect skip
+git bisect log
+git bisect reset
+`,
+	"bisect-branchy": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+git checkout -q -b side
+write s.txt "s1\n"
+git add s.txt
+git commit -q -m s1
+write s.txt "s2\n"
+git commit -q -am s2
+git checkout -q main
+write a.txt "2\n"
+git commit -q -am c2
+write a.txt "3\n"
+git commit -q -am c3
+git merge -q -m merge side
+write a.txt "4\n"
+git commit -q -am c4
+write a.txt "5\n"
+git commit -q -am c5
+git bisect start HEAD main~4
+git bisect good
+git bisect bad
+git bisect good
+git bisect good
+git bisect reset
+git bisect run true
+`,
 	"cc-resolved": `
 write a.txt "int main\n1\n2\n3\n4\n5\n6\n7\n8\n9\n"
 git add a.txt

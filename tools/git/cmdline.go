@@ -19,7 +19,7 @@ var commands = map[string]func(*cli, []string) int{
 	"restore": cmdRestore, "clean": cmdClean, "ls-files": cmdLsFiles, "config": cmdConfig, "diff": cmdDiff,
 	"log": cmdLog, "show": cmdShow, "branch": cmdBranch, "checkout": cmdCheckout, "switch": cmdSwitch,
 	"tag": cmdTag, "rev-parse": cmdRevParse, "merge": cmdMerge, "cherry-pick": cmdCherryPick, "revert": cmdRevert,
-	"stash": cmdStash, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog, "reflog": cmdReflog,
+	"stash": cmdStash, "bisect": cmdBisect, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog, "reflog": cmdReflog,
 	"merge-base": cmdMergeBase, "cat-file": cmdCatFile, "ls-tree": cmdLsTree, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
 	"fetch": cmdFetch, "pull": cmdPull, "push": cmdPush, "remote": cmdRemote,
 }
@@ -29,7 +29,7 @@ var outside = map[string]func(*cli, []string) int{"clone": cmdClone, "ls-remote"
 
 // unsupported are git commands nook's git does not serve.
 var unsupported = map[string]bool{
-	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true,
+	"am": true, "apply": true, "archive": true, "bundle": true,
 	"format-patch": true, "gc": true, "notes": true, "range-diff": true,
 	"send-email": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
 	"hash-object": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
