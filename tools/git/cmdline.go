@@ -37,6 +37,13 @@ var unsupported = map[string]bool{
 	"difftool": true, "citool": true, "gui": true, "instaweb": true, "maintenance": true, "prune": true, "repack": true,
 }
 
+// unsupportedWhy says why, and what to do instead, for the unsupported
+// commands agents reach for most.
+var unsupportedWhy = map[string]string{
+	"worktree": "a repository has the one worktree it lives in; to work on another branch, commit or " +
+		"git stash your changes and git switch to it, or git clone the repository into another directory",
+}
+
 // runCLI serves a command line: global options (-C, -c), then the command.
 func (c *call) runCLI(argv []string, dir string) *Output {
 	x := &cli{c: c, config: map[string]string{}, touched: map[string]string{}}
@@ -103,6 +110,9 @@ func (x *cli) run(argv []string) *Output {
 	if !ok {
 		if unsupported[name] {
 			out.Stderr = "fatal: 'git " + name + "' is not supported by nook's git (git help lists what is)\n"
+			if why, ok := unsupportedWhy[name]; ok {
+				out.Stderr = "fatal: 'git " + name + "' is not supported by nook's git: " + why + "\n"
+			}
 			out.ExitCode = 128
 			return out
 		}
