@@ -3,6 +3,88 @@ package git
 // moreScripts are the scripts for log --graph of branched histories,
 // combined diffs of merges, bisect, worktree and rebase's reflog.
 var moreScripts = map[string]string{
+	"rebase-reflog": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+git checkout -q -b feature
+write f.txt "f\n"
+git add f.txt
+git commit -q -m f1
+append f.txt "g\n"
+git commit -q -am f2
+git checkout -q main
+append a.txt "2\n"
+git commit -q -am c2
+git checkout -q feature
+git rebase main
+git reflog
+git reflog show feature
+git --no-pager reflog show main
+git log --graph --oneline --all
+`,
+	"rebase-reflog-onto": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+git checkout -q -b feature
+write f.txt "f\n"
+git add f.txt
+git commit -q -m f1
+append f.txt "g\n"
+git commit -q -am f2
+git checkout -q main
+append a.txt "2\n"
+git commit -q -am c2
+git checkout -q feature
+git rebase --onto main feature~2
+git reflog
+git reflog show feature
+`,
+	"rebase-reflog-continue": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+git checkout -q -b feature
+write f.txt "f\n"
+git add f.txt
+git commit -q -m f1
+append f.txt "g\n"
+git commit -q -am f2
+git checkout -q main
+append a.txt "2\n"
+git commit -q -am c2
+git checkout -q feature
+write a.txt "x\n"
+git commit -q -am fx
+git rebase main
+write a.txt "1\n2\nx\n"
+git add a.txt
+git rebase --continue
+git reflog
+git reflog show feature
+`,
+	"rebase-reflog-abort": `
+write a.txt "1\n"
+git add a.txt
+git commit -q -m c1
+git checkout -q -b feature
+write f.txt "f\n"
+git add f.txt
+git commit -q -m f1
+append f.txt "g\n"
+git commit -q -am f2
+git checkout -q main
+append a.txt "2\n"
+git commit -q -am c2
+git checkout -q feature
+write a.txt "x\n"
+git commit -q -am fx
+git rebase main
+git rebase --abort
+git reflog
+git reflog show feature
+`,
 	"bisect-manual": `
 write a.txt "1\n"
 git add a.txt
