@@ -91,26 +91,50 @@ func (c *call) status() (any, error) {
 }
 
 func (c *call) statusOf(r *repo) (*statusOut, error) {
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
-	st, err := w.Status()
-	if err != nil {
-		return nil, err
+	// The command line's status is the one implementation: its porcelain
+	// output, every untracked file listed, read back (a rename under its
+	// new path).
+	o := c.runCLI([]string{"status", "--porcelain", "-z", "-uall"}, r.root)
+	if o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	out := &statusOut{Files: []fileStatus{}}
 	out.Branch, out.Head = headInfo(r)
-	for p, s := range st {
-		if s.Staging == gogit.Unmodified && s.Worktree == gogit.Unmodified {
+	recs := strings.Split(o.Stdout, "\x00")
+	for i := 0; i < len(recs); i++ {
+		rec := recs[i]
+		if len(rec) < 4 {
 			continue
 		}
-		out.Files = append(out.Files, fileStatus{Path: p, Staging: string(rune(s.Staging)), Worktree: string(rune(s.Worktree))})
+		x, y := rec[0:1], rec[1:2]
+		if x == "R" || x == "C" {
+			i++ // the source path follows
+		}
+		out.Files = append(out.Files, fileStatus{Path: rec[3:], Staging: x, Worktree: y})
 	}
 	sort.Slice(out.Files, func(i, j int) bool { return out.Files[i].Path < out.Files[j].Path })
 	out.Clean = len(out.Files) == 0
 	return out, nil
 }
+
+// cliError is a failed command line's message as an error: its stderr
+// without git's "fatal: " or "error: " prefix.
+func cliError(o *Output) error {
+	msg := strings.TrimSpace(o.Stderr)
+	for _, p := range []string{"fatal: ", "error: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return &CommandError{Message: msg, ExitCode: o.ExitCode}
+}
+
+// CommandError is a JSON function's failure reported by the command
+// line that serves it, with that command's exit status.
+type CommandError struct {
+	Message  string
+	ExitCode int
+}
+
+func (e *CommandError) Error() string { return e.Message }
 
 // headInfo returns HEAD's branch ("" when detached) and commit ("" when
 // unborn).
@@ -147,28 +171,20 @@ func (c *call) add() (any, error) {
 	if !all && len(paths) == 0 {
 		return nil, errors.New("add: name the paths to add (paths: [\".\"] for everything), or pass all: true")
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
+	argv := []string{"add"}
 	if all {
-		if err := w.AddWithOptions(&gogit.AddOptions{All: true}); err != nil {
-			return nil, err
-		}
+		argv = append(argv, "-A")
 	}
+	argv = append(argv, "--")
 	for _, p := range paths {
 		rel, err := c.rel(r, p)
 		if err != nil {
 			return nil, err
 		}
-		if rel == "." {
-			err = w.AddWithOptions(&gogit.AddOptions{All: true})
-		} else {
-			_, err = w.Add(rel)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("add %s: %w", p, err)
-		}
+		argv = append(argv, rel)
+	}
+	if o := c.runCLI(argv, r.root); o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	return c.statusOf(r)
 }
@@ -189,34 +205,22 @@ func (c *call) rm() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
+	removed := []string{}
+	argv := []string{"rm", "-q"}
+	if cached {
+		argv = append(argv, "--cached")
 	}
-	var removed []string
+	argv = append(argv, "--")
 	for _, p := range paths {
 		rel, err := c.rel(r, p)
 		if err != nil {
 			return nil, err
 		}
-		idx, err := r.Storer.Index()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := idx.Entry(rel); err != nil {
-			return nil, fmt.Errorf("pathspec '%s' did not match any files", p)
-		}
-		if cached {
-			if _, err := idx.Remove(rel); err != nil {
-				return nil, err
-			}
-			if err := r.Storer.SetIndex(idx); err != nil {
-				return nil, err
-			}
-		} else if _, err := w.Remove(rel); err != nil {
-			return nil, err
-		}
+		argv = append(argv, rel)
 		removed = append(removed, rel)
+	}
+	if o := c.runCLI(argv, r.root); o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	return map[string]any{"removed": removed}, nil
 }
