@@ -21,6 +21,7 @@ git rebase main
 git reflog
 git reflog show feature
 git --no-pager reflog show main
+git reflog -2
 git log --graph --oneline --all
 `,
 	"rebase-reflog-onto": `

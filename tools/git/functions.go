@@ -361,17 +361,31 @@ func (c *call) commit() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
+	// The command line's commit makes it (index, hooks of git's rules,
+	// reflog), at the call's time, by the call's author, committed by
+	// the module's identity, the message kept verbatim.
+	argv := []string{"commit", "-q", "--cleanup=verbatim", "-m", msg, "--author", author.Name + " <" + author.Email + ">"}
+	if all {
+		argv = append(argv, "-a")
 	}
-	h, err := w.Commit(msg, &gogit.CommitOptions{All: all, AllowEmptyCommits: allowEmpty, Author: author, Committer: committer})
-	if err != nil {
-		if errors.Is(err, gogit.ErrEmptyCommit) {
+	if allowEmpty {
+		argv = append(argv, "--allow-empty")
+	}
+	x := &cli{c: c, config: map[string]string{"user.name": committer.Name, "user.email": committer.Email}, touched: map[string]string{}, clock: when}
+	x.cwd = r.root
+	o := x.run(argv)
+	if o.ExitCode != 0 {
+		if strings.Contains(o.Stdout, "nothing to commit") || strings.Contains(o.Stdout, "no changes added to commit") {
 			return nil, errors.New("nothing to commit, working tree clean (pass allowEmpty: true to commit anyway)")
 		}
+		return nil, cliError(o)
+	}
+	r, err = c.open()
+	if err != nil {
 		return nil, err
 	}
+	_, hs := headInfo(r)
+	h := plumbing.NewHash(hs)
 	cm, err := r.CommitObject(h)
 	if err != nil {
 		return nil, err

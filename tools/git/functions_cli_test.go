@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestFunctionsAgreeWithGit checks that the JSON functions status, add
-// and rm give what the command line gives, and what /usr/bin/git says
+// TestFunctionsAgreeWithGit checks that the JSON functions status, add,
+// rm and commit give what the command line gives, and what /usr/bin/git says
 // of the same repository.
 func TestFunctionsAgreeWithGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -85,7 +85,25 @@ func TestFunctionsAgreeWithGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare("after add all")
-	_, err := g.Call(bg, nil, "rm", map[string]any{"paths": []any{"nothing.txt"}})
+	res, err := g.Call(bg, nil, "commit", map[string]any{"message": "two\n\n\nbody  ", "author": map[string]any{"name": "Bo", "email": "bo@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare("after commit")
+	hash := res.(map[string]any)["hash"].(string)
+	dst := t.TempDir()
+	export(t, f, "/workspace", dst)
+	if got := hostGit(t, dst, "@1767225600 +0000", "log", "-1", "--format=%H|%an <%ae>|%cn <%ce>|%B"); got != hash+"|Bo <bo@example.com>|"+testID.Name+" <"+testID.Email+">|two\n\n\nbody  \n\n" {
+		t.Errorf("commit() made %q", got)
+	}
+	hostGit(t, dst, "@1767225600 +0000", "fsck", "--strict")
+	if got := nookGit(t, g, "reflog", "-1"); got != hash[:7]+" HEAD@{0}: commit: two\n" {
+		t.Errorf("reflog after commit(): %q", got)
+	}
+	if _, err := g.Call(bg, nil, "commit", map[string]any{"message": "again"}); err == nil || err.Error() != "nothing to commit, working tree clean (pass allowEmpty: true to commit anyway)" {
+		t.Errorf("empty commit: %v", err)
+	}
+	_, err = g.Call(bg, nil, "rm", map[string]any{"paths": []any{"nothing.txt"}})
 	if err == nil || err.Error() != "pathspec 'nothing.txt' did not match any files" {
 		t.Errorf("rm of an unknown path: %v", err)
 	}
