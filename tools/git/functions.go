@@ -644,32 +644,37 @@ func (c *call) checkout() (any, error) {
 		return nil, err
 	}
 	force, _ := c.flag("force")
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
 	cur, _ := headInfo(r)
-	opts := &gogit.CheckoutOptions{Force: force}
+	argv := []string{"checkout", "-q"}
+	if force {
+		argv = append(argv, "-f")
+	}
 	bref := plumbing.NewBranchReferenceName(ref)
 	switch _, berr := r.Reference(bref, false); {
 	case create && berr == nil && cur == ref:
 		// A repeat of checkout -b: already there.
+		argv = nil
 	case create:
 		if berr == nil {
 			return nil, fmt.Errorf("a branch named '%s' already exists", ref)
 		}
-		opts.Branch, opts.Create = bref, true
+		argv = append(argv, "-b", ref)
 	case berr == nil:
-		opts.Branch = bref
+		argv = append(argv, ref)
 	default:
 		h, err := c.resolve(r, ref)
 		if err != nil {
 			return nil, err
 		}
-		opts.Hash = h
+		argv = append(argv, "--detach", h.String())
 	}
-	if opts.Branch != "" || !opts.Hash.IsZero() {
-		if err := w.Checkout(opts); err != nil {
+	if argv != nil {
+		// The command line's checkout: its refusal to overwrite local
+		// changes, its reflog.
+		if o := c.runCLI(argv, r.root); o.ExitCode != 0 {
+			return nil, cliError(o)
+		}
+		if r, err = c.open(); err != nil {
 			return nil, err
 		}
 	}
@@ -741,14 +746,10 @@ func (c *call) reset() (any, error) {
 	if hard, _ := c.flag("hard"); hard {
 		mode = "hard"
 	}
-	var m gogit.ResetMode
 	switch mode {
 	case "", "mixed":
-		m, mode = gogit.MixedReset, "mixed"
-	case "hard":
-		m = gogit.HardReset
-	case "soft":
-		m = gogit.SoftReset
+		mode = "mixed"
+	case "hard", "soft":
 	default:
 		return nil, fmt.Errorf("reset: mode must be hard, mixed or soft, not %q", mode)
 	}
@@ -756,12 +757,8 @@ func (c *call) reset() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
-	if err := w.Reset(&gogit.ResetOptions{Commit: h, Mode: m}); err != nil {
-		return nil, err
+	if o := c.runCLI([]string{"reset", "-q", "--" + mode, h.String()}, r.root); o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	return map[string]any{"head": h.String(), "mode": mode}, nil
 }

@@ -103,6 +103,40 @@ func TestFunctionsAgreeWithGit(t *testing.T) {
 	if _, err := g.Call(bg, nil, "commit", map[string]any{"message": "again"}); err == nil || err.Error() != "nothing to commit, working tree clean (pass allowEmpty: true to commit anyway)" {
 		t.Errorf("empty commit: %v", err)
 	}
+	call := func(fn string, a map[string]any) map[string]any {
+		t.Helper()
+		res, err := g.Call(bg, nil, fn, a)
+		if err != nil {
+			t.Fatalf("%s(%v): %v", fn, a, err)
+		}
+		return res.(map[string]any)
+	}
+	if got := call("checkout", map[string]any{"ref": "side", "create": true}); got["branch"] != "side" || got["head"] != hash {
+		t.Errorf("checkout -b: %v", got)
+	}
+	if got := call("checkout", map[string]any{"ref": hash}); got["detached"] != true || got["head"] != hash {
+		t.Errorf("checkout of a commit: %v", got)
+	}
+	call("checkout", map[string]any{"ref": "main"})
+	if got := call("reset", map[string]any{"rev": "HEAD~1", "hard": true}); got["mode"] != "hard" {
+		t.Errorf("reset: %v", got)
+	}
+	compare("after reset --hard")
+	want := "HEAD@{0}: reset: moving to " + mustRev(t, g, "HEAD") + "\nHEAD@{1}: checkout: moving from " + hash + " to main\n" +
+		"HEAD@{2}: checkout: moving from side to " + hash + "\nHEAD@{3}: checkout: moving from main to side\n"
+	var lines []string
+	for _, l := range strings.SplitAfter(nookGit(t, g, "reflog", "-4"), "\n") {
+		if len(l) > 8 {
+			lines = append(lines, l[8:])
+		}
+	}
+	if got := strings.Join(lines, ""); got != want {
+		t.Errorf("reflog of checkout() and reset():\n%s\nwant\n%s", got, want)
+	}
+	write("a.txt", "local\n")
+	if _, err := g.Call(bg, nil, "checkout", map[string]any{"ref": "side"}); err == nil || !strings.Contains(err.Error(), "Your local changes to the following files would be overwritten by checkout") {
+		t.Errorf("checkout over local changes: %v", err)
+	}
 	_, err = g.Call(bg, nil, "rm", map[string]any{"paths": []any{"nothing.txt"}})
 	if err == nil || err.Error() != "pathspec 'nothing.txt' did not match any files" {
 		t.Errorf("rm of an unknown path: %v", err)
