@@ -1,5 +1,7 @@
 package git
 
+import "strings"
+
 // moreScripts are the scripts for log --graph of branched histories,
 // combined diffs of merges, bisect, worktree and rebase's reflog.
 var moreScripts = map[string]string{
@@ -390,8 +392,18 @@ git log --graph --format=%s --all
 `,
 }
 
+// noPagerQueries are the queries also run as "git --no-pager ...", the
+// way agents type them, on the setups with branches and history.
+var noPagerQueries = []string{"status", "status-s", "diff", "diff-stat", "log", "log-oneline", "log-all", "log-graph", "show", "branch-list"}
+
 func init() {
 	for n, s := range moreScripts {
 		scripts[n] = s
 	}
+	for _, setup := range []string{"dirty", "history", "branches"} {
+		for _, q := range noPagerQueries {
+			scripts["q-"+setup+"-nopager-"+q] = setups[setup] + "\n" + strings.Replace(queries[q], "git ", "git --no-pager ", 1) + "\n"
+		}
+	}
+	scripts["graph-branches-medium"] = setups["branches"] + "\ngit merge -q --no-edit feature\ngit log --graph --all\ngit log --graph --stat\ngit -P log --graph --decorate --oneline --all\n"
 }
