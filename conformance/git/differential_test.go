@@ -29,9 +29,7 @@ const (
 // with the reason. A listed script that agrees fails the suite.
 var byDesign = map[string]string{
 	"usage-unknown-option": "after git's one-line error, nook prints the command's usage line(s), not git's full option table",
-	"q-branches-log-graph": "--graph is drawn only for a linear history; nook refuses to draw branches and merges",
 	"blame-uncommitted":    "git dates uncommitted lines with the host's clock; nook with its own (Options.Now), so a replay prints the same",
-	"diff-conflicted":      "a conflicted path's diff is git's combined diff (diff --cc); nook prints \"* Unmerged path\" instead",
 }
 
 // step is one line of a script.

@@ -19,7 +19,7 @@ var commands = map[string]func(*cli, []string) int{
 	"restore": cmdRestore, "clean": cmdClean, "ls-files": cmdLsFiles, "config": cmdConfig, "diff": cmdDiff,
 	"log": cmdLog, "show": cmdShow, "branch": cmdBranch, "checkout": cmdCheckout, "switch": cmdSwitch,
 	"tag": cmdTag, "rev-parse": cmdRevParse, "merge": cmdMerge, "cherry-pick": cmdCherryPick, "revert": cmdRevert,
-	"stash": cmdStash, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog, "reflog": cmdReflog,
+	"stash": cmdStash, "bisect": cmdBisect, "show-ref": cmdShowRef, "describe": cmdDescribe, "shortlog": cmdShortlog, "reflog": cmdReflog,
 	"merge-base": cmdMergeBase, "cat-file": cmdCatFile, "ls-tree": cmdLsTree, "rebase": cmdRebase, "grep": cmdGrep, "blame": cmdBlame,
 	"fetch": cmdFetch, "pull": cmdPull, "push": cmdPush, "remote": cmdRemote,
 }
@@ -29,12 +29,19 @@ var outside = map[string]func(*cli, []string) int{"clone": cmdClone, "ls-remote"
 
 // unsupported are git commands nook's git does not serve.
 var unsupported = map[string]bool{
-	"am": true, "apply": true, "archive": true, "bisect": true, "bundle": true,
+	"am": true, "apply": true, "archive": true, "bundle": true,
 	"format-patch": true, "gc": true, "notes": true, "range-diff": true,
 	"send-email": true, "sparse-checkout": true, "submodule": true, "worktree": true, "fsck": true,
 	"hash-object": true, "read-tree": true, "rerere": true, "update-index": true, "update-ref": true,
 	"write-tree": true, "commit-tree": true, "symbolic-ref": true, "for-each-ref": true, "mergetool": true,
 	"difftool": true, "citool": true, "gui": true, "instaweb": true, "maintenance": true, "prune": true, "repack": true,
+}
+
+// unsupportedWhy says why, and what to do instead, for the unsupported
+// commands agents reach for most.
+var unsupportedWhy = map[string]string{
+	"worktree": "a repository has the one worktree it lives in; to work on another branch, commit or " +
+		"git stash your changes and git switch to it, or git clone the repository into another directory",
 }
 
 // runCLI serves a command line: global options (-C, -c), then the command.
@@ -103,6 +110,9 @@ func (x *cli) run(argv []string) *Output {
 	if !ok {
 		if unsupported[name] {
 			out.Stderr = "fatal: 'git " + name + "' is not supported by nook's git (git help lists what is)\n"
+			if why, ok := unsupportedWhy[name]; ok {
+				out.Stderr = "fatal: 'git " + name + "' is not supported by nook's git: " + why + "\n"
+			}
 			out.ExitCode = 128
 			return out
 		}

@@ -91,26 +91,50 @@ func (c *call) status() (any, error) {
 }
 
 func (c *call) statusOf(r *repo) (*statusOut, error) {
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
-	st, err := w.Status()
-	if err != nil {
-		return nil, err
+	// The command line's status is the one implementation: its porcelain
+	// output, every untracked file listed, read back (a rename under its
+	// new path).
+	o := c.runCLI([]string{"status", "--porcelain", "-z", "-uall"}, r.root)
+	if o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	out := &statusOut{Files: []fileStatus{}}
 	out.Branch, out.Head = headInfo(r)
-	for p, s := range st {
-		if s.Staging == gogit.Unmodified && s.Worktree == gogit.Unmodified {
+	recs := strings.Split(o.Stdout, "\x00")
+	for i := 0; i < len(recs); i++ {
+		rec := recs[i]
+		if len(rec) < 4 {
 			continue
 		}
-		out.Files = append(out.Files, fileStatus{Path: p, Staging: string(rune(s.Staging)), Worktree: string(rune(s.Worktree))})
+		x, y := rec[0:1], rec[1:2]
+		if x == "R" || x == "C" {
+			i++ // the source path follows
+		}
+		out.Files = append(out.Files, fileStatus{Path: rec[3:], Staging: x, Worktree: y})
 	}
 	sort.Slice(out.Files, func(i, j int) bool { return out.Files[i].Path < out.Files[j].Path })
 	out.Clean = len(out.Files) == 0
 	return out, nil
 }
+
+// cliError is a failed command line's message as an error: its stderr
+// without git's "fatal: " or "error: " prefix.
+func cliError(o *Output) error {
+	msg := strings.TrimSpace(o.Stderr)
+	for _, p := range []string{"fatal: ", "error: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return &CommandError{Message: msg, ExitCode: o.ExitCode}
+}
+
+// CommandError is a JSON function's failure reported by the command
+// line that serves it, with that command's exit status.
+type CommandError struct {
+	Message  string
+	ExitCode int
+}
+
+func (e *CommandError) Error() string { return e.Message }
 
 // headInfo returns HEAD's branch ("" when detached) and commit ("" when
 // unborn).
@@ -147,28 +171,20 @@ func (c *call) add() (any, error) {
 	if !all && len(paths) == 0 {
 		return nil, errors.New("add: name the paths to add (paths: [\".\"] for everything), or pass all: true")
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
+	argv := []string{"add"}
 	if all {
-		if err := w.AddWithOptions(&gogit.AddOptions{All: true}); err != nil {
-			return nil, err
-		}
+		argv = append(argv, "-A")
 	}
+	argv = append(argv, "--")
 	for _, p := range paths {
 		rel, err := c.rel(r, p)
 		if err != nil {
 			return nil, err
 		}
-		if rel == "." {
-			err = w.AddWithOptions(&gogit.AddOptions{All: true})
-		} else {
-			_, err = w.Add(rel)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("add %s: %w", p, err)
-		}
+		argv = append(argv, rel)
+	}
+	if o := c.runCLI(argv, r.root); o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	return c.statusOf(r)
 }
@@ -189,34 +205,22 @@ func (c *call) rm() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
+	removed := []string{}
+	argv := []string{"rm", "-q"}
+	if cached {
+		argv = append(argv, "--cached")
 	}
-	var removed []string
+	argv = append(argv, "--")
 	for _, p := range paths {
 		rel, err := c.rel(r, p)
 		if err != nil {
 			return nil, err
 		}
-		idx, err := r.Storer.Index()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := idx.Entry(rel); err != nil {
-			return nil, fmt.Errorf("pathspec '%s' did not match any files", p)
-		}
-		if cached {
-			if _, err := idx.Remove(rel); err != nil {
-				return nil, err
-			}
-			if err := r.Storer.SetIndex(idx); err != nil {
-				return nil, err
-			}
-		} else if _, err := w.Remove(rel); err != nil {
-			return nil, err
-		}
+		argv = append(argv, rel)
 		removed = append(removed, rel)
+	}
+	if o := c.runCLI(argv, r.root); o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	return map[string]any{"removed": removed}, nil
 }
@@ -357,17 +361,31 @@ func (c *call) commit() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
+	// The command line's commit makes it (index, hooks of git's rules,
+	// reflog), at the call's time, by the call's author, committed by
+	// the module's identity, the message kept verbatim.
+	argv := []string{"commit", "-q", "--cleanup=verbatim", "-m", msg, "--author", author.Name + " <" + author.Email + ">"}
+	if all {
+		argv = append(argv, "-a")
 	}
-	h, err := w.Commit(msg, &gogit.CommitOptions{All: all, AllowEmptyCommits: allowEmpty, Author: author, Committer: committer})
-	if err != nil {
-		if errors.Is(err, gogit.ErrEmptyCommit) {
+	if allowEmpty {
+		argv = append(argv, "--allow-empty")
+	}
+	x := &cli{c: c, config: map[string]string{"user.name": committer.Name, "user.email": committer.Email}, touched: map[string]string{}, clock: when}
+	x.cwd = r.root
+	o := x.run(argv)
+	if o.ExitCode != 0 {
+		if strings.Contains(o.Stdout, "nothing to commit") || strings.Contains(o.Stdout, "no changes added to commit") {
 			return nil, errors.New("nothing to commit, working tree clean (pass allowEmpty: true to commit anyway)")
 		}
+		return nil, cliError(o)
+	}
+	r, err = c.open()
+	if err != nil {
 		return nil, err
 	}
+	_, hs := headInfo(r)
+	h := plumbing.NewHash(hs)
 	cm, err := r.CommitObject(h)
 	if err != nil {
 		return nil, err
@@ -626,32 +644,37 @@ func (c *call) checkout() (any, error) {
 		return nil, err
 	}
 	force, _ := c.flag("force")
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
 	cur, _ := headInfo(r)
-	opts := &gogit.CheckoutOptions{Force: force}
+	argv := []string{"checkout", "-q"}
+	if force {
+		argv = append(argv, "-f")
+	}
 	bref := plumbing.NewBranchReferenceName(ref)
 	switch _, berr := r.Reference(bref, false); {
 	case create && berr == nil && cur == ref:
 		// A repeat of checkout -b: already there.
+		argv = nil
 	case create:
 		if berr == nil {
 			return nil, fmt.Errorf("a branch named '%s' already exists", ref)
 		}
-		opts.Branch, opts.Create = bref, true
+		argv = append(argv, "-b", ref)
 	case berr == nil:
-		opts.Branch = bref
+		argv = append(argv, ref)
 	default:
 		h, err := c.resolve(r, ref)
 		if err != nil {
 			return nil, err
 		}
-		opts.Hash = h
+		argv = append(argv, "--detach", h.String())
 	}
-	if opts.Branch != "" || !opts.Hash.IsZero() {
-		if err := w.Checkout(opts); err != nil {
+	if argv != nil {
+		// The command line's checkout: its refusal to overwrite local
+		// changes, its reflog.
+		if o := c.runCLI(argv, r.root); o.ExitCode != 0 {
+			return nil, cliError(o)
+		}
+		if r, err = c.open(); err != nil {
 			return nil, err
 		}
 	}
@@ -723,14 +746,10 @@ func (c *call) reset() (any, error) {
 	if hard, _ := c.flag("hard"); hard {
 		mode = "hard"
 	}
-	var m gogit.ResetMode
 	switch mode {
 	case "", "mixed":
-		m, mode = gogit.MixedReset, "mixed"
-	case "hard":
-		m = gogit.HardReset
-	case "soft":
-		m = gogit.SoftReset
+		mode = "mixed"
+	case "hard", "soft":
 	default:
 		return nil, fmt.Errorf("reset: mode must be hard, mixed or soft, not %q", mode)
 	}
@@ -738,12 +757,8 @@ func (c *call) reset() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.Worktree()
-	if err != nil {
-		return nil, err
-	}
-	if err := w.Reset(&gogit.ResetOptions{Commit: h, Mode: m}); err != nil {
-		return nil, err
+	if o := c.runCLI([]string{"reset", "-q", "--" + mode, h.String()}, r.root); o.ExitCode != 0 {
+		return nil, cliError(o)
 	}
 	return map[string]any{"head": h.String(), "mode": mode}, nil
 }

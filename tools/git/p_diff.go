@@ -392,15 +392,17 @@ var diffOpts = []opt{
 	{short: 'w', long: "ignore-all-space"}, {long: "no-ext-diff", key: "no-ext-diff"}, {long: "raw"}, {long: "no-index", key: "no-index"},
 	{long: "src-prefix", arg: argRequired}, {long: "dst-prefix", arg: argRequired}, {long: "no-prefix", key: "no-prefix"},
 	{long: "merge-base"}, {long: "full-index"}, {long: "binary"}, {long: "word-diff", arg: argOptional}, {long: "check"},
-	{long: "diff-filter", arg: argRequired},
+	{long: "diff-filter", arg: argRequired}, {long: "cc"},
 }
 
 // diffFormat holds the output options shared by diff, log and show.
 type diffFormat struct {
 	patch, stat, shortstat, numstat, nameOnly, nameStatus, summary, noPatch bool
-	ctx                                                                     int
-	renames                                                                 bool
-	srcPfx, dstPfx                                                          string
+	// cc shows a merge's dense combined diff (show's default, log --cc).
+	cc             bool
+	ctx            int
+	renames        bool
+	srcPfx, dstPfx string
 	// filter, from --diff-filter, keeps the pairs of the change classes
 	// it selects (nil: every pair).
 	filter func(status byte) bool
@@ -445,7 +447,8 @@ func (x *cli) diffFormatOf(f *flags, patchDefault bool) (*diffFormat, error) {
 	d := &diffFormat{ctx: 3, renames: true, srcPfx: "a/", dstPfx: "b/"}
 	d.stat, d.shortstat, d.numstat = f.has("stat"), f.has("shortstat"), f.has("numstat")
 	d.nameOnly, d.nameStatus, d.summary = f.has("name-only"), f.has("name-status"), f.has("summary")
-	d.patch = f.has("patch") || f.has("unified")
+	d.patch = f.has("patch") || f.has("unified") || f.has("cc")
+	d.cc = f.has("cc") || patchDefault
 	d.noPatch = f.has("no-patch")
 	if !d.stat && !d.shortstat && !d.numstat && !d.nameOnly && !d.nameStatus && !d.summary && patchDefault {
 		d.patch = true
@@ -674,6 +677,15 @@ func cmdDiff(x *cli, args []string) int {
 			return x.fail(err2)
 		}
 		b = ix.flat()
+		if d.patch && !d.stat && !d.shortstat && !d.numstat && !d.nameOnly && !d.nameStatus && !d.summary {
+			// A conflicted path has no staged content to compare.
+			for _, n := range ix.conflicted() {
+				if ps.match(n) {
+					x.printf("* Unmerged path %s\n", n)
+					delete(a, n)
+				}
+			}
+		}
 	case len(revs) == 1:
 		if a, err = commitFlat(revs[0]); err == nil {
 			ix, _ := x.r.readIndex()
@@ -715,9 +727,16 @@ func cmdDiff(x *cli, args []string) int {
 			}
 		} else {
 			for _, n := range ix.conflicted() {
-				if ps.match(n) {
-					x.printf("* Unmerged path %s\n", n)
+				if !ps.match(n) {
+					continue
 				}
+				if d.patch && !d.stat && !d.shortstat && !d.numstat && !d.summary {
+					if text, ok := x.conflictCombined(ix, n, d.ctx); ok {
+						x.out.WriteString(text)
+						continue
+					}
+				}
+				x.printf("* Unmerged path %s\n", n)
 			}
 		}
 		// Files deleted in the worktree are deletions.

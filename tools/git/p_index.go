@@ -486,6 +486,26 @@ func cmdCommit(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	if f.has("all") && len(f.pos)+len(f.paths) == 0 && len(ix.conflicted()) > 0 {
+		// -a stages every tracked file, which resolves a conflicted
+		// path as the worktree has it (git add -u).
+		ws, err := x.scan()
+		if err != nil {
+			return x.fail(err)
+		}
+		for _, n := range ix.conflicted() {
+			w, ok := ws[n]
+			if !ok {
+				ix.remove(n)
+				continue
+			}
+			ne, err := x.entryFor(n, w)
+			if err != nil {
+				return x.fail(err)
+			}
+			ix.set(ne)
+		}
+	}
 	if c := ix.conflicted(); len(c) > 0 {
 		for _, n := range c {
 			x.printf("U\t%s\n", x.display(n))

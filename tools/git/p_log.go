@@ -413,6 +413,11 @@ func (x *cli) logLike(args []string, show bool) int {
 			*p = t
 		}
 	}
+	graph := f.has("graph")
+	if graph && f.has("reverse") {
+		return x.fatal("options '--reverse' and '--graph' cannot be used together")
+	}
+	topo := graph || f.has("topo-order") || f.has("date-order")
 	var list []*object.Commit
 	err = x.walk(walkOpts{include: include, exclude: exclude, firstParent: f.has("first-parent"), ps: ps}, func(c *object.Commit) bool {
 		if f.has("merges") && len(c.ParentHashes) < 2 || f.has("no-merges") && len(c.ParentHashes) > 1 {
@@ -430,6 +435,10 @@ func (x *cli) logLike(args []string, show bool) int {
 		if d.filter != nil && !x.changesKept(c, d, ps) {
 			return true
 		}
+		if topo {
+			list = append(list, c)
+			return true
+		}
 		if skip > 0 {
 			skip--
 			return true
@@ -443,6 +452,41 @@ func (x *cli) logLike(args []string, show bool) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	var g *logGraph
+	if topo {
+		shown := make(map[plumbing.Hash]bool, len(list))
+		for _, c := range list {
+			shown[c.Hash] = true
+		}
+		list = topoSort(list, f.has("date-order"))
+		if skip > len(list) {
+			skip = len(list)
+		}
+		list = list[skip:]
+		if max >= 0 && max < len(list) {
+			list = list[:max]
+		}
+		if graph {
+			g = newLogGraph(func(h plumbing.Hash) bool { return shown[h] }, f.has("first-parent"))
+			if !ps.empty() {
+				// A path-limited history is drawn as the line of the
+				// commits shown; git rewrites parents, which nook does
+				// only for a history without merges.
+				g.rewritten = map[plumbing.Hash][]plumbing.Hash{}
+				for i, c := range list {
+					if len(c.ParentHashes) > 1 {
+						return x.fatal("nook's git draws a path-limited --graph only for a history without merges")
+					}
+					if i+1 < len(list) {
+						g.rewritten[c.Hash] = []plumbing.Hash{list[i+1].Hash}
+						shown[list[i+1].Hash] = true
+					} else {
+						g.rewritten[c.Hash] = nil
+					}
+				}
+			}
+		}
+	}
 	if f.has("reverse") {
 		for i, j := 0, len(list)-1; i < j; i, j = i+1, j-1 {
 			list[i], list[j] = list[j], list[i]
@@ -453,16 +497,14 @@ func (x *cli) logLike(args []string, show bool) int {
 		deco = x.decorations()
 	}
 	showDeco := f.has("decorate") && f.str("decorate") != "no"
-	graph := f.has("graph")
-	if graph {
+	if g != nil {
 		for i, c := range list {
-			if len(c.ParentHashes) > 1 || i+1 < len(list) && (len(c.ParentHashes) == 0 || c.ParentHashes[0] != list[i+1].Hash) {
-				return x.fatal("nook's git draws --graph only for a linear history (one line of commits, no merges)")
-			}
+			x.printGraphCommit(g, c, lf, d, deco, showDeco, i == 0, ps)
 		}
+		return 0
 	}
 	for i, c := range list {
-		x.printCommit(c, lf, d, deco, showDeco, i == 0, i == len(list)-1, graph, ps)
+		x.printCommit(c, lf, d, deco, showDeco, i == 0, i == len(list)-1, false, ps)
 	}
 	return 0
 }
@@ -523,20 +565,15 @@ func knownLogArg(a string) bool {
 // printCommit prints one commit of log or show in lf, with its diff.
 func (x *cli) printCommit(c *object.Commit, lf *logFmt, d *diffFormat, deco map[plumbing.Hash][]string, showDeco, first, last, graph bool, ps *pathspec) {
 	var b strings.Builder
-	hash := c.Hash.String()
-	if lf.abbrev {
-		hash = shortHash(c.Hash)
-	}
-	decoText := ""
-	if showDeco && len(deco[c.Hash]) > 0 {
-		decoText = " (" + strings.Join(deco[c.Hash], ", ") + ")"
-	}
-	hasDiff := d.patch || d.stat || d.shortstat || d.numstat || d.nameOnly || d.nameStatus || d.summary
+	head := x.commitHead(c, lf, deco, showDeco)
+	combined := len(c.ParentHashes) > 1 && d.cc && d.patch && !d.stat && !d.shortstat && !d.numstat && !d.nameOnly && !d.nameStatus && !d.summary
+	// A merge has a diff only when it is combined.
+	hasDiff := d.hasOutput() && (len(c.ParentHashes) <= 1 || combined)
 	switch lf.kind {
 	case "oneline":
-		fmt.Fprintf(&b, "%s%s %s\n", hash, decoText, oneLineSubject(c.Message))
+		b.WriteString(head + "\n")
 	case "format":
-		s := x.expand(lf.tmpl, c, deco, lf)
+		s := head
 		if lf.separator {
 			if !first {
 				s = "\n" + s
@@ -552,11 +589,45 @@ func (x *cli) printCommit(c *object.Commit, lf *logFmt, d *diffFormat, deco map[
 		}
 		b.WriteString(s)
 	default:
-		if !first && lf.kind != "oneline" {
-			if !graph {
-				b.WriteString("\n")
-			}
+		if !first {
+			b.WriteString("\n")
 		}
+		b.WriteString(head)
+	}
+	if diffText := x.commitDiffText(c, d, ps); diffText != "" || combined {
+		// git shows a blank line after a merge's message whenever it
+		// combines its diff, even when no path is left to show.
+		if lf.kind != "format" && (lf.kind != "oneline" || combined) {
+			b.WriteString("\n")
+		}
+		b.WriteString(diffText)
+	}
+	x.out.WriteString(b.String())
+}
+
+// hasOutput reports whether d prints anything for a commit.
+func (d *diffFormat) hasOutput() bool {
+	return d.patch || d.stat || d.shortstat || d.numstat || d.nameOnly || d.nameStatus || d.summary
+}
+
+// commitHead is a commit's text in lf: for oneline and --format without
+// the final newline, for the other formats through the message's newline.
+func (x *cli) commitHead(c *object.Commit, lf *logFmt, deco map[plumbing.Hash][]string, showDeco bool) string {
+	var b strings.Builder
+	hash := c.Hash.String()
+	if lf.abbrev {
+		hash = shortHash(c.Hash)
+	}
+	decoText := ""
+	if showDeco && len(deco[c.Hash]) > 0 {
+		decoText = " (" + strings.Join(deco[c.Hash], ", ") + ")"
+	}
+	switch lf.kind {
+	case "oneline":
+		fmt.Fprintf(&b, "%s%s %s", hash, decoText, oneLineSubject(c.Message))
+	case "format":
+		b.WriteString(x.expand(lf.tmpl, c, deco, lf))
+	default:
 		fmt.Fprintf(&b, "commit %s%s\n", hash, decoText)
 		if len(c.ParentHashes) > 1 {
 			var ps []string
@@ -585,62 +656,64 @@ func (x *cli) printCommit(c *object.Commit, lf *logFmt, d *diffFormat, deco map[
 			fmt.Fprintf(&b, "    %s\n", l)
 		}
 	}
-	if hasDiff && (len(c.ParentHashes) <= 1) {
-		var from flat
-		if len(c.ParentHashes) == 1 {
-			from, _ = x.r.commitFlat(c.ParentHashes[0])
-		} else {
-			from = flat{}
-		}
-		to, _ := x.r.treeFlat(c.TreeHash)
-		pairs := x.diffPairs(from, to, ps, d.renames)
-		save := x.out
-		x.out = strings.Builder{}
-		x.render(pairs, d)
-		diffText := x.out.String()
-		x.out = save
-		if diffText != "" {
-			if lf.kind != "oneline" && lf.kind != "format" {
-				if d.patch && !(d.stat || d.shortstat || d.numstat || d.summary) {
-					b.WriteString("\n")
-				} else if !d.patch || true {
-					b.WriteString("\n")
-				}
-			} else if lf.kind == "format" && lf.separator {
-			}
-			if d.patch && (d.stat || d.shortstat || d.numstat || d.summary) {
-				// The stat and the patch are separated by "---".
-				stat, patch, _ := strings.Cut(diffText, "\n\n")
-				_ = patch
-				diffText = stat + "\n\n" + diffText[len(stat)+2:]
-			}
-			b.WriteString(diffText)
-		}
+	return b.String()
+}
+
+// commitDiffText is the diff log and show print after a non-merge commit.
+func (x *cli) commitDiffText(c *object.Commit, d *diffFormat, ps *pathspec) string {
+	if !d.hasOutput() {
+		return ""
 	}
-	text := b.String()
-	if graph {
-		var g strings.Builder
-		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-		for i, l := range lines {
-			pfx := "| "
-			if i == 0 {
-				pfx = "* "
-			}
-			if i > 0 && last {
-				pfx = "  "
-			}
-			if l == "" {
-				g.WriteString(strings.TrimRight(pfx, " ") + "\n")
-			} else {
-				g.WriteString(pfx + l + "\n")
-			}
+	if len(c.ParentHashes) > 1 {
+		if d.cc && d.patch && !d.stat && !d.shortstat && !d.numstat && !d.nameOnly && !d.nameStatus && !d.summary {
+			return x.mergeCombined(c, ps, d.ctx)
 		}
-		if !last && lf.kind != "oneline" && lf.kind != "format" {
-			g.WriteString("|\n")
-		}
-		text = g.String()
+		return ""
 	}
-	x.out.WriteString(text)
+	var from flat
+	if len(c.ParentHashes) == 1 {
+		from, _ = x.r.commitFlat(c.ParentHashes[0])
+	} else {
+		from = flat{}
+	}
+	to, _ := x.r.treeFlat(c.TreeHash)
+	pairs := x.diffPairs(from, to, ps, d.renames)
+	save := x.out
+	x.out = strings.Builder{}
+	x.render(pairs, d)
+	diffText := x.out.String()
+	x.out = save
+	return diffText
+}
+
+// printGraphCommit prints one commit of log --graph: the graph's lines
+// down to the commit's, its text with the graph before every line, then
+// its diff with the graph's padding before every line.
+func (x *cli) printGraphCommit(g *logGraph, c *object.Commit, lf *logFmt, d *diffFormat, deco map[plumbing.Hash][]string, showDeco, first bool, ps *pathspec) {
+	var b strings.Builder
+	g.update(c)
+	head := x.commitHead(c, lf, deco, showDeco)
+	terminator := lf.kind == "oneline" || lf.kind == "format" && !lf.separator
+	if !first && !terminator {
+		if lf.kind != "format" {
+			b.WriteString(g.padding())
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(g.showCommit())
+	b.WriteString(g.showMsg(head))
+	if terminator {
+		if strings.HasSuffix(head, "\n") {
+			b.WriteString(g.padding())
+		}
+		b.WriteString("\n")
+	}
+	diffText := x.commitDiffText(c, d, ps)
+	if lf.kind != "oneline" && diffText != "" {
+		b.WriteString(g.padding() + "\n")
+	}
+	b.WriteString(g.prefixLines(diffText))
+	x.out.WriteString(b.String())
 }
 
 func formatDate(t time.Time, style string) string {
@@ -939,4 +1012,62 @@ func (x *cli) changesKept(c *object.Commit, d *diffFormat, ps *pathspec) bool {
 	}
 	to, _ := x.r.treeFlat(c.TreeHash)
 	return len(d.keep(x.diffPairs(from, to, ps, d.renames))) > 0
+}
+
+// topoSort orders commits (given newest first) so that no commit comes
+// before one of its children, as --topo-order and --graph show them: a
+// branch's commits together, the last parent of a merge first. With
+// byDate, commits whose children are all shown come out newest first.
+func topoSort(list []*object.Commit, byDate bool) []*object.Commit {
+	in := make(map[plumbing.Hash]int, len(list))
+	byHash := make(map[plumbing.Hash]*object.Commit, len(list))
+	order := make(map[plumbing.Hash]int, len(list))
+	for i, c := range list {
+		in[c.Hash] = 1
+		byHash[c.Hash] = c
+		order[c.Hash] = i
+	}
+	for _, c := range list {
+		for _, p := range c.ParentHashes {
+			if in[p] > 0 {
+				in[p]++
+			}
+		}
+	}
+	var ready []*object.Commit
+	for _, c := range list {
+		if in[c.Hash] == 1 {
+			ready = append(ready, c)
+		}
+	}
+	// ready is a stack: its top is the newest tip.
+	for i, j := 0, len(ready)-1; i < j; i, j = i+1, j-1 {
+		ready[i], ready[j] = ready[j], ready[i]
+	}
+	out := make([]*object.Commit, 0, len(list))
+	for len(ready) > 0 {
+		k := len(ready) - 1
+		if byDate {
+			for i := range ready {
+				a, b := ready[i], ready[k]
+				if a.Committer.When.After(b.Committer.When) || a.Committer.When.Equal(b.Committer.When) && order[a.Hash] < order[b.Hash] {
+					k = i
+				}
+			}
+		}
+		c := ready[k]
+		ready = append(ready[:k], ready[k+1:]...)
+		for _, p := range c.ParentHashes {
+			if in[p] == 0 {
+				continue
+			}
+			in[p]--
+			if in[p] == 1 {
+				ready = append(ready, byHash[p])
+			}
+		}
+		in[c.Hash] = 0
+		out = append(out, c)
+	}
+	return out
 }

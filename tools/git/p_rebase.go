@@ -68,6 +68,7 @@ func cmdRebase(x *cli, args []string) int {
 		x.r.writeIndex(ix)
 		x.r.Storer.SetReference(plumbing.NewHashReference(plumbing.ReferenceName(branch), orig))
 		x.r.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.ReferenceName(branch)))
+		x.reflog(head, orig, "rebase (abort): returning to "+branch)
 		x.endRebase()
 		return 0
 	case f.has("continue"), f.has("skip"):
@@ -105,6 +106,7 @@ func cmdRebase(x *cli, args []string) int {
 					return x.fail(err)
 				}
 				x.r.Storer.SetReference(plumbing.NewHashReference(plumbing.HEAD, nh))
+				x.reflog(head, nh, "rebase (continue): "+oneLineSubject(orig.Message))
 				x.commitSummary(nh, false, false)
 			}
 		}
@@ -188,6 +190,11 @@ func cmdRebase(x *cli, args []string) int {
 	x.r.wt.writeRaw(rebaseDir+"todo", []byte(strings.Join(todo, "\n")+"\n"))
 	x.r.wt.writeRaw(rebaseDir+"end", []byte(fmt.Sprint(len(todo))+"\n"))
 	x.r.Storer.SetReference(plumbing.NewHashReference(plumbing.HEAD, onto))
+	ontoName := f.pos[0]
+	if f.has("onto") {
+		ontoName = f.str("onto")
+	}
+	x.reflog(head, onto, "rebase (start): checkout "+ontoName)
 	return x.rebasePick()
 }
 
@@ -250,11 +257,16 @@ func (x *cli) rebasePick() int {
 			return x.fail(err)
 		}
 		x.r.Storer.SetReference(plumbing.NewHashReference(plumbing.HEAD, nh))
+		x.reflog(head, nh, "rebase (pick): "+subj)
 	}
 	branch := x.rebaseState("head-name")
 	_, head := x.head()
+	orig := plumbing.NewHash(x.rebaseState("orig-head"))
 	x.r.Storer.SetReference(plumbing.NewHashReference(plumbing.ReferenceName(branch), head))
 	x.r.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.ReferenceName(branch)))
+	// git logs the branch's move in one entry, and HEAD's return to it.
+	x.appendLog(".git/logs/"+branch, orig, head, "rebase (finish): "+branch+" onto "+x.rebaseState("onto"))
+	x.reflog(head, head, "rebase (finish): returning to "+branch)
 	x.endRebase()
 	x.eprintf("\r%80s\rSuccessfully rebased and updated %s.\n", "", branch)
 	return 0

@@ -17,7 +17,7 @@ func cmdReflog(x *cli, args []string) int {
 	} else if len(args) > 0 && (args[0] == "expire" || args[0] == "delete" || args[0] == "exists") {
 		return x.notSupported("reflog", args[0])
 	}
-	f, err := parseOpts(args, []opt{{short: 'n', long: "max-count", arg: argRequired}}, reflogUsage, false, "")
+	f, err := parseOpts(args, []opt{{short: 'n', long: "max-count", arg: argRequired}}, reflogUsage, false, "max-count")
 	if err != nil {
 		return x.fail(err)
 	}
