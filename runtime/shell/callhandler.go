@@ -105,6 +105,8 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return p.source(ctx, name, rest), nil
 	case "umask":
 		return p.umaskCmd(rest), nil
+	case "ulimit":
+		return p.ulimitCmd(rest), nil
 	case "kill":
 		return killCmd(rest), nil
 	case "echo":
