@@ -349,7 +349,6 @@ func hasVar(environ []string, name string) bool {
 	return false
 }
 
-
 func (p *runProgram) isCommand(name string) bool {
 	_, ok := coreutils.Lookup(name)
 	return ok || name == "sh" || name == "bash" || name == "which" || name == "git" && p.hasGit() || name == "publish" && p.hasPublish()
