@@ -67,9 +67,16 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		code, _ := strconv.Atoi(args[1])
 		return code
 	case "__nook_output":
-		// A builtin's lines and errors (kill -l): status 1.
+		// A builtin's lines and errors (kill -l): status 1, or the
+		// status given after them.
 		io.WriteString(stdout, args[1])
-		fmt.Fprintln(stderr, args[2])
+		if args[2] != "" {
+			fmt.Fprintln(stderr, args[2])
+		}
+		if len(args) > 3 {
+			code, _ := strconv.Atoi(args[3])
+			return code
+		}
 		return 1
 	case catCmd:
 		name = "cat"
