@@ -109,6 +109,8 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		if len(rest) == 0 {
 			return p.declareCmd(hc.Env, []string{"set"}), nil
 		}
+	case shiftCmd:
+		return shiftArgs(rest), nil
 	case getoptsCmd:
 		return p.getopts(hc.Env, rest), nil
 	case declCmd:

@@ -126,6 +126,7 @@ func rewrite(file syntax.Node) map[string]bool {
 			}
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				getoptsCall(call)
+				shiftCall(call)
 			}
 			if d, ok := n.Cmd.(*syntax.DeclClause); ok {
 				if q := declQuery(d); q != nil {
