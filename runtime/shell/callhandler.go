@@ -105,6 +105,18 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 		return p.source(ctx, name, rest), nil
 	case "umask":
 		return p.umaskCmd(rest), nil
+	case "set":
+		if len(rest) == 0 {
+			return p.declareCmd(hc.Env, []string{"set"}), nil
+		}
+	case shiftCmd:
+		return shiftArgs(rest), nil
+	case getoptsCmd:
+		return p.getopts(hc.Env, rest), nil
+	case declCmd:
+		return p.declareCmd(hc.Env, rest), nil
+	case "ulimit":
+		return p.ulimitCmd(rest), nil
 	case "kill":
 		return killCmd(rest), nil
 	case "echo":

@@ -124,6 +124,15 @@ func rewrite(file syntax.Node) map[string]bool {
 					n.Cmd = d
 				}
 			}
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
+				getoptsCall(call)
+				shiftCall(call)
+			}
+			if d, ok := n.Cmd.(*syntax.DeclClause); ok {
+				if q := declQuery(d); q != nil {
+					n.Cmd = q
+				}
+			}
 			rewriteArithElems(n, &elems, assoc)
 			if chk := replCheck(n.Cmd); chk != nil {
 				inner := &syntax.Stmt{Cmd: n.Cmd, Position: n.Position}

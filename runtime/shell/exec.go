@@ -67,18 +67,25 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		code, _ := strconv.Atoi(args[1])
 		return code
 	case "__nook_output":
-		// A builtin's lines and errors (kill -l): status 1.
+		// A builtin's lines and errors (kill -l): status 1, or the
+		// status given after them.
 		io.WriteString(stdout, args[1])
-		fmt.Fprintln(stderr, args[2])
+		if args[2] != "" {
+			fmt.Fprintln(stderr, args[2])
+		}
+		if len(args) > 3 {
+			code, _ := strconv.Atoi(args[3])
+			return code
+		}
 		return 1
 	case catCmd:
 		name = "cat"
 	case "__nook_type":
-		return p.typeCmd(args[1:], stdout, stderr)
+		return p.typeCmd(ctx, hc, args[1:], stdout, stderr)
 	case "__nook_command":
-		return p.commandV(args[1:], stdout)
+		return p.commandV(ctx, hc, args[1:], stdout)
 	case "which":
-		return p.which(args[1:], stdout, stderr)
+		return p.which(ctx, hc, args[1:], stdout, stderr)
 	case "__nook_pwd":
 		name = "pwd"
 	case "__nook_printf":
@@ -349,86 +356,167 @@ func hasVar(environ []string, name string) bool {
 	return false
 }
 
-// commandPath is where commands claim to live.
-func commandPath(name string) string { return "/usr/bin/" + name }
-
 func (p *runProgram) isCommand(name string) bool {
 	_, ok := coreutils.Lookup(name)
 	return ok || name == "sh" || name == "bash" || name == "which" || name == "git" && p.hasGit() || name == "publish" && p.hasPublish()
 }
 
-func (p *runProgram) typeCmd(args []string, stdout, stderr io.Writer) int {
-	mode := ""
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		mode = args[0]
+// pathFiles lists where name is found as a file along PATH, in order,
+// as the path bash prints (a relative PATH entry stays relative): our
+// commands are in /usr/bin and /bin, and a workspace directory holds a
+// file when it is a regular file with an execute bit.
+func (p *runProgram) pathFiles(ctx context.Context, hc interp.HandlerContext, name string) []string {
+	if strings.Contains(name, "/") || name == "" {
+		return nil
+	}
+	var out []string
+	for _, dir := range strings.Split(hc.Env.Get("PATH").String(), ":") {
+		shown := strings.TrimSuffix(dir, "/") + "/" + name
+		if dir == "" {
+			shown = name
+		}
+		if dir == "/usr/bin" || dir == "/bin" {
+			if p.isCommand(name) {
+				out = append(out, shown)
+			}
+			continue
+		}
+		full := dir
+		if dir == "" {
+			full = hc.Dir
+		} else if !strings.HasPrefix(dir, "/") {
+			full = hc.Dir + "/" + dir
+		}
+		if st, err := p.fs.Stat(ctx, strings.TrimSuffix(full, "/")+"/"+name); err == nil && st.Kind == "file" && st.FMode&0o111 != 0 {
+			out = append(out, shown)
+		}
+	}
+	return out
+}
+
+// typeCmd is the type builtin: for each name, what running it would run
+// (keyword, function, builtin, then the files along PATH), with bash's
+// flags: -a all of them, -f no functions, -t the kind only, -p the
+// file's path only (nothing for the others), -P files only.
+func (p *runProgram) typeCmd(ctx context.Context, hc interp.HandlerContext, args []string, stdout, stderr io.Writer) int {
+	var all, noFunc, kindOnly, pathOnly, filesOnly bool
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'a':
+				all = true
+			case 'f':
+				noFunc = true
+			case 't':
+				kindOnly = true
+			case 'p':
+				pathOnly = true
+			case 'P':
+				filesOnly = true
+			default:
+				fmt.Fprintf(stderr, "bash: type: -%c: invalid option\ntype: usage: type [-afptP] name [name ...]\n", c)
+				return 2
+			}
+		}
 		args = args[1:]
 	}
 	st := 0
 	for _, a := range args {
-		kind, desc := "", ""
-		switch {
-		case syntax.IsKeyword(a):
-			kind, desc = "keyword", a+" is a shell keyword"
-		case p.funcs[a]:
-			kind, desc = "function", a+" is a function"
-		case interp.IsBuiltin(a) || a == "pwd":
-			kind, desc = "builtin", a+" is a shell builtin"
-		case p.isCommand(a):
-			kind, desc = "file", a+" is "+commandPath(a)
+		type found struct{ kind, desc string }
+		var fs []found
+		if !filesOnly {
+			if syntax.IsKeyword(a) {
+				fs = append(fs, found{"keyword", a + " is a shell keyword"})
+			}
+			if p.funcs[a] && !noFunc {
+				fs = append(fs, found{"function", a + " is a function"})
+			}
+			if interp.IsBuiltin(a) || a == "pwd" {
+				fs = append(fs, found{"builtin", a + " is a shell builtin"})
+			}
 		}
-		switch {
-		case kind == "":
-			if mode != "-t" && mode != "-p" && mode != "-P" {
+		files := p.pathFiles(ctx, hc, a)
+		if filesOnly || pathOnly || len(fs) == 0 || all {
+			for _, f := range files {
+				fs = append(fs, found{"file", a + " is " + f})
+			}
+		}
+		if len(fs) == 0 {
+			if !kindOnly && !pathOnly && !filesOnly {
 				fmt.Fprintf(stderr, "bash: type: %s: not found\n", a)
 			}
 			st = 1
-		case mode == "-t":
-			fmt.Fprintln(stdout, kind)
-		case mode == "-p" || mode == "-P":
-			if kind == "file" {
-				fmt.Fprintln(stdout, commandPath(a))
+			continue
+		}
+		if !all {
+			fs = fs[:1]
+		}
+		for _, f := range fs {
+			switch {
+			case pathOnly || filesOnly:
+				if f.kind == "file" {
+					fmt.Fprintln(stdout, strings.TrimPrefix(f.desc, a+" is "))
+				}
+			case kindOnly:
+				fmt.Fprintln(stdout, f.kind)
+			default:
+				fmt.Fprintln(stdout, f.desc)
 			}
-		default:
-			fmt.Fprintln(stdout, desc)
 		}
 	}
 	return st
 }
 
-func (p *runProgram) commandV(args []string, stdout io.Writer) int {
+// commandV is command -v / -V: what type shows first, a file as its path.
+func (p *runProgram) commandV(ctx context.Context, hc interp.HandlerContext, args []string, stdout io.Writer) int {
 	verbose := args[0] == "-V"
 	st := 0
 	for _, a := range args[1:] {
 		switch {
 		case p.funcs[a] || interp.IsBuiltin(a) || syntax.IsKeyword(a) || a == "pwd":
 			if verbose {
-				p.typeCmd([]string{a}, stdout, io.Discard)
+				p.typeCmd(ctx, hc, []string{a}, stdout, io.Discard)
 			} else {
 				fmt.Fprintln(stdout, a)
 			}
-		case p.isCommand(a):
-			if verbose {
-				fmt.Fprintf(stdout, "%s is %s\n", a, commandPath(a))
-			} else {
-				fmt.Fprintln(stdout, commandPath(a))
-			}
 		default:
-			st = 1
+			files := p.pathFiles(ctx, hc, a)
+			if len(files) == 0 {
+				st = 1
+				continue
+			}
+			if verbose {
+				fmt.Fprintf(stdout, "%s is %s\n", a, files[0])
+			} else {
+				fmt.Fprintln(stdout, files[0])
+			}
 		}
 	}
 	return st
 }
 
-func (p *runProgram) which(args []string, stdout, stderr io.Writer) int {
-	st := 0
+// which prints the first file along PATH for each name (-a: all of them).
+func (p *runProgram) which(ctx context.Context, hc interp.HandlerContext, args []string, stdout, stderr io.Writer) int {
+	st, all := 0, false
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") {
+			all = all || strings.Contains(a, "a")
 			continue
 		}
-		if p.isCommand(a) {
-			fmt.Fprintln(stdout, commandPath(a))
-		} else {
+		files := p.pathFiles(ctx, hc, a)
+		if len(files) == 0 {
 			st = 1
+			continue
+		}
+		if !all {
+			files = files[:1]
+		}
+		for _, f := range files {
+			fmt.Fprintln(stdout, f)
 		}
 	}
 	return st

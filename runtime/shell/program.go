@@ -32,16 +32,18 @@ type program struct {
 // runProgram is the state of one attempt of a run.
 type runProgram struct {
 	*program
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	host   rthost.Host
-	fs     *hostfs.FS
-	limits rthost.Limits
-	mem    *memwatch.Run // the run's registration with the memory watchdog
-	ticks  atomic.Int64
-	umask  atomic.Int32 // the umask builtin's mask (umask.go)
-	depth  int          // MaxFunctionDepth, clamped to MaxStackDepth
-	procs  procs
+	ctx       context.Context
+	cancel    context.CancelCauseFunc
+	host      rthost.Host
+	fs        *hostfs.FS
+	limits    rthost.Limits
+	mem       *memwatch.Run // the run's registration with the memory watchdog
+	ticks     atomic.Int64
+	umask     atomic.Int32 // the umask builtin's mask (umask.go)
+	rlimits   rlimits      // the ulimit builtin's table (ulimit.go)
+	getoptsSt getoptsState // where getopts is in a cluster of flags (getopts.go)
+	depth     int          // MaxFunctionDepth, clamped to MaxStackDepth
+	procs     procs
 	// depthFrames is the stack length (in frames) below which checkDepth
 	// does not count calls.
 	depthFrames atomic.Int64

@@ -34,7 +34,13 @@ type readOpts struct {
 	hasTimeout bool
 }
 
-func parseReadOpts(args []string) (readOpts, string) {
+// readUsage is bash's usage line for read (without the options the
+// sandbox lacks).
+const readUsage = "read: usage: read [-ers] [-a array] [-d delim] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [name ...]"
+
+// parseReadOpts parses read's options. A bad value or name is status 1,
+// an unknown option or a missing value status 2, as in bash 5.2.
+func parseReadOpts(args []string) (readOpts, string, int) {
 	o := readOpts{delim: '\n', nchars: -1}
 	i := 0
 	for ; i < len(args); i++ {
@@ -56,7 +62,7 @@ func parseReadOpts(args []string) (readOpts, string) {
 				val := a[j+1:]
 				if val == "" {
 					if i+1 >= len(args) {
-						return o, fmt.Sprintf("read: -%c: option requires an argument", c)
+						return o, fmt.Sprintf("read: -%c: option requires an argument\n"+readUsage, c), 2
 					}
 					i++
 					val = args[i]
@@ -72,23 +78,23 @@ func parseReadOpts(args []string) (readOpts, string) {
 				case 'n', 'N':
 					n, err := strconv.Atoi(val)
 					if err != nil || n < 0 {
-						return o, "read: " + val + ": invalid number"
+						return o, "read: " + val + ": invalid number", 1
 					}
 					o.nchars, o.exact = n, c == 'N'
 				case 't':
 					f, err := strconv.ParseFloat(val, 64)
 					if err != nil || f < 0 {
-						return o, "read: " + val + ": invalid timeout specification"
+						return o, "read: " + val + ": invalid timeout specification", 1
 					}
 					o.timeout, o.hasTimeout = time.Duration(f*float64(time.Second)), true
 				case 'u':
 					if val != "0" {
-						return o, "read: " + val + ": only file descriptor 0 is available in the sandbox"
+						return o, "read: " + val + ": only file descriptor 0 is available in the sandbox", 1
 					}
 				}
 				j = len(a)
 			default:
-				return o, fmt.Sprintf("read: -%c: invalid option\nread: usage: read [-ers] [-a array] [-d delim] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [name ...]", c)
+				return o, fmt.Sprintf("read: -%c: invalid option\n"+readUsage, c), 2
 			}
 		}
 	}
@@ -98,10 +104,10 @@ func parseReadOpts(args []string) (readOpts, string) {
 	}
 	for _, n := range o.names {
 		if !syntax.ValidName(n) {
-			return o, "read: `" + n + "': not a valid identifier"
+			return o, "read: `" + n + "': not a valid identifier", 1
 		}
 	}
-	return o, ""
+	return o, "", 0
 }
 
 // errReadTimeout is read -t running out of time.
@@ -163,9 +169,9 @@ func (r *byteReader) readByte() (byte, error) {
 // readCmd runs "read ARGS" and returns the command the interpreter runs
 // in its place.
 func (p *runProgram) readCmd(ctx context.Context, args []string) []string {
-	o, msg := parseReadOpts(args)
+	o, msg, status := parseReadOpts(args)
 	if msg != "" {
-		return fail(2, msg)
+		return fail(status, msg)
 	}
 	hc := interp.HandlerCtx(ctx)
 	max := p.limits.MaxAllocBytes

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // formatC formats args with a C printf format (awk's printf and sprintf,
@@ -220,14 +221,62 @@ func toNumArg(a any) any {
 	return v
 }
 
-// shellQuote quotes s as printf %q does.
+// shellQuote quotes s as bash's printf %q does (in a UTF-8 locale): as
+// $'...' when s holds a control character or a byte that is not UTF-8,
+// else with a backslash before each character the shell would read as
+// syntax ('~' at the start or after ':' or '=', '#' at the start only).
 func shellQuote(s string) string {
 	if s == "" {
 		return "''"
 	}
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }) {
+		var b strings.Builder
+		b.WriteString("$'")
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size <= 1 {
+				fmt.Fprintf(&b, "\\%03o", s[i])
+				i++
+				continue
+			}
+			switch r {
+			case '\a':
+				b.WriteString(`\a`)
+			case '\b':
+				b.WriteString(`\b`)
+			case 0x1b:
+				b.WriteString(`\E`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\v':
+				b.WriteString(`\v`)
+			case '\\':
+				b.WriteString(`\\`)
+			case '\'':
+				b.WriteString(`\'`)
+			default:
+				if r < 0x20 || r == 0x7f {
+					fmt.Fprintf(&b, "\\%03o", r)
+				} else {
+					b.WriteString(s[i : i+size])
+				}
+			}
+			i += size
+		}
+		return b.String() + "'"
+	}
 	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(" \t\n'\"\\$`!&|;()<>*?[]{}#~=%", r) {
+	for i, r := range s {
+		switch {
+		case strings.ContainsRune(" \t'\"\\$`!&|;()<>*?[]{}^,", r),
+			r == '~' && (i == 0 || s[i-1] == ':' || s[i-1] == '='),
+			r == '#' && i == 0:
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)

@@ -616,6 +616,26 @@ func unescapeC(s string, printf bool) string {
 				b.WriteByte(byte(v))
 				i = j - 1
 			}
+		case 'u', 'U':
+			// \uHHHH and \UHHHHHHHH (printf): the character, in UTF-8.
+			n := 4
+			if s[i] == 'U' {
+				n = 8
+			}
+			j := i + 1
+			for j < len(s) && j < i+1+n && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+				j++
+			}
+			if !printf || j == i+1 {
+				if printf {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(s[i])
+				break
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			b.WriteRune(rune(v))
+			i = j - 1
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i
 			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
