@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/expand"
+	"github.com/nookdev/nook/internal/mvsh/interp"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 
 	"github.com/nookdev/nook/internal/memwatch"
 	rthost "github.com/nookdev/nook/runtime/host"
