@@ -38,3 +38,23 @@ func TestInterpreterPanicIsTheShellsError(t *testing.T) {
 		t.Errorf("stderr %q, want %q", r.Stderr, want)
 	}
 }
+
+// The same panic in a goroutine of the interpreter (a pipeline's left
+// stage, a background job, a stage of a pipeline inside a subshell) used to
+// end the host process: the fork's guard (internal/mvsh, guard.go) ends the
+// run with the shell's error instead.
+func TestInterpreterPanicInGoroutineIsTheShellsError(t *testing.T) {
+	ws := openWS(t, nil)
+	const loop = "for (( a[1]=0; a[1]<2; a[1]++ )); do echo x; done"
+	const want = "shell: internal error: the interpreter panicked: variable name must not be empty\n"
+	for _, script := range []string{
+		"echo before\n{ " + loop + "; } | cat\necho after\n",
+		"echo before\n{ " + loop + "; } &\nwait\necho after\n",
+		"echo before\n( { " + loop + "; } | cat; echo inner )\necho after\n",
+	} {
+		r := run(t, ws, script)
+		if string(r.Stdout) != "before\n" || r.ExitCode != 1 || string(r.Stderr) != want {
+			t.Errorf("%q: stdout %q, status %d, stderr %q; want %q, 1, %q", script, r.Stdout, r.ExitCode, r.Stderr, "before\n", want)
+		}
+	}
+}

@@ -18,9 +18,8 @@ import (
 // only through the interpreter's handlers: each handler recovers a panic
 // of what it runs (a command, a host call's decoding) into the run's
 // error, so a panic ends the run, never the host process. The
-// interpreter's own goroutines have no recover (a panic there would end
-// the process, in process or in the worker); all they run that is not the
-// interpreter's is one of these handlers. See RATIONALE.md, "Panics".
+// interpreter's own goroutines recover too (internal/mvsh, guard.go) and
+// report through interp.PanicHandler. See RATIONALE.md, "Panics".
 
 // PanicError is the error of a run whose command (or handler) panicked.
 type PanicError struct {
@@ -48,8 +47,8 @@ func (p *runProgram) recovered(what string, v any) error {
 // mvdan.cc/sh: a construct it does not expect) ends the run with a
 // PanicError of the interpreter, as a handler's panic does, so that it is
 // reported by the shell, not as the backend's panic. The interpreter's
-// own goroutines (pipeline stages) are outside this guard: the rewrite
-// (arith.go) keeps the known causes from reaching them.
+// own goroutines (pipeline stages, jobs) recover in the fork and report
+// through interp.PanicHandler (see doors).
 func (p *runProgram) runGuarded(ctx context.Context, r *interp.Runner, f *syntax.File) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -62,6 +61,12 @@ func (p *runProgram) runGuarded(ctx context.Context, r *interp.Runner, f *syntax
 // doors are the interpreter's handlers of a run, each guarded.
 func (p *runProgram) doors() []interp.RunnerOption {
 	return []interp.RunnerOption{
+		// A panic of the interpreter's own code, in any of its goroutines
+		// (pipeline stages, background jobs, here-documents: the fork's
+		// guard, internal/mvsh/PATCHES.md), ends the run like a handler's.
+		interp.PanicHandler(func(v any) error {
+			return p.recovered("the interpreter", v)
+		}),
 		interp.OpenHandler(func(ctx context.Context, name string, flag int, perm os.FileMode) (rwc io.ReadWriteCloser, err error) {
 			defer func() {
 				if v := recover(); v != nil {

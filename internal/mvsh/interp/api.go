@@ -128,6 +128,10 @@ type Runner struct {
 	inSource     bool
 	handlingTrap bool // whether we're currently in a trap callback
 
+	// nook: goroutine panics (guard.go), shared with subshells.
+	goPanic      *goPanicState
+	panicHandler func(v any) error
+
 	// track if a sourced script set positional parameters
 	sourceSetParams bool
 
@@ -910,6 +914,9 @@ func (r *Runner) Reset() {
 
 		dirStack: r.dirStack[:0],
 		usedNew:  r.usedNew,
+
+		goPanic:      new(goPanicState), // nook: a fresh run forgets an earlier panic
+		panicHandler: r.panicHandler,    // nook
 	}
 	// Ensure we stop referencing any pointers before we reuse bgProcs.
 	clear(r.bgProcs)
@@ -995,10 +1002,17 @@ func IsExitStatus(err error) (status uint8, ok bool) {
 //
 // Calling Run on an entire [*File] implies an exit, meaning that an exit trap may
 // run.
-func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
+func (r *Runner) Run(ctx context.Context, node syntax.Node) (err error) {
 	if !r.didReset {
 		r.Reset()
 	}
+	// nook: a panic of the interpreter in the caller's goroutine ends the
+	// run with an *InternalError too (guard.go).
+	defer func() {
+		if v := recover(); v != nil {
+			err = r.recoveredPanic(v)
+		}
+	}()
 	r.fillExpandConfig(ctx)
 	r.exit = exitStatus{}
 	r.filename = ""
@@ -1021,6 +1035,10 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 		r.trapCallback(ctx, r.callbackExit, "exit")
 	}
 	maps.Insert(r.Vars, r.writeEnv.Each)
+	// nook: a panic recovered in one of the run's goroutines ends the run.
+	if err := r.goPanicked(); err != nil {
+		return err
+	}
 	// Return the first of: a fatal error, a non-fatal handler error, or the exit code.
 	if err := r.exit.err; err != nil {
 		if r.exit.code == 0 {
@@ -1085,6 +1103,8 @@ func (r *Runner) subshell(background bool) *Runner {
 		filename:       r.filename,
 		opts:           r.opts,
 		usedNew:        r.usedNew,
+		goPanic:        r.goPanic,      // nook
+		panicHandler:   r.panicHandler, // nook
 		exit:           r.exit,
 		lastExit:       r.lastExit,
 

@@ -119,6 +119,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					*bg.exit = r2.exit
 					close(bg.done)
 				}()
+				defer r2.recoverGo(&r2.exit) // nook
 				switch ps.Op {
 				case syntax.CmdIn:
 					f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -300,6 +301,10 @@ func (r *Runner) stop(ctx context.Context) bool {
 		r.exit.fatal(err)
 		return true
 	}
+	if err := r.goPanicked(); err != nil { // nook: a goroutine of the run panicked
+		r.exit.fatal(err)
+		return true
+	}
 	if r.opts[optNoExec] {
 		return true
 	}
@@ -322,10 +327,13 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 		r.bgProcs = append(r.bgProcs, bg)
 		go func() {
+			defer func() { // nook: also when r2 panicked
+				r2.exit.exiting = false // subshells don't exit the parent shell
+				*bg.exit = r2.exit
+				close(bg.done)
+			}()
+			defer r2.recoverGo(&r2.exit) // nook
 			r2.Run(ctx, &st2)
-			r2.exit.exiting = false // subshells don't exit the parent shell
-			*bg.exit = r2.exit
-			close(bg.done)
 		}()
 	} else {
 		r.stmtSync(ctx, st)
@@ -514,9 +522,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.stdin = pr
 			var wg sync.WaitGroup
 			wg.Go(func() {
+				defer pw.Close()             // nook: also when the stage panicked
+				defer r2.recoverGo(&r2.exit) // nook
 				r2.stmt(ctx, cm.X)
 				r2.exit.exiting = false // subshells don't exit the parent shell
-				pw.Close()
 			})
 			r.stmt(ctx, cm.Y)
 			pr.Close()
@@ -956,8 +965,9 @@ func (r *Runner) hdocReader(rd *syntax.Redirect) (stdinFile, error) {
 	// We still construct and buffer the entire heredoc first,
 	// as doing it concurrently would lead to different semantics and be racy.
 	go func() {
+		defer pw.Close()
+		defer r.recoverGo(nil) // nook
 		io.WriteString(pw, hdoc)
-		pw.Close()
 	}()
 	return pr, nil
 }
@@ -1067,9 +1077,10 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		// We write to the pipe in a new goroutine,
 		// as pipe writes may block once the buffer gets full.
 		go func() {
+			defer pw.Close()
+			defer r.recoverGo(nil) // nook
 			io.WriteString(pw, arg)
 			io.WriteString(pw, "\n")
-			pw.Close()
 		}()
 		return pr, nil
 	case syntax.DplOut:

@@ -1,0 +1,80 @@
+// nook: this file is not in upstream mvdan.cc/sh (see ../PATCHES.md, "goroutine panics").
+
+package interp
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+)
+
+// InternalError is the error of a run in which the interpreter panicked in
+// one of the goroutines it starts (a pipeline stage, a background job, a
+// process substitution, a here-document writer). The goroutine recovers,
+// the run stops at its next statement and [Runner.Run] returns this error,
+// so the panic never ends the host process.
+type InternalError struct {
+	// Value is the panic's value.
+	Value any
+	// Stack is the panicking goroutine's stack.
+	Stack []byte
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error: %v", e.Value)
+}
+
+// PanicHandler sets a function called (in the panicking goroutine, after
+// the recover) with the value of a panic of one of the interpreter's
+// goroutines; the run then stops with an [*InternalError] unless the
+// handler returns another error, which is used instead.
+func PanicHandler(f func(v any) error) RunnerOption {
+	return func(r *Runner) error {
+		r.panicHandler = f
+		return nil
+	}
+}
+
+// goPanicState is shared by a runner and all its subshells.
+type goPanicState struct {
+	err atomic.Pointer[error]
+}
+
+// recoverGo is deferred by every goroutine the interpreter starts. exit,
+// if not nil, is the goroutine's exit status, made fatal.
+func (r *Runner) recoverGo(exit *exitStatus) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	err := r.recoveredPanic(v)
+	if exit != nil {
+		exit.fatal(err)
+	}
+}
+
+// recoveredPanic records the recovered panic v of the run and returns the
+// run's error for it.
+func (r *Runner) recoveredPanic(v any) error {
+	var err error = &InternalError{Value: v, Stack: debug.Stack()}
+	if r.panicHandler != nil {
+		if herr := r.panicHandler(v); herr != nil {
+			err = herr
+		}
+	}
+	if r.goPanic != nil {
+		r.goPanic.err.CompareAndSwap(nil, &err)
+	}
+	return err
+}
+
+// goPanicked reports the error of a recovered goroutine panic of this run.
+func (r *Runner) goPanicked() error {
+	if r.goPanic == nil {
+		return nil
+	}
+	if p := r.goPanic.err.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
