@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/nookdev/nook/internal/mvsh/interp"
 	"github.com/nookdev/nook/internal/mvsh/syntax"
@@ -67,6 +68,8 @@ func (p *runProgram) doors() []interp.RunnerOption {
 		interp.PanicHandler(func(v any) error {
 			return p.recovered("the interpreter", v)
 		}),
+		// The statements the rewrite inserts leave PIPESTATUS and $_ alone.
+		interp.InternalCommands(internalCommand),
 		interp.OpenHandler(func(ctx context.Context, name string, flag int, perm os.FileMode) (rwc io.ReadWriteCloser, err error) {
 			defer func() {
 				if v := recover(); v != nil {
@@ -119,4 +122,15 @@ func (p *runProgram) doors() []interp.RunnerOption {
 			}
 		}),
 	}
+}
+
+// internalCommand reports whether name is one of the commands (or stand-in
+// variables) the rewrite inserts for its own bookkeeping, as opposed to a
+// user's command it stands for (__nook_printf is the script's printf).
+func internalCommand(name string) bool {
+	switch name {
+	case tickCmd, varsCmd, replCmd, statusCmd, statusVar, "__nook_fail", pidVar:
+		return true
+	}
+	return strings.HasPrefix(name, elemVar)
 }

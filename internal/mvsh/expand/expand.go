@@ -97,6 +97,10 @@ type Config struct {
 	// A pointer to a parameter expansion node, if we're inside one.
 	// Necessary for ${LINENO}.
 	curParam *syntax.ParamExp
+
+	// LineOverride, when not zero, is what $LINENO expands to: the line of
+	// the command whose trap runs (nook; see internal/mvsh/PATCHES.md).
+	LineOverride uint
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered

@@ -132,6 +132,14 @@ type Runner struct {
 	goPanic      *goPanicState
 	panicHandler func(v any) error
 
+	// nook: PIPESTATUS and the embedder's own commands (guard.go).
+	internalCmd func(name string) bool
+	pipeStatus  []uint8
+
+	// nook: file descriptors above 2 (fds.go): an io.Writer, io.Reader or both.
+	fds      map[int]any
+	fdOpened map[any]bool // the values of fds that redirHighFD opened
+
 	// track if a sourced script set positional parameters
 	sourceSetParams bool
 
@@ -702,6 +710,8 @@ var posixOptsTable = [...]posixOpt{
 	{'u', "nounset"},
 	{'x', "xtrace"},
 	{' ', "pipefail"},
+	{'E', "errtrace"},  // nook
+	{'C', "noclobber"}, // nook
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -831,6 +841,8 @@ const (
 	optNoUnset
 	optXTrace
 	optPipeFail
+	optErrTrace  // nook
+	optNoClobber // nook
 
 	// These correspond to indexes (offset by the above seven items) of
 	// supported options in [bashOptsTable]
@@ -917,6 +929,7 @@ func (r *Runner) Reset() {
 
 		goPanic:      new(goPanicState), // nook: a fresh run forgets an earlier panic
 		panicHandler: r.panicHandler,    // nook
+		internalCmd:  r.internalCmd,     // nook
 	}
 	// Ensure we stop referencing any pointers before we reuse bgProcs.
 	clear(r.bgProcs)
@@ -1035,6 +1048,10 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) (err error) {
 		r.trapCallback(ctx, r.callbackExit, "exit")
 	}
 	maps.Insert(r.Vars, r.writeEnv.Each)
+	// nook: files `exec 3> f` left open are closed at the end of a script.
+	if _, ok := node.(*syntax.File); ok {
+		r.closeFDs()
+	}
 	// nook: a panic recovered in one of the run's goroutines ends the run.
 	if err := r.goPanicked(); err != nil {
 		return err
@@ -1103,8 +1120,10 @@ func (r *Runner) subshell(background bool) *Runner {
 		filename:       r.filename,
 		opts:           r.opts,
 		usedNew:        r.usedNew,
-		goPanic:        r.goPanic,      // nook
-		panicHandler:   r.panicHandler, // nook
+		goPanic:        r.goPanic,         // nook
+		panicHandler:   r.panicHandler,    // nook
+		internalCmd:    r.internalCmd,     // nook
+		fds:            maps.Clone(r.fds), // nook
 		exit:           r.exit,
 		lastExit:       r.lastExit,
 

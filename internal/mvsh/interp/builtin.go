@@ -1056,7 +1056,7 @@ func mapfileSplit(delim byte, dropDelim bool) bufio.SplitFunc {
 func (r *Runner) printOptLine(name string, enabled, supported bool) {
 	state := r.optStatusText(enabled)
 	if supported {
-		r.outf("%s\t%s\n", name, state)
+		r.outf("%-15s\t%s\n", name, state) // nook: bash pads the name to 15
 		return
 	}
 	r.outf("%s\t%s\t(%q not supported)\n", name, state, r.optStatusText(!enabled))

@@ -5,7 +5,11 @@ package interp
 import (
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"sync/atomic"
+
+	"github.com/nookdev/nook/internal/mvsh/expand"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 )
 
 // InternalError is the error of a run in which the interpreter panicked in
@@ -77,4 +81,54 @@ func (r *Runner) goPanicked() error {
 		return *p
 	}
 	return nil
+}
+
+// InternalCommands sets a predicate naming the commands (and, for a
+// statement that only assigns, the first variable it assigns) that the
+// embedder inserts into scripts for its own bookkeeping: such a statement
+// updates neither PIPESTATUS nor $_, and does not run the DEBUG trap.
+func InternalCommands(f func(name string) bool) RunnerOption {
+	return func(r *Runner) error {
+		r.internalCmd = f
+		return nil
+	}
+}
+
+// internalStmt reports whether st is one of the embedder's own statements.
+func (r *Runner) internalStmt(st *syntax.Stmt) bool {
+	if r.internalCmd == nil {
+		return false
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	if len(ce.Args) > 0 {
+		return r.internalCmd(ce.Args[0].Lit())
+	}
+	if len(ce.Assigns) > 0 && ce.Assigns[0].Name != nil {
+		return r.internalCmd(ce.Assigns[0].Name.Value)
+	}
+	return false
+}
+
+// setPipeStatus sets PIPESTATUS to the statuses of the last pipeline.
+func (r *Runner) setPipeStatus(codes []uint8) {
+	list := make([]string, len(codes))
+	for i, c := range codes {
+		list[i] = strconv.Itoa(int(c))
+	}
+	r.setVar("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: list})
+}
+
+// simpleForPipeStatus reports whether a statement running cm sets
+// PIPESTATUS to its own status: every command but the compound ones
+// (whose inner pipelines set it) and function declarations.
+func simpleForPipeStatus(cm syntax.Command) bool {
+	switch cm.(type) {
+	case nil, *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+		*syntax.CaseClause, *syntax.FuncDecl:
+		return false
+	}
+	return true
 }

@@ -343,6 +343,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
+	oldFDs, fdsChanged := r.saveFDs(st) // nook
 	var closers []io.Closer
 	for _, rd := range st.Redirs {
 		cls, err := r.redir(ctx, rd)
@@ -361,6 +362,12 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 	}
+	// nook: PIPESTATUS, before a negation applies.
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		r.setPipeStatus(r.pipeStatus)
+	} else if simpleForPipeStatus(st.Cmd) && !r.internalStmt(st) {
+		r.setPipeStatus([]uint8{r.exit.code})
+	}
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -369,7 +376,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 	} else if !r.exit.ok() && !r.noErrExit {
-		r.trapCallback(ctx, r.callbackErr, "error")
+		// nook: the ERR trap is not inherited by functions without errtrace
+		// (set -E), and $LINENO in it is the failed command's line.
+		if !r.inFunc || r.opts[optErrTrace] {
+			r.trapCallbackAt(ctx, r.callbackErr, "error", st.Pos().Line())
+		}
 		// If the "errexit" option is set and a command failed, exit the shell. Exceptions:
 		//
 		//   conditions (if <cond>, while <cond>, etc)
@@ -385,6 +396,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		r.keepRedirs = false
 	} else if len(st.Redirs) > 0 {
 		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
+		if fdsChanged { // nook
+			r.fds = oldFDs
+		}
 		for _, cls := range closers {
 			cls.Close()
 		}
@@ -495,6 +509,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}
+		// nook: $_ is the last argument of the last simple command.
+		if r.internalCmd == nil || !r.internalCmd(fields[0]) {
+			r.setVarString("_", fields[len(fields)-1])
+		}
 	case *syntax.BinaryCmd:
 		switch cm.Op {
 		case syntax.AndStmt, syntax.OrStmt:
@@ -531,6 +549,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			pr.Close()
 			wg.Wait()
 			r.stdin = oldIn
+			// nook: the statuses of every stage, for PIPESTATUS.
+			codes := []uint8{r2.exit.code}
+			if b, ok := cm.X.Cmd.(*syntax.BinaryCmd); ok && !cm.X.Negated && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+				codes = slices.Clone(r2.pipeStatus)
+			}
+			if b, ok := cm.Y.Cmd.(*syntax.BinaryCmd); ok && !cm.Y.Negated && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+				codes = append(codes, r.pipeStatus...)
+			} else {
+				codes = append(codes, r.exit.code)
+			}
+			r.pipeStatus = codes
 			if r.opts[optPipeFail] && !r2.exit.ok() && r.exit.ok() {
 				r.exit = r2.exit
 			}
@@ -851,6 +880,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 }
 
 func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
+	r.trapCallbackAt(ctx, callback, name, 0)
+}
+
+// trapCallbackAt runs a trap for the command at line (nook: $LINENO in the
+// trap is that line, when not zero).
+func (r *Runner) trapCallbackAt(ctx context.Context, callback, name string, line uint) {
 	if callback == "" {
 		return // nothing to do
 	}
@@ -870,6 +905,11 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	}
 	oldExit, oldLastExit := r.exit, r.lastExit
 	r.lastExit = r.exit
+	if line != 0 && r.ecfg != nil {
+		oldLine := r.ecfg.LineOverride
+		r.ecfg.LineOverride = line
+		defer func() { r.ecfg.LineOverride = oldLine }()
+	}
 	r.stmts(ctx, file.Stmts)
 	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
 }
@@ -1052,6 +1092,12 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		return pr, nil
 	}
 
+	// nook: descriptors above 2 and {var} (fds.go).
+	if fd, ok, err := r.redirFD(rd); err != nil {
+		return nil, err
+	} else if ok {
+		return r.redirHighFD(ctx, fd, rd)
+	}
 	orig := &r.stdout
 	if rd.N != nil {
 		switch rd.N.Value {
@@ -1092,18 +1138,31 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 		case "-":
 			*orig = io.Discard // closing the output writer
 		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
+			// nook: >&3, a descriptor of the table (fds.go).
+			w, err := r.fdWriter(strings.TrimSuffix(arg, "-"))
+			if err != nil {
+				if _, nerr := strconv.Atoi(arg); nerr != nil && rd.N == nil {
+					return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
+				}
+				return nil, err
+			}
+			*orig = w
 		}
 		return nil, nil
 	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut,
-		syntax.RdrAll, syntax.AppAll:
+		syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
 		// done further below
 	case syntax.DplIn:
 		switch arg {
 		case "-":
 			r.stdin = nil // closing the input file
 		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
+			// nook: <&3 (fds.go).
+			sf, err := r.fdReader(arg)
+			if err != nil {
+				return nil, err
+			}
+			r.stdin = sf
 		}
 		return nil, nil
 	default:
@@ -1113,8 +1172,15 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 	switch rd.Op {
 	case syntax.AppOut, syntax.AppAll:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	case syntax.RdrOut, syntax.RdrAll:
+	case syntax.RdrOut, syntax.RdrAll, syntax.ClbOut:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	// nook: set -C (noclobber) refuses > and &> onto an existing regular
+	// file; >| always truncates.
+	if r.opts[optNoClobber] && (rd.Op == syntax.RdrOut || rd.Op == syntax.RdrAll) {
+		if fi, err := r.stat(ctx, arg); err == nil && fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: cannot overwrite existing file", arg)
+		}
 	}
 	f, err := r.open(ctx, arg, mode, 0o644, false)
 	if err != nil {
@@ -1127,7 +1193,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			return nil, err
 		}
 		r.stdin = stdin
-	case syntax.RdrOut, syntax.AppOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
 		*orig = f
 	case syntax.RdrAll, syntax.AppAll:
 		r.stdout = f
