@@ -40,15 +40,23 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
-			name := expr.X.(*syntax.Word).Lit()
-			old := atoi(cfg.envGet(name))
+			// nook: the target may be an array element (arith_elem.go).
+			target, err := arithTargetOf(expr.X)
+			if err != nil {
+				return 0, err
+			}
+			cur, err := cfg.arithGet(target)
+			if err != nil {
+				return 0, err
+			}
+			old := atoi(cur)
 			val := old
 			if expr.Op == syntax.Inc {
 				val++
 			} else {
 				val--
 			}
-			if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+			if err := cfg.arithSet(target, strconv.FormatInt(val, 10)); err != nil {
 				return 0, err
 			}
 			if expr.Post {
@@ -207,8 +215,16 @@ func atoiLargeBase(s string, base int64) int64 {
 }
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
-	name := b.X.(*syntax.Word).Lit()
-	val := atoi(cfg.envGet(name))
+	// nook: the target may be an array element (arith_elem.go).
+	target, err := arithTargetOf(b.X)
+	if err != nil {
+		return 0, err
+	}
+	cur, err := cfg.arithGet(target)
+	if err != nil {
+		return 0, err
+	}
+	val := atoi(cur)
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
@@ -244,7 +260,7 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	case syntax.ShrAssgn:
 		val >>= uint(arg)
 	}
-	if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
+	if err := cfg.arithSet(target, strconv.FormatInt(val, 10)); err != nil {
 		return 0, err
 	}
 	return int(val), nil
