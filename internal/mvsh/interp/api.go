@@ -188,6 +188,10 @@ type Runner struct {
 	// Fake signal callbacks
 	callbackErr  string
 	callbackExit string
+
+	// nook: the DEBUG and RETURN traps.
+	callbackDebug  string
+	callbackReturn string
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -712,6 +716,7 @@ var posixOptsTable = [...]posixOpt{
 	{' ', "pipefail"},
 	{'E', "errtrace"},  // nook
 	{'C', "noclobber"}, // nook
+	{'T', "functrace"}, // nook
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -843,6 +848,7 @@ const (
 	optPipeFail
 	optErrTrace  // nook
 	optNoClobber // nook
+	optFuncTrace // nook
 
 	// These correspond to indexes (offset by the above seven items) of
 	// supported options in [bashOptsTable]

@@ -946,10 +946,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		case 0:
 			// Print non-default signals
 			if r.callbackExit != "" {
-				r.outf("trap -- %q EXIT\n", r.callbackExit)
+				r.outf("trap -- %s EXIT\n", quoteTrap(r.callbackExit)) // nook: bash quotes with ''
 			}
 			if r.callbackErr != "" {
-				r.outf("trap -- %q ERR\n", r.callbackErr)
+				r.outf("trap -- %s ERR\n", quoteTrap(r.callbackErr)) // nook: bash quotes with ''
+			}
+			if r.callbackDebug != "" { // nook
+				r.outf("trap -- %s DEBUG\n", quoteTrap(r.callbackDebug)) // nook: bash quotes with ''
+			}
+			if r.callbackReturn != "" { // nook
+				r.outf("trap -- %s RETURN\n", quoteTrap(r.callbackReturn)) // nook: bash quotes with ''
 			}
 		case 1:
 			// assume it's a signal, the default will be restored
@@ -966,6 +972,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			switch arg {
 			case "ERR":
 				r.callbackErr = callback
+			case "DEBUG": // nook
+				r.callbackDebug = callback
+			case "RETURN": // nook
+				r.callbackReturn = callback
 			case "EXIT":
 				r.callbackExit = callback
 			default:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/nookdev/nook/internal/mvsh/expand"
@@ -131,4 +132,19 @@ func simpleForPipeStatus(cm syntax.Command) bool {
 		return false
 	}
 	return true
+}
+
+// debugTrapped reports whether the DEBUG trap runs before cm: simple
+// commands, (( )), [[ ]], declarations and let, as in bash.
+func debugTrapped(cm syntax.Command) bool {
+	switch cm.(type) {
+	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause:
+		return true
+	}
+	return false
+}
+
+// quoteTrap quotes a trap's command as bash's trap listing does.
+func quoteTrap(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -2670,6 +2670,7 @@ set +o xtrace
 set +o pipefail
 set +o errtrace
 set +o noclobber
+set +o functrace
  #IGNORE`,
 	},
 	{`set - foobar; echo $@; set -; echo $@`, "foobar\nfoobar\n"},

@@ -359,6 +359,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			closers = append(closers, cls)
 		}
 	}
+	// nook: the DEBUG trap runs before each simple command, outside
+	// functions unless functrace (set -T), with $LINENO the command's.
+	if r.callbackDebug != "" && r.exit.ok() && debugTrapped(st.Cmd) && (!r.inFunc || r.opts[optFuncTrace]) && !r.internalStmt(st) {
+		r.trapCallbackAt(ctx, r.callbackDebug, "debug", st.Pos().Line())
+	}
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 	}
@@ -861,17 +866,18 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if cm.Stmt != nil {
 			r.stmt(ctx, cm.Stmt)
 		}
+		// nook: the report goes to stderr, as bash's does.
 		format := "%s\t%s\n"
 		if cm.PosixFormat {
 			format = "%s %s\n"
 		} else {
-			r.outf("\n")
+			r.errf("\n")
 		}
 		real := time.Since(start)
-		r.outf(format, "real", elapsedString(real, cm.PosixFormat))
+		r.errf(format, "real", elapsedString(real, cm.PosixFormat))
 		// TODO: can we do these?
-		r.outf(format, "user", elapsedString(0, cm.PosixFormat))
-		r.outf(format, "sys", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "user", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "sys", elapsedString(0, cm.PosixFormat))
 	default:
 		// Should only happen if we forgot a case above.
 		r.errf("unhandled command node: %T\n", cm)
@@ -1248,7 +1254,15 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		origEnv := r.writeEnv
 		r.writeEnv = &overlayEnviron{parent: r.writeEnv, funcScope: true}
 
+		oldReturn := r.callbackReturn
 		r.stmt(ctx, body)
+
+		// nook: the RETURN trap runs as the function returns, when set in
+		// it or with functrace (set -T): functions do not inherit it.
+		if r.callbackReturn != "" && (r.opts[optFuncTrace] || r.callbackReturn != oldReturn) {
+			r.exit.returning = false
+			r.trapCallbackAt(ctx, r.callbackReturn, "return", pos.Line())
+		}
 
 		r.writeEnv = origEnv
 
