@@ -819,6 +819,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "shopt":
 		mode := ""
 		posixOpts := false
+		print, quiet := false, false // nook: -p and -q
 		fp := flagParser{remaining: args}
 		for fp.more() {
 			switch flag := fp.flag(); flag {
@@ -826,21 +827,50 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				mode = flag
 			case "-o":
 				posixOpts = true
-			case "-p", "-q":
-				return failf(2, "shopt: unsupported option %q\n", flag)
+			case "-p":
+				print = true
+			case "-q":
+				quiet = true
 			default:
 				return failf(2, "shopt: invalid option %q\n", flag)
 			}
 		}
+		// nook: the reusable form of -p: "shopt -s x", "set -o x".
+		printReusable := func(name string, on bool) {
+			switch {
+			case posixOpts && on:
+				r.outf("set -o %s\n", name)
+			case posixOpts:
+				r.outf("set +o %s\n", name)
+			case on:
+				r.outf("shopt -s %s\n", name)
+			default:
+				r.outf("shopt -u %s\n", name)
+			}
+		}
 		args := fp.args()
 		if len(args) == 0 {
+			if quiet {
+				break
+			}
 			if posixOpts {
 				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
+					if print {
+						printReusable(opt.name, r.opts[i])
+					} else {
+						r.printOptLine(opt.name, r.opts[i], true)
+					}
 				}
 			} else {
 				for i, opt := range bashOptsTable {
-					r.printOptLine(opt.name, r.opts[len(posixOptsTable)+i], opt.supported)
+					on := r.opts[len(posixOptsTable)+i]
+					if print {
+						if mode == "" || (mode == "-s") == on {
+							printReusable(opt.name, on)
+						}
+					} else if mode == "" || (mode == "-s") == on {
+						r.printOptLine(opt.name, on, opt.supported)
+					}
 				}
 			}
 			break
@@ -853,7 +883,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				opt, supported = r.bashOptByName(arg)
 			}
 			if opt == nil {
-				return failf(1, "shopt: invalid option name %q\n", arg)
+				// nook: bash goes on with the other names, status 1.
+				r.errf("shopt: invalid option name %q\n", arg)
+				exit.code = 1
+				continue
 			}
 
 			switch mode {
@@ -863,7 +896,19 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				*opt = mode == "-s"
 			default: // ""
-				r.printOptLine(arg, *opt, supported)
+				switch {
+				case quiet: // nook
+					if !*opt {
+						exit.code = 1
+					}
+				case print: // nook
+					printReusable(arg, *opt)
+				default:
+					r.printOptLine(arg, *opt, supported)
+					if !*opt {
+						exit.code = 1 // nook: as bash, shopt NAME fails when it is off
+					}
+				}
 			}
 		}
 		r.updateExpandOpts()

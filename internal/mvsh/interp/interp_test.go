@@ -2851,12 +2851,12 @@ done <<< 2`,
 		"ab abB\n",
 	},
 	{
-		"shopt -p",
-		"shopt: unsupported option \"-p\"\nexit status 2 #IGNORE",
+		"shopt -p nullglob; shopt -s nullglob; shopt -p nullglob; shopt -p -o noglob", // nook: -p
+		"shopt -u nullglob\nshopt -s nullglob\nset +o noglob\n",
 	},
 	{
-		"shopt -q",
-		"shopt: unsupported option \"-q\"\nexit status 2 #IGNORE",
+		"shopt -q nullglob; echo $?; shopt -s nullglob; shopt -q nullglob; echo $?", // nook: -q
+		"1\n0\n",
 	},
 
 	// IFS
