@@ -1,6 +1,7 @@
 package shell_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +37,20 @@ func FuzzShell(f *testing.F) {
 		if len(src) > 4096 {
 			return
 		}
-		r := run(t, ws, src, runtime.ExecOptions{Timeout: 2 * time.Second})
+		ctx := context.Background()
+		h, err := ws.Runtime().Exec(ctx, src, runtime.ExecOptions{Backend: "shell", Timeout: 2 * time.Second})
+		if err != nil {
+			// A script refused before it runs (a syntax error) is fine,
+			// unless the refusal is a panic.
+			if strings.Contains(err.Error(), "panic") {
+				t.Fatalf("script %q: %v", src, err)
+			}
+			return
+		}
+		r, err := h.Result(ctx)
+		if err != nil {
+			t.Fatalf("script %q: result: %v", src, err)
+		}
 		for _, bad := range []string{"backend panicked", "internal error"} {
 			if strings.Contains(string(r.Stderr), bad) {
 				t.Fatalf("script %q: stderr %q", src, r.Stderr)
