@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 )
 
 // The interpreter (mvdan.cc/sh) assigns in arithmetic only to plain

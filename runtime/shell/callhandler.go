@@ -9,9 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/expand"
+	"github.com/nookdev/nook/internal/mvsh/interp"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 
 	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/coreutils"

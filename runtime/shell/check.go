@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 
 	"github.com/nookdev/nook/runtime/host"
 )

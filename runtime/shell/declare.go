@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/expand"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 )
 
 // declCmd stands for a declaration builtin that only prints (declare -p,

@@ -335,7 +335,7 @@ func runNook(t *testing.T, ws *nook.Workspace, name, src string) outcome {
 	}
 	// Each script gets its own directory; it is $HOME and the cwd, and
 	// paths printed under it are shown as /workspace.
-	script := "HOME=" + root + "\n" + src
+	script := "HOME=" + root + "; " + src // same line: $LINENO as in bash
 	r := run(t, ws, script, execOpts(root))
 	files := map[string]string{}
 	var walk func(dir, rel string)

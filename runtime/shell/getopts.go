@@ -5,8 +5,8 @@ import (
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/expand"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 )
 
 // getoptsCmd stands for getopts: the rewrite gives it the positional

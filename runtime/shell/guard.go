@@ -6,9 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/interp"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 
 	"github.com/nookdev/nook/runtime/shell/internal/coreutils"
 )
@@ -18,9 +19,8 @@ import (
 // only through the interpreter's handlers: each handler recovers a panic
 // of what it runs (a command, a host call's decoding) into the run's
 // error, so a panic ends the run, never the host process. The
-// interpreter's own goroutines have no recover (a panic there would end
-// the process, in process or in the worker); all they run that is not the
-// interpreter's is one of these handlers. See RATIONALE.md, "Panics".
+// interpreter's own goroutines recover too (internal/mvsh, guard.go) and
+// report through interp.PanicHandler. See RATIONALE.md, "Panics".
 
 // PanicError is the error of a run whose command (or handler) panicked.
 type PanicError struct {
@@ -48,8 +48,8 @@ func (p *runProgram) recovered(what string, v any) error {
 // mvdan.cc/sh: a construct it does not expect) ends the run with a
 // PanicError of the interpreter, as a handler's panic does, so that it is
 // reported by the shell, not as the backend's panic. The interpreter's
-// own goroutines (pipeline stages) are outside this guard: the rewrite
-// (arith.go) keeps the known causes from reaching them.
+// own goroutines (pipeline stages, jobs) recover in the fork and report
+// through interp.PanicHandler (see doors).
 func (p *runProgram) runGuarded(ctx context.Context, r *interp.Runner, f *syntax.File) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -62,6 +62,14 @@ func (p *runProgram) runGuarded(ctx context.Context, r *interp.Runner, f *syntax
 // doors are the interpreter's handlers of a run, each guarded.
 func (p *runProgram) doors() []interp.RunnerOption {
 	return []interp.RunnerOption{
+		// A panic of the interpreter's own code, in any of its goroutines
+		// (pipeline stages, background jobs, here-documents: the fork's
+		// guard, internal/mvsh/PATCHES.md), ends the run like a handler's.
+		interp.PanicHandler(func(v any) error {
+			return p.recovered("the interpreter", v)
+		}),
+		// The statements the rewrite inserts leave PIPESTATUS and $_ alone.
+		interp.InternalCommands(internalCommand),
 		interp.OpenHandler(func(ctx context.Context, name string, flag int, perm os.FileMode) (rwc io.ReadWriteCloser, err error) {
 			defer func() {
 				if v := recover(); v != nil {
@@ -114,4 +122,15 @@ func (p *runProgram) doors() []interp.RunnerOption {
 			}
 		}),
 	}
+}
+
+// internalCommand reports whether name is one of the commands (or stand-in
+// variables) the rewrite inserts for its own bookkeeping, as opposed to a
+// user's command it stands for (__nook_printf is the script's printf).
+func internalCommand(name string) bool {
+	switch name {
+	case tickCmd, varsCmd, replCmd, statusCmd, statusVar, "__nook_fail", pidVar:
+		return true
+	}
+	return strings.HasPrefix(name, elemVar)
 }

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/nookdev/nook/internal/mvsh/interp"
 
 	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/hostfs"

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/expand"
+	"github.com/nookdev/nook/internal/mvsh/interp"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 
 	"github.com/nookdev/nook/internal/memwatch"
 	rthost "github.com/nookdev/nook/runtime/host"
@@ -98,7 +98,7 @@ func (pr *program) Run(ctx context.Context, host rthost.Host) rthost.Exit {
 	}
 	var seed [4]byte
 	host.Random(seed[:])
-	prelude := fmt.Sprintf("%s=1; %s=0; RANDOM=%d", pidVar, ppidVar, uint32(seed[0])|uint32(seed[1])<<8|uint32(seed[2])<<16)
+	prelude := fmt.Sprintf("%s=1 %s=0 RANDOM=%d" /* one statement: internalCommand */, pidVar, ppidVar, uint32(seed[0])|uint32(seed[1])<<8|uint32(seed[2])<<16)
 	pf, _ := syntax.NewParser().Parse(strings.NewReader(prelude), "")
 	if err := r.Run(ctx, pf); err != nil {
 		return p.exit(1, err)

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/interp"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 
 	"github.com/nookdev/nook/runtime/host"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 
 	"github.com/nookdev/nook/runtime/host"
 	"github.com/nookdev/nook/runtime/shell/internal/coreutils"

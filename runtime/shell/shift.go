@@ -3,7 +3,7 @@ package shell
 import (
 	"strconv"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/nookdev/nook/internal/mvsh/syntax"
 )
 
 // shiftCmd stands for shift: the rewrite gives it "$#" first, which the

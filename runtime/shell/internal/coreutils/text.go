@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/nookdev/nook/internal/mvsh/expand"
 )
 
 func init() {
