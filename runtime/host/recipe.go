@@ -1,6 +1,10 @@
 package host
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
 
 // Recipe says how to build a backend again in another process (a worker of
 // the process isolation tier): the name of the Builder that builds it and
@@ -55,4 +59,29 @@ type AlonePreparer interface {
 	// PreparesAlone reports whether Prepare(ctx, nil, req) builds the
 	// same program as Prepare with the workspace.
 	PreparesAlone(req *Request) bool
+}
+
+// JSONRecipe returns the Recipe that names builder and carries options as
+// JSON: the form the backends nook ships use.
+func JSONRecipe(builder string, options any) (Recipe, error) {
+	data, err := json.Marshal(options)
+	if err != nil {
+		return Recipe{}, fmt.Errorf("%s: the options of a worker recipe: %w", builder, err)
+	}
+	return Recipe{Builder: builder, Options: data}, nil
+}
+
+// DecodeOptions reads a JSONRecipe's options into o, strictly: a field o
+// does not have is an error that names it (a parent newer than its worker
+// must not lose an option silently). Empty options leave o as it is.
+func DecodeOptions(builder string, options json.RawMessage, o any) error {
+	if len(options) == 0 {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(options))
+	d.DisallowUnknownFields()
+	if err := d.Decode(o); err != nil {
+		return fmt.Errorf("%s: the options of a worker recipe: %w", builder, err)
+	}
+	return nil
 }

@@ -1,9 +1,7 @@
 package shell
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 
 	"github.com/nookdev/nook/runtime/host"
 )
@@ -19,12 +17,8 @@ var Builder = host.Builder{Name: BuilderName, Build: build}
 
 func build(options json.RawMessage) (host.Backend, error) {
 	var o Options
-	if len(options) > 0 {
-		d := json.NewDecoder(bytes.NewReader(options))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&o); err != nil {
-			return nil, fmt.Errorf("shell: the options of a worker recipe: %w", err)
-		}
+	if err := host.DecodeOptions(BuilderName, options, &o); err != nil {
+		return nil, err
 	}
 	return New(o), nil
 }
@@ -32,11 +26,7 @@ func build(options json.RawMessage) (host.Backend, error) {
 // WorkerRecipe returns the recipe that rebuilds b in a worker process: the
 // Builder's name and b's options (defaults applied) as JSON.
 func (b *Backend) WorkerRecipe() (host.Recipe, error) {
-	data, err := json.Marshal(b.opts)
-	if err != nil {
-		return host.Recipe{}, err
-	}
-	return host.Recipe{Builder: BuilderName, Options: data}, nil
+	return host.JSONRecipe(BuilderName, b.opts)
 }
 
 // PreparesAlone reports true: Prepare only parses the script, it reads no

@@ -1,9 +1,7 @@
 package wasm
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/nookdev/nook/runtime/host"
@@ -28,12 +26,8 @@ type recipeOptions struct {
 
 func build(options json.RawMessage) (host.Backend, error) {
 	var o recipeOptions
-	if len(options) > 0 {
-		d := json.NewDecoder(bytes.NewReader(options))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&o); err != nil {
-			return nil, fmt.Errorf("wasm: the options of a worker recipe: %w", err)
-		}
+	if err := host.DecodeOptions(BuilderName, options, &o); err != nil {
+		return nil, err
 	}
 	return New(o.Options), nil
 }
@@ -44,11 +38,7 @@ func build(options json.RawMessage) (host.Backend, error) {
 func (b *Backend) WorkerRecipe() (host.Recipe, error) {
 	o := b.opts
 	o.CacheDir = ""
-	data, err := json.Marshal(recipeOptions{Options: o})
-	if err != nil {
-		return host.Recipe{}, err
-	}
-	return host.Recipe{Builder: BuilderName, Options: data}, nil
+	return host.JSONRecipe(BuilderName, recipeOptions{Options: o})
 }
 
 // PreparesAlone reports whether req's module is in the request itself: a
