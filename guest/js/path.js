@@ -319,7 +319,10 @@ const posix = {
     if (path.length === 0) return ret;
     const isAbsolute = path.charCodeAt(0) === SLASH;
     if (isAbsolute) ret.root = '/';
-    const [startDot, startPart, end, preDotState] = extScan(path, isAbsolute ? 1 : 0, isPosixSep);
+    const [startDot, scanned, end, preDotState] = extScan(path, isAbsolute ? 1 : 0, isPosixSep);
+    // No separator after the root: the last segment starts at 0, as in
+    // Node (so "/" and "/a" have dir "/", not "").
+    const startPart = isAbsolute && scanned === 1 ? 0 : scanned;
     if (end !== -1) {
       const start = startPart === 0 && isAbsolute ? 1 : startPart;
       if (noExt(startDot, startPart, end, preDotState)) {

@@ -808,7 +808,11 @@ function invalidArgType(name, type, v) {
 // callable one) comes from a built-in prototype, and without its own
 // Symbol.toPrimitive, is inspected by %s rather than stringified.
 function hasBuiltInToString(v) {
-  if (typeof v[Symbol.toPrimitive] === 'function') return false;
+  // A toPrimitive of the program's makes %s stringify; the built-in ones
+  // (Date's, Symbol's) leave the object to be inspected, as in Node.
+  const toPrimitive = v[Symbol.toPrimitive];
+  if (typeof toPrimitive === 'function' && toPrimitive !== Date.prototype[Symbol.toPrimitive] &&
+    toPrimitive !== Symbol.prototype[Symbol.toPrimitive]) return false;
   if (typeof v.toString !== 'function') return true;
   if (hasOwn(v, 'toString')) return false;
   let holder = v;
