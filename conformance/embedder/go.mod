@@ -21,10 +21,9 @@ require (
 	github.com/tetratelabs/wazero v1.12.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/net v0.60.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
 
 replace github.com/nookdev/nook => ../..
