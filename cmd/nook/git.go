@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"io"
+	"strings"
 
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/tools/git"
@@ -18,7 +19,9 @@ command. Options parse and output prints as git's (checked against git in
 conformance/git): status, add, rm, mv, restore, commit, reset, log, show, diff,
 branch, checkout, switch, tag, merge, rebase, cherry-pick, revert, stash, grep,
 blame, describe, shortlog, rev-parse, ls-files, ls-tree, cat-file, merge-base,
-show-ref, config, clean, init, clone, fetch and push ("nook git help" lists their options).
+show-ref, config, clean, bisect, init, clone, fetch and push ("nook git help"
+lists their options). git bisect run CMD... runs as one shell run of nook's,
+which runs CMD at each step.
 -C names the directory to work in (default /workspace; the repository is found
 there or in a parent up to /workspace); git's own -C and -c name=value work
 after "git" too. Commits are by --name and --email (default nook
@@ -62,6 +65,9 @@ func runGit(a *app, fl *flag.FlagSet, args []string) error {
 		argv = append(argv, "-c", c)
 	}
 	argv = append(argv, fl.Args()...)
+	if git.IsBisectRun(fl.Args()) {
+		return a.bisectRun(argv, *dir)
+	}
 	out := git.New(f, opts).Run(a.ctx, argv, *dir)
 	if a.json {
 		if err := a.writeJSON(out); err != nil {
@@ -75,4 +81,44 @@ func runGit(a *app, fl *flag.FlagSet, args []string) error {
 		return &exitStatus{out.ExitCode}
 	}
 	return nil
+}
+
+// bisectRun serves "nook git bisect run CMD...": git runs CMD at every
+// step, and nook runs commands in its shell, so the whole bisection is one
+// shell run of "git bisect run CMD..." in the directory (a run of its own,
+// journaled and listed by "nook runs", that ends with git's exit status).
+func (a *app) bisectRun(argv []string, dir string) error {
+	script := "git"
+	if dir != "" {
+		script += " -C " + shQuote(dir)
+	}
+	for _, w := range argv {
+		script += " " + shQuote(w)
+	}
+	rt := a.ws.Runtime()
+	h, err := rt.Exec(a.ctx, script+"\n", runtime.ExecOptions{Backend: "shell"})
+	if err != nil {
+		return err
+	}
+	if a.json {
+		res, err := a.waitRun(rt, h)
+		if err != nil {
+			return err
+		}
+		out := &git.Output{Stdout: string(res.Stdout), Stderr: string(res.Stderr), ExitCode: res.ExitCode}
+		if err := a.writeJSON(out); err != nil {
+			return err
+		}
+		return exitFor(res.ExitCode)
+	}
+	exit, err := a.follow(rt, h, true, true)
+	if err != nil {
+		return err
+	}
+	return exitFor(exit.ExitCode)
+}
+
+// shQuote quotes s as one word for the shell.
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -57,3 +57,36 @@ func TestGit(t *testing.T) {
 		t.Fatalf("status outside: %+v", r)
 	}
 }
+
+// TestGitBisectRun: nook git bisect run runs its command at every step
+// (in nook's shell, as one run) and ends as git does.
+func TestGitBisectRun(t *testing.T) {
+	w := newWS(t)
+	w.run("git", "init", "-q", "proj")
+	for i, body := range []string{"1\n", "2\n", "3\nbug\n", "4\nbug\n"} {
+		if r := w.runIn([]byte(body), "put", "/workspace/proj/a.txt"); r.code != 0 {
+			t.Fatalf("put: %+v", r)
+		}
+		w.run("git", "-C", "proj", "add", "a.txt")
+		if r := w.run("git", "-C", "proj", "commit", "-q", "-m", "c"+string(rune('1'+i))); r.code != 0 {
+			t.Fatalf("commit: %+v", r)
+		}
+	}
+	if r := w.run("git", "-C", "proj", "bisect", "start", "HEAD", "HEAD~3"); r.code != 0 {
+		t.Fatalf("bisect start: %+v", r)
+	}
+	r := w.run("git", "-C", "proj", "bisect", "run", "sh", "-c", "! grep -q bug a.txt")
+	if r.code != 0 || !strings.Contains(r.stdout, "running  'sh' '-c' ''\\!' grep -q bug a.txt'\n") ||
+		!strings.Contains(r.stdout, " is the first bad commit\n") || !strings.Contains(r.stdout, "\n    c3\n") ||
+		!strings.HasSuffix(r.stdout, "bisect found first bad commit") {
+		t.Fatalf("bisect run: %+v", r)
+	}
+	if r := w.run("git", "-C", "proj", "bisect", "log"); !strings.Contains(r.stdout, "] c3\n") || !strings.Contains(r.stdout, "# first bad commit: [") {
+		t.Fatalf("bisect log: %+v", r)
+	}
+	w.run("git", "-C", "proj", "bisect", "reset")
+	// Not bisecting: git's silent exit 1.
+	if r := w.run("git", "-C", "proj", "bisect", "run", "true"); r.code != 1 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("bisect run without a bisection: %+v", r)
+	}
+}

@@ -94,7 +94,7 @@ func (p *runProgram) runCommand(ctx context.Context, hc interp.HandlerContext, a
 		return p.shCmd(ctx, hc, args, stdin, stdout, stderr)
 	case "git":
 		if p.hasGit() {
-			return p.gitCmd(hc.Dir, args, stdout, stderr)
+			return p.gitCmd(ctx, hc, args, stdin, stdout, stderr)
 		}
 	case "publish":
 		if p.hasPublish() {

@@ -20,6 +20,21 @@ type Output struct {
 	// Touched lists the workspace paths the command changed in the
 	// worktree, with what each was before.
 	Touched []Touched `json:"touched,omitempty"`
+	// Exec, when set, asks the caller to run a command and call again:
+	// only a call that passed exec: true gets one (git bisect run, from
+	// the shell). See [ExecRequest].
+	Exec *ExecRequest `json:"exec,omitempty"`
+}
+
+// ExecRequest is a command git needs run before it can go on (git bisect
+// run's test at one step). The caller runs Command with sh -c in Dir, then
+// calls run again with the same args, dir and exec: true, and resume:
+// {state: State, exitCode: the command's exit status}. Until then the
+// command has not ended: Stdout and Stderr are what it printed so far.
+type ExecRequest struct {
+	Command string `json:"command"`
+	Dir     string `json:"dir"`
+	State   string `json:"state"`
 }
 
 // Run runs a git command line (args without "git", e.g. ["log",
@@ -72,6 +87,8 @@ nook's git (go-git storage, nook's own porcelain) serves:
   cherry-pick [-x] [-n] <commit> | --continue | --abort
   revert [-n] <commit> | --continue | --abort
   stash [push [-m <msg>] | save | list | show [-p] | pop | apply | drop | clear] [stash@{<n>}]
+  bisect start [<bad> [<good>...]] | bad | good | skip [<rev>...] | next | log | visualize | reset [<commit>]
+  bisect run <cmd>...   (in nook's shell: the command runs at each step)
   grep [-n] [-i] [-l] [-L] [-c] [-w] [-v] [-E | -F] [-e <pattern>]... [<rev>] [--] [<path>...]
   blame [-L <from>,<to>] [-s] [-e] [<rev>] [--] <file>
   rev-parse [--short[=<n>]] [--abbrev-ref] [--verify] [--show-toplevel] [--show-prefix] <rev>...

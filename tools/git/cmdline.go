@@ -161,6 +161,7 @@ func (x *cli) run(argv []string) *Output {
 	code := fn(x, args)
 	out.Stdout, out.Stderr, out.ExitCode = x.out.String(), x.err.String(), code
 	out.Touched = x.touchedList()
+	out.Exec = x.exec
 	return out
 }
 

@@ -33,7 +33,7 @@ var describe = map[string]runtime.FuncDoc{
 	"clone":    fn("(opts: { url: string; branch?: string; depth?: number; into?: string; dir?: string }): Promise<{ path: string; branch: string; head: string }>", "clone a remote repository (only with the embedder's AllowNetwork and an outbound policy)"),
 	"fetch":    fn("(opts?: { remote?: string; dir?: string }): Promise<{ remote: string; upToDate: boolean }>", "fetch from a remote (network: see clone)"),
 	"push":     fn("(opts?: { remote?: string; refspecs?: string[]; force?: boolean; dir?: string }): Promise<{ remote: string; upToDate: boolean }>", "push to a remote (network: see clone)"),
-	"run":      fn("(opts: { args: string[]; dir?: string }): Promise<{ stdout: string; stderr: string; exitCode: number }>", "run a git command line (e.g. {args: [\"log\", \"--oneline\"]}) and get its output, as the shell's git prints it"),
+	"run":      fn("(opts: { args: string[]; dir?: string; exec?: boolean; resume?: { state: string; exitCode: number } }): Promise<{ stdout: string; stderr: string; exitCode: number; exec?: { command: string; dir: string; state: string } }>", "run a git command line (e.g. {args: [\"log\", \"--oneline\"]}) and get its output, as the shell's git prints it; with exec, git bisect run returns the command to run at each step (run it with sh -c in dir, then call again with resume)"),
 }
 
 // fn is a function's doc: its signature and purpose.

@@ -238,6 +238,29 @@ func (g *Git) Call(ctx context.Context, cc *runtime.CallContext, name string, a 
 	return out, nil
 }
 
+// Command returns the git command a command line (without "git") names,
+// after git's global options (-C DIR, -c NAME=VALUE and the flags), and
+// its arguments; "" when it names none.
+func Command(args []string) (name string, rest []string) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if (args[0] == "-C" || args[0] == "-c") && len(args) > 1 {
+			args = args[1:]
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return "", nil
+	}
+	return args[0], args[1:]
+}
+
+// IsBisectRun reports whether a command line (without "git") is git bisect
+// run, which needs a shell to run its command (see [ExecRequest]).
+func IsBisectRun(args []string) bool {
+	name, rest := Command(args)
+	return name == "bisect" && len(rest) > 0 && rest[0] == "run"
+}
+
 // runMutates reports whether a command line of run may change the
 // repository (read-only ones leave no receipt).
 func runMutates(a map[string]any) bool {
@@ -247,19 +270,11 @@ func runMutates(a map[string]any) bool {
 		s, _ := x.(string)
 		args = append(args, s)
 	}
-	// Global options come first.
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		if (args[0] == "-C" || args[0] == "-c") && len(args) > 1 {
-			args = args[2:]
-			continue
-		}
-		args = args[1:]
-	}
-	if len(args) == 0 {
+	name, rest := Command(args)
+	if name == "" {
 		return false
 	}
-	rest := args[1:]
-	switch args[0] {
+	switch name {
 	case "status", "log", "diff", "show", "rev-parse", "help", "grep", "blame", "ls-files", "version",
 		"merge-base", "cat-file", "ls-tree", "show-ref":
 		return false

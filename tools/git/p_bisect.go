@@ -78,13 +78,137 @@ func cmdBisect(x *cli, args []string) int {
 		x.printf("Your current terms are good for the old state\nand bad for the new state.\n")
 		return 0
 	case "run":
-		return x.fatal("git bisect run is not supported by nook's git: the git module cannot start a nested run; mark commits with git bisect good/bad (or run the check and bisect from a script)")
+		return x.bisectRun(rest)
 	case "help", "-h":
 		x.printf("%s\n", bisectUsage)
 		return 0
 	}
 	x.eprintf("error: unknown command: '%s'\n%s\n", sub, bisectUsage)
 	return 1
+}
+
+// bisectRunRefusal is what git bisect run says to a caller that cannot run
+// its command: the JavaScript module's run function, for one.
+const bisectRunRefusal = "git bisect run needs nook's shell to run its command: run it in a shell script " +
+	"(the exec tool, nook exec, or nook git, which starts one), or mark commits with git bisect good/bad"
+
+// bisectRun serves git bisect run. git runs the command at each step
+// itself; nook's git cannot start a program, so a caller that can (the
+// shell, which passes exec: true) is asked to: the result's Exec names
+// the command, and the caller runs it with sh -c and calls again with the
+// same command line and resume {state, exitCode}. Each step is a call of
+// its own, journaled, so a replay walks the same steps. What each step
+// prints, and the exit status at the end, are git's.
+func (x *cli) bisectRun(argv []string) int {
+	if !x.bisecting() {
+		return 1
+	}
+	if bad, goods, _ := x.bisectRefs(); bad.IsZero() || len(goods) == 0 {
+		return 1 // git says nothing either
+	}
+	if len(argv) == 0 {
+		x.eprintf("error: bisect run failed: no command provided.\n")
+		return 1
+	}
+	if exec, _ := x.c.a["exec"].(bool); !exec {
+		return x.fatal("%s", bisectRunRefusal)
+	}
+	// git quotes each word, ' and ! outside the quotes, and keeps the
+	// leading space ("running  'make'").
+	command := ""
+	for _, a := range argv {
+		command += " '" + strings.NewReplacer("'", `'\''`, "!", `'\!'`).Replace(a) + "'"
+	}
+	resume, _ := x.c.a["resume"].(map[string]any)
+	if resume == nil {
+		return x.bisectExec(command, "first")
+	}
+	state, _ := resume["state"].(string)
+	n, ok := resume["exitCode"].(float64)
+	if !ok {
+		return x.fatal("git bisect run: resume.exitCode must be a number")
+	}
+	res := int(n)
+	switch kind, rest, _ := strings.Cut(state, " "); kind {
+	case "first":
+		// 126 and 127 may be the shell's (no such command): git checks
+		// the command on a good commit before it trusts them.
+		if res == 126 || res == 127 {
+			_, goods, _ := x.bisectRefs()
+			_, cur := x.head()
+			if code := x.bisectCheckout(goods[0]); code != 0 {
+				return code
+			}
+			return x.bisectExec(command, fmt.Sprintf("verify %d %s", res, cur))
+		}
+	case "next":
+	case "verify":
+		var first int
+		var back string
+		if _, err := fmt.Sscanf(rest, "%d %s", &first, &back); err != nil {
+			return x.fatal("git bisect run: bad resume state %q", state)
+		}
+		if code := x.bisectCheckout(plumbing.NewHash(back)); code != 0 {
+			return code
+		}
+		if res < 0 || res >= 128 {
+			x.eprintf("error: unable to verify '%s' on good revision\n", command)
+			return 1
+		}
+		if res == first {
+			x.eprintf("error: bogus exit code %d for good revision\n", res)
+			return 1
+		}
+		res = first
+	default:
+		return x.fatal("git bisect run: bad resume state %q", state)
+	}
+	if res < 0 || res >= 128 {
+		x.eprintf("error: bisect run failed: exit code %d from '%s' is < 0 or >= 128\n", res, command)
+		return -res & 0xff
+	}
+	mark := "bad"
+	switch res {
+	case 0:
+		mark = "good"
+	case 125:
+		mark = "skip"
+	}
+	// git prints what the mark printed from BISECT_RUN, where it kept it.
+	before := x.out.Len()
+	x.bisectFound = false
+	code := x.bisectMark(mark, nil)
+	step := x.out.String()[before:]
+	x.r.wt.writeRaw(".git/BISECT_RUN", []byte(step))
+	switch {
+	case x.bisectFound:
+		x.printf("bisect found first bad commit")
+		return 0
+	case code == 2:
+		x.eprintf("error: bisect run cannot continue any more\n")
+		return 2
+	case code != 0:
+		x.eprintf("error: bisect run failed: 'git bisect %s' exited with error code %d\n", mark, code)
+		return code
+	}
+	return x.bisectExec(command, "next")
+}
+
+// bisectExec asks the caller to run command and call again with state.
+func (x *cli) bisectExec(command, state string) int {
+	x.printf("running %s\n", command)
+	x.exec = &ExecRequest{Command: command, Dir: x.cwd, State: state}
+	return 0
+}
+
+// bisectCheckout checks out h as git bisect does, and names it.
+func (x *cli) bisectCheckout(h plumbing.Hash) int {
+	x.r.wt.writeRaw(".git/BISECT_EXPECTED_REV", []byte(h.String()+"\n"))
+	if code := cmdCheckout(x, []string{"-q", h.String()}); code != 0 {
+		return code
+	}
+	x.printf("[%s] %s\n", h, x.subjectOf(h))
+	return 0
 }
 
 func (x *cli) bisecting() bool {
@@ -269,6 +393,7 @@ func (x *cli) bisectNext() int {
 			text += "\n" + diff
 		}
 		x.out.WriteString(text)
+		x.bisectFound = true
 		x.bisectLog(fmt.Sprintf("# first bad commit: [%s] %s\n", c.Hash, oneLineSubject(c.Message)))
 		return 0
 	}
@@ -495,7 +620,8 @@ func (x *cli) bisectReset(args []string) int {
 	}
 	if _, head := x.head(); target != "" {
 		branch, _ := x.head()
-		if branch != target && head.String() != target {
+		// git checks the branch out even when it is on it ("Already on").
+		if branch == target || head.String() != target {
 			if code := cmdCheckout(x, []string{target}); code != 0 {
 				x.eprintf("error: could not check out original HEAD '%s'. Try 'git bisect reset <commit>'.\n", target)
 				return 1

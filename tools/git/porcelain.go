@@ -35,6 +35,11 @@ type cli struct {
 	shallowSet map[plumbing.Hash]bool
 	// workB, set while diffing against the worktree, reads the b side.
 	workB bool
+	// exec, when set, is the command the caller is asked to run (git
+	// bisect run); bisectFound says the last bisect step found the first
+	// bad commit.
+	exec        *ExecRequest
+	bisectFound bool
 }
 
 func (x *cli) ctx() context.Context { return x.c.ctx }
