@@ -89,6 +89,14 @@ type Config struct {
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
 
+	// FailGlob corresponds to the shell option which makes a pattern that
+	// matches no file an error ([NoMatchError]) (nook).
+	FailGlob bool
+
+	// NoGlobSkipDots is the negated shell option "globskipdots": when set, a
+	// pattern that starts with a dot may match "." and ".." (nook).
+	NoGlobSkipDots bool
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -101,6 +109,9 @@ type Config struct {
 	// LineOverride, when not zero, is what $LINENO expands to: the line of
 	// the command whose trap runs (nook; see internal/mvsh/PATCHES.md).
 	LineOverride uint
+
+	// dblDepth counts the double quotes being expanded (nook).
+	dblDepth int
 }
 
 // UnexpectedCommandError is returned if a command substitution is encountered
@@ -191,7 +202,7 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
-	field, err := cfg.wordField(word.Parts, quoteNone)
+	field, err := cfg.wordFieldUnescape(word.Parts, quoteNone, true)
 	if err != nil {
 		return "", err
 	}
@@ -235,6 +246,29 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 	for _, part := range field {
 		if part.quote > quoteNone {
 			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+		} else {
+			sb.WriteString(part.val)
+		}
+	}
+	return sb.String(), nil
+}
+
+// RegexpWord expands the right-hand word of `[[ x =~ word ]]`: unquoted
+// parts, backslashes included, are the regular expression's own text, and
+// quoted parts match literally (nook).
+func RegexpWord(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	field, err := cfg.wordField(word.Parts, quoteNone)
+	if err != nil {
+		return "", err
+	}
+	sb := cfg.strBuilder()
+	for _, part := range field {
+		if part.quote > quoteNone {
+			sb.WriteString(regexp.QuoteMeta(part.val))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -477,6 +511,7 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 	cfg = prepareConfig(cfg)
 	dir := cfg.envGet("PWD")
+	ignore := cfg.globIgnore() // nook: GLOBIGNORE
 	return func(yield func(string, error) bool) {
 		expandWord := func(w *syntax.Word) (stop bool) {
 			wfields, err := cfg.wordFields(w.Parts)
@@ -489,7 +524,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 				if doGlob && cfg.ReadDir2 != nil {
 					// Note that globbing requires keeping a slice state, so it doesn't
 					// really benefit from using an iterator.
-					matches, err := cfg.glob(dir, path)
+					matches, err := cfg.globIgnoring(dir, path, ignore)
 					if err != nil {
 						// We avoid [errors.As] as it allocates,
 						// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
@@ -497,6 +532,9 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 							yield("", err)
 							return true
 						}
+					} else if len(matches) == 0 && cfg.FailGlob && !cfg.NullGlob {
+						yield("", NoMatchError{Pattern: cfg.fieldJoin(field)}) // nook
+						return true
 					} else if len(matches) > 0 || cfg.NullGlob {
 						for _, m := range matches {
 							if !yield(m, nil) {
@@ -548,6 +586,17 @@ const (
 )
 
 func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart, error) {
+	return cfg.wordFieldUnescape(wps, ql, false)
+}
+
+// wordFieldUnescape is wordField; with unescape, a backslash outside quotes
+// is removed and quotes the character after it, as in an assignment's value
+// (nook: upstream kept `\*` of `a=\*` as two characters).
+func (cfg *Config) wordFieldUnescape(wps []syntax.WordPart, ql quoteLevel, unescape bool) ([]fieldPart, error) {
+	if ql == quoteDouble {
+		cfg.dblDepth++
+		defer func() { cfg.dblDepth-- }()
+	}
 	var field []fieldPart
 	for i, wp := range wps {
 		switch wp := wp.(type) {
@@ -577,6 +626,16 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 						}
 					}
 					sb.WriteByte(b)
+				}
+				s = sb.String()
+			}
+			if unescape && ql == quoteNone && strings.Contains(s, "\\") {
+				sb := cfg.strBuilder()
+				for i := 0; i < len(s); i++ {
+					if s[i] == '\\' && i+1 < len(s) {
+						i++
+					}
+					sb.WriteByte(s[i])
 				}
 				s = sb.String()
 			}
@@ -1152,6 +1211,9 @@ func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir 
 	if err != nil {
 		// We still want to return matches, for the sake of reusing slices.
 		return matches, err
+	}
+	if cfg.NoGlobSkipDots && matcher(".") { // nook: shopt -u globskipdots
+		matches = append(matches, pathJoin2(dir, "."), pathJoin2(dir, ".."))
 	}
 	for _, info := range infos {
 		name := info.Name()

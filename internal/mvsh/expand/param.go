@@ -211,7 +211,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		}
 		str = join(elems)
 	case pe.Exp != nil:
-		arg, err := Literal(cfg, pe.Exp.Word)
+		arg, err := cfg.expArg(pe.Exp)
 		if err != nil {
 			return "", err
 		}
@@ -359,7 +359,7 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
 	case pe.Exp != nil:
-		arg, err := Literal(cfg, pe.Exp.Word)
+		arg, err := cfg.expArg(pe.Exp)
 		if err != nil {
 			return nil, err
 		}
@@ -579,4 +579,25 @@ func (cfg *Config) namesByPrefix(prefix string) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// expArg expands the word of ${x OP word}: a pattern for the operators
+// that take one, else a string; inside double quotes, a backslash only
+// escapes what it escapes there (nook).
+func (cfg *Config) expArg(exp *syntax.Expansion) (string, error) {
+	switch exp.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix,
+		syntax.RemSmallSuffix, syntax.RemLargeSuffix,
+		syntax.UpperFirst, syntax.UpperAll,
+		syntax.LowerFirst, syntax.LowerAll:
+		return Pattern(cfg, exp.Word)
+	}
+	if cfg.dblDepth > 0 && exp.Word != nil {
+		field, err := cfg.wordField(exp.Word.Parts, quoteDouble)
+		if err != nil {
+			return "", err
+		}
+		return cfg.fieldJoin(field), nil
+	}
+	return Literal(cfg, exp.Word)
 }

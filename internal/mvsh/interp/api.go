@@ -737,6 +737,16 @@ var bashOptsTable = [...]bashOpt{
 		supported:    true,
 	},
 	{
+		name:         "failglob", // nook
+		defaultState: false,
+		supported:    true,
+	},
+	{
+		name:         "globskipdots", // nook
+		defaultState: true,
+		supported:    true,
+	},
+	{
 		name:         "globstar",
 		defaultState: false,
 		supported:    true,
@@ -785,7 +795,6 @@ var bashOptsTable = [...]bashOpt{
 		name:         "extquote",
 		defaultState: true,
 	},
-	{name: "failglob"},
 	{
 		name:         "force_fignore",
 		defaultState: true,
@@ -855,6 +864,8 @@ const (
 	optDotGlob
 	optExpandAliases
 	optExtGlob
+	optFailGlob     // nook
+	optGlobSkipDots // nook
 	optGlobStar
 	optNoCaseGlob
 	optNullGlob

@@ -190,6 +190,8 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.NullGlob = r.opts[optNullGlob]
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
+	r.ecfg.FailGlob = r.opts[optFailGlob]            // nook
+	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots] // nook
 }
 
 func (r *Runner) expandErr(err error) {
@@ -205,6 +207,8 @@ func (r *Runner) expandErr(err error) {
 		// Make the error type reflect that.
 		r.exit.code = 1
 		r.exit.exiting = true
+	case errors.As(err, new(expand.NoMatchError)): // nook: failglob
+		r.exit.code = 1
 	case errors.Is(err, errReadOnly):
 		// Like in bash, assigning to a read-only variable fails
 		// the command at hand without exiting the shell.

@@ -45,6 +45,14 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			}
 			return ""
 		}
+		if w, ok := x.Y.(*syntax.Word); ok && x.Op == syntax.TsReMatch && !classic { // nook: quoted parts match literally
+			y, err := expand.RegexpWord(r.ecfg, w)
+			r.expandErr(err)
+			if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), y) {
+				return "1"
+			}
+			return ""
+		}
 		if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
 			return "1"
 		}
