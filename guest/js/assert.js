@@ -12,6 +12,12 @@ class AssertionError extends Error {
     this.expected = opts.expected;
     this.operator = opts.operator;
     this.generatedMessage = !opts.userMessage;
+    // As in Node (which captures the stack from the assert function), the
+    // stack shows the program's frames, not node:assert's own.
+    const st = this.stack;
+    if (typeof st === 'string' && st.includes('nook:assert.js')) {
+      Object.defineProperty(this, 'stack', { value: st.split('\n').filter((l) => !l.includes('nook:assert.js')).join('\n'), writable: true, configurable: true, enumerable: false });
+    }
   }
 }
 

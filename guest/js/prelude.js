@@ -23,6 +23,7 @@ module.exports = function make(name) {
     case 'setTimeout': case 'setInterval': case 'setImmediate': case 'clearTimeout': case 'clearInterval':
     case 'clearImmediate': case 'queueMicrotask':
       return group('timers.js')[name];
+    case 'global': return globalThis; // Node's other name for the global object
     case 'console': return group('console.js');
     case 'process': return group('process.js');
     case 'TextEncoder': case 'TextDecoder': case 'btoa': case 'atob': return group('encoding.js')[name];

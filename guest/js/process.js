@@ -223,6 +223,32 @@ function makeProcess() {
       }
       return { user: 0, system: 0 };
     },
+    // The sandbox measures no CPU time of its thread either; prevValue is
+    // checked as cpuUsage's is.
+    threadCpuUsage(prevValue) {
+      if (prevValue !== undefined) {
+        const { validateObject } = require('nook:errors.js');
+        validateObject(prevValue, 'prevValue');
+      }
+      return process.cpuUsage(prevValue);
+    },
+    // The run's memory is bounded by its MaxMemoryBytes, not the host's.
+    availableMemory: () => 268435456,
+    constrainedMemory: () => 268435456,
+    // getActiveResourcesInfo lists what keeps the run alive: its timers.
+    getActiveResourcesInfo: () => require('nook:timers.js').activeResources(),
+    // ref and unref take an object with the nodejs.ref symbols (or the
+    // older ref and unref methods), as Node's do.
+    ref(obj) {
+      if (obj == null) return;
+      const f = obj[Symbol.for('nodejs.ref')] || obj.ref;
+      if (typeof f === 'function') Reflect.apply(f, obj, []);
+    },
+    unref(obj) {
+      if (obj == null) return;
+      const f = obj[Symbol.for('nodejs.unref')] || obj.unref;
+      if (typeof f === 'function') Reflect.apply(f, obj, []);
+    },
     umask: () => 0o22,
     getuid: () => 1000, getgid: () => 1000, geteuid: () => 1000, getegid: () => 1000,
     getgroups: () => [1000],

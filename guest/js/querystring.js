@@ -30,18 +30,36 @@ function unescape(s, decodeSpaces) {
   try { return decodeURIComponent(s); } catch { return unescapeBuffer(s, decodeSpaces).toString(); }
 }
 
+// unreserved are the characters escape keeps: those encodeURIComponent keeps.
+const unreserved = /[A-Za-z0-9\-_.!~*'()]/;
+const hex = (b) => '%' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
+
+// escape percent-encodes s as UTF-8, as Node's does: a surrogate (high or
+// low) takes the next code unit as its pair, whatever it is, and one at
+// the end of the string is malformed.
 function escape(s) {
   if (typeof s !== 'string') {
     if (typeof s === 'object') s = String(s);
     else s += '';
   }
-  try {
-    return encodeURIComponent(s);
-  } catch {
-    const e = new URIError('URI malformed');
-    e.code = 'ERR_INVALID_URI';
-    throw e;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) { out += unreserved.test(s[i]) ? s[i] : hex(c); continue; }
+    if (c < 0x800) { out += hex(0xC0 | (c >> 6)) + hex(0x80 | (c & 0x3F)); continue; }
+    if (c < 0xD800 || c >= 0xE000) {
+      out += hex(0xE0 | (c >> 12)) + hex(0x80 | ((c >> 6) & 0x3F)) + hex(0x80 | (c & 0x3F));
+      continue;
+    }
+    if (++i >= s.length) {
+      const e = new URIError('URI malformed');
+      e.code = 'ERR_INVALID_URI';
+      throw e;
+    }
+    c = 0x10000 + (((c & 0x3FF) << 10) | (s.charCodeAt(i) & 0x3FF));
+    out += hex(0xF0 | (c >> 18)) + hex(0x80 | ((c >> 12) & 0x3F)) + hex(0x80 | ((c >> 6) & 0x3F)) + hex(0x80 | (c & 0x3F));
   }
+  return out;
 }
 
 function primitive(v) {
@@ -57,7 +75,7 @@ function primitive(v) {
 function stringify(obj, sep, eq, options) {
   sep = sep || '&';
   eq = eq || '=';
-  const encode = options && typeof options.encodeURIComponent === 'function' ? options.encodeURIComponent : escape;
+  const encode = options && typeof options.encodeURIComponent === 'function' ? options.encodeURIComponent : module.exports.escape;
   if (obj === null || typeof obj !== 'object') return '';
   let out = '';
   for (const k of Object.keys(obj)) {
@@ -84,20 +102,24 @@ function parse(qs, sep, eq, options) {
   eq = eq ? String(eq) : '=';
   let maxKeys = 1000;
   if (options && typeof options.maxKeys === 'number') maxKeys = options.maxKeys;
-  const custom = options && typeof options.decodeURIComponent === 'function' && options.decodeURIComponent !== unescape;
+  // The decoder is options.decodeURIComponent, or else the module's
+  // unescape (a program may replace it), as in Node.
+  const decoder = options && typeof options.decodeURIComponent === 'function' ? options.decodeURIComponent : module.exports.unescape;
+  const custom = decoder !== unescape;
   // As in Node, a key or value is decoded only if it holds a '+' or a
   // valid %XX escape (always, with a custom decoder).
   const decode = (s) => {
     if (!custom && !/\+|%[0-9a-fA-F]{2}/.test(s)) return s;
     s = s.replace(/\+/g, ' ');
     if (!custom) return unescape(s, true);
-    try { return options.decodeURIComponent(s); } catch { return unescape(s, true); }
+    try { return decoder(s); } catch { return module.exports.unescape(s, true); }
   };
   let pairs = 0;
   for (const piece of qs.split(sep)) {
+    // As in Node, an empty piece counts toward maxKeys.
     if (maxKeys > 0 && pairs >= maxKeys) break;
-    if (piece.length === 0) continue;
     pairs++;
+    if (piece.length === 0) continue;
     const at = piece.indexOf(eq);
     const k = decode(at < 0 ? piece : piece.slice(0, at));
     const v = at < 0 ? '' : decode(piece.slice(at + eq.length));

@@ -107,6 +107,7 @@ var lazyNames = map[string]bool{
 	"ReadableStream": true, "WritableStream": true, "TransformStream": true, "ReadableStreamDefaultReader": true,
 	"WritableStreamDefaultWriter": true, "ByteLengthQueuingStrategy": true, "CountQueuingStrategy": true,
 	"TextEncoderStream": true, "TextDecoderStream": true, "DOMException": true, "Blob": true, "File": true,
+	"global": true,
 }
 
 // lazyGlobals is the prototype of the global object: a name in lazyNames
