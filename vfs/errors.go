@@ -28,6 +28,7 @@ const (
 	EBADF        Errno = "EBADF"
 	EXDEV        Errno = "EXDEV"
 	EACCES       Errno = "EACCES"
+	EBUSY        Errno = "EBUSY"
 )
 
 var sysErrno = map[Errno]syscall.Errno{
@@ -36,7 +37,7 @@ var sysErrno = map[Errno]syscall.Errno{
 	EPERM: syscall.EPERM, EROFS: syscall.EROFS, ELOOP: syscall.ELOOP,
 	ENAMETOOLONG: syscall.ENAMETOOLONG, EIO: syscall.EIO, ENOSPC: syscall.ENOSPC,
 	EFBIG: syscall.EFBIG, EBADF: syscall.EBADF, EXDEV: syscall.EXDEV,
-	EACCES: syscall.EACCES,
+	EACCES: syscall.EACCES, EBUSY: syscall.EBUSY,
 }
 
 // Error returns the code itself, e.g. "ENOENT".

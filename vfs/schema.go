@@ -7,7 +7,7 @@ import (
 )
 
 // SchemaVersion is the version of the vfs tables this build writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // schemaV1 creates the vfs tables at version 1.
 //
@@ -95,6 +95,53 @@ CREATE TABLE vfs_changes(
 );
 `
 
+// schemaV3 adds the checkpoint tables.
+//
+//   - vfs_checkpoints: one row per checkpoint: its name, the revision it
+//     records, when it was taken and the tree's totals then.
+//   - vfs_snap_nodes: versions of nodes. A version holds for checkpoint
+//     ids in [born, died) (died NULL: still current at the newest
+//     checkpoint). chunks packs the file's blob ids, 8 bytes each, and
+//     every id in it holds one reference in vfs_blobs, so content a
+//     checkpoint needs is never collected.
+//   - vfs_snap_dirents: versions of directory entries, the same way.
+const schemaV3 = `
+CREATE TABLE vfs_checkpoints(
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE,
+	rev INTEGER NOT NULL,
+	time INTEGER NOT NULL,
+	entries INTEGER NOT NULL,
+	bytes INTEGER NOT NULL
+);
+CREATE TABLE vfs_snap_nodes(
+	inode INTEGER NOT NULL,
+	born INTEGER NOT NULL,
+	died INTEGER,
+	type INTEGER NOT NULL,
+	mode INTEGER NOT NULL,
+	size INTEGER NOT NULL,
+	nlink INTEGER NOT NULL,
+	atime INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	ctime INTEGER NOT NULL,
+	target TEXT,
+	chunks BLOB,
+	PRIMARY KEY (inode, born)
+) WITHOUT ROWID;
+CREATE INDEX vfs_snap_nodes_died ON vfs_snap_nodes(died);
+CREATE TABLE vfs_snap_dirents(
+	parent INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	born INTEGER NOT NULL,
+	died INTEGER,
+	inode INTEGER NOT NULL,
+	PRIMARY KEY (parent, name, born)
+) WITHOUT ROWID;
+CREATE INDEX vfs_snap_dirents_died ON vfs_snap_dirents(died);
+CREATE INDEX vfs_nodes_rev ON vfs_nodes(rev);
+`
+
 // migrations[v] upgrades a database from schema version v to v+1. Version 0
 // is an empty database.
 var migrations = map[int]func(c *sqldb.Conn, now int64) error{
@@ -127,6 +174,11 @@ UPDATE vfs_state SET
 	pruned_seq = CASE WHEN pruned > 0 THEN ((pruned + 1) << 16) - 1 ELSE 0 END
 WHERE id = 1;`)
 	},
+	// v3: checkpoints (see checkpoint.go and RATIONALE.md). Node and
+	// directory-entry versions are kept per checkpoint range, and
+	// vfs_nodes gets an index on its revision so that a checkpoint finds
+	// what changed since the previous one without scanning the tree.
+	2: func(c *sqldb.Conn, now int64) error { return c.Exec(schemaV3) },
 }
 
 // migrate brings the schema to SchemaVersion inside the caller's write
