@@ -90,6 +90,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
 	publish := fl.Bool("publish", false, "add the publish tool, sharing files through signed expiring links at /p/")
 	publishURL := fl.String("publish-url", "", "the base `URL` of published links (default http://HOST:PORT)")
+	metrics := fl.Bool("metrics", true, "serve Prometheus metrics at /metrics (behind the token, if any)")
 	logFormat, logLevel := logFlags(fl, "info")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
@@ -116,6 +117,11 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		return a.usagef("serve: refusing to listen on %q without a token: use a loopback address or set --token-file or $NOOK_TOKEN", *addr)
 	}
 	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
+	flush, err := a.startTelemetry(*metrics)
+	if err != nil {
+		return err
+	}
+	defer flush()
 	f, err := a.workspace()
 	if err != nil {
 		return err
@@ -125,7 +131,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer ln.Close()
-	opts := toolOptions(a.ws.Runtime(), *readOnly)
+	opts := observed(toolOptions(a.ws.Runtime(), *readOnly), a.tel)
 	mux := http.NewServeMux()
 	if *publish {
 		base := *publishURL
@@ -150,7 +156,20 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		SessionTimeout: 30 * time.Minute,
 		Logger:         log,
 	}))
-	srv := newHTTPServer(withRequestLog(mux, log), defaultServeTimeouts, log)
+	var h http.Handler = mux
+	if a.tel != nil {
+		server.AddReceivingMiddleware(a.tel.MCPMiddleware())
+		h = a.tel.HTTPMiddleware(mux, route)
+		if *metrics {
+			a.workspaceGauges(server)
+			var m http.Handler = a.tel.Metrics().Handler()
+			if token != "" {
+				m = mcpadapter.RequireToken(token, m)
+			}
+			mux.Handle("/metrics", m)
+		}
+	}
+	srv := newHTTPServer(withRequestLog(h, log), defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {
 		auth = "bearer token required"
@@ -243,7 +262,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	// The definitions do not depend on the workspace: describe a scratch
 	// one rather than create the --db file.
-	ws, err := openWorkspace(a.ctx, "", nil)
+	ws, err := openWorkspace(a.ctx, "", nil, nil)
 	if err != nil {
 		return err
 	}
