@@ -42,11 +42,14 @@ func TracingFromEnv(ctx context.Context) (tp *sdktrace.TracerProvider, shutdown 
 func tracingFrom(ctx context.Context, getenv func(string) string) (*sdktrace.TracerProvider, func(context.Context) error, error) {
 	exporter := strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER"))
 	on := getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || exporter == "otlp"
-	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") || exporter == "none" || !on {
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") || exporter == "none" {
 		return nil, nil, nil
 	}
 	if exporter != "" && exporter != "otlp" {
 		return nil, nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: nook exports traces with otlp only (or none)", exporter)
+	}
+	if !on {
+		return nil, nil, nil
 	}
 	for _, k := range []string{"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"} {
 		if p := strings.TrimSpace(getenv(k)); p != "" && p != "http/protobuf" {

@@ -42,7 +42,9 @@ type fixture struct {
 	sess *sdk.ClientSession
 }
 
-func newFixture(t testing.TB, tracing bool) *fixture {
+// newFixture makes the fixture; with off, nothing observes (no Telemetry
+// anywhere), as when telemetry is not configured.
+func newFixture(t testing.TB, tracing bool, off ...bool) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	f := &fixture{exp: tracetest.NewInMemoryExporter()}
@@ -51,12 +53,17 @@ func newFixture(t testing.TB, tracing bool) *fixture {
 		o.TracerProvider = sdktrace.NewTracerProvider(sdktrace.WithSyncer(f.exp))
 	}
 	f.tel = telemetry.New(o)
+	var robs runtime.Observer = f.tel
+	var tobs tools.Observer = f.tel
+	if len(off) > 0 && off[0] {
+		robs, tobs = nil, nil
+	}
 	toolsMod, bind := tools.LateModule(tools.Options{})
 	orders := runtime.Module{"get": func(ctx context.Context, cc *runtime.CallContext, args []any) (any, error) {
 		return map[string]any{"id": args[0], "total": 42.0}, nil
 	}}
 	ws, err := nook.OpenMemory(ctx,
-		nook.WithRuntime(runtime.Options{Observer: f.tel}),
+		nook.WithRuntime(runtime.Options{Observer: robs}),
 		nook.WithBackends(js.New(js.Options{}), shell.New(shell.Options{})),
 		nook.WithModules(map[string]runtime.Module{"ws:orders": orders, tools.ModuleName: toolsMod}))
 	if err != nil {
@@ -64,19 +71,23 @@ func newFixture(t testing.TB, tracing bool) *fixture {
 	}
 	t.Cleanup(func() { ws.Close() })
 	f.ws = ws
-	opts := tools.Options{Runtime: ws.Runtime(), Observer: f.tel}
+	opts := tools.Options{Runtime: ws.Runtime(), Observer: tobs}
 	bind(tools.New(ws.FS(), opts))
 	server := mcpadapter.NewServer(tools.New(ws.FS(), opts), nil)
-	server.AddReceivingMiddleware(f.tel.MCPMiddleware())
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpadapter.Handler(server, &mcpadapter.HTTPOptions{Token: secretToken}))
 	mux.Handle("/metrics", f.tel.Metrics().Handler())
-	srv := httptest.NewServer(f.tel.HTTPMiddleware(mux, func(p string) string {
-		if p == "/mcp" || p == "/metrics" {
-			return p
-		}
-		return "other"
-	}))
+	var h http.Handler = mux
+	if tobs != nil {
+		server.AddReceivingMiddleware(f.tel.MCPMiddleware())
+		h = f.tel.HTTPMiddleware(mux, func(p string) string {
+			if p == "/mcp" || p == "/metrics" {
+				return p
+			}
+			return "other"
+		})
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	f.url = srv.URL
 	hc := &http.Client{Transport: headerTransport{}}
