@@ -55,7 +55,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdServe = &command{
-	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--log-format text|json] [--log-level LEVEL]",
+	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--metrics=false] [--log-format text|json] [--log-level LEVEL]",
 	summary: "serve the workspace's tools over MCP (streamable HTTP)",
 	help: `Serves the workspace's tools over MCP's streamable HTTP transport at
 http://HOST:PORT/mcp until interrupted, and prints that URL on stderr.
@@ -80,7 +80,10 @@ tier) a worker can be had, else 503, one line per check ("nook status" runs
 the same checks); neither needs the token. Each request is logged at info
 on stderr (--log-format text or json, --log-level debug, info, warn or
 error): method, path, status, bytes, duration, client address and MCP
-session, never bodies, query strings or headers.`,
+session, never bodies, query strings or headers. /metrics serves Prometheus
+metrics (behind the token, if any; --metrics=false drops it), and traces go
+to an OpenTelemetry collector over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT
+(or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set: see README "Operating nook".`,
 	run: runServe,
 }
 
