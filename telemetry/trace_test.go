@@ -295,3 +295,70 @@ func TestSpanErrors(t *testing.T) {
 	_ = attribute.Key("")
 	_ = time.Second
 }
+
+// A replay-policy run that waits for approval resumes in a second
+// attempt once answered: the host call the first attempt carried out is
+// answered from the journal, and its span in the second attempt is
+// marked ws.replayed (the metrics count it as replayed, not as ok).
+func TestSpansReplayed(t *testing.T) {
+	f := newFixture(t, true)
+	ctx := context.Background()
+	rt := f.ws.Runtime()
+	h, err := rt.Exec(ctx, `
+import { get } from "ws:orders";
+import { call } from "ws:tools";
+const o = await get("A-1");
+const w = await call({ tool: "write", input: { path: "/workspace/o.txt", content: "x" }, approve: "may I?" });
+export default () => [o.total, Boolean(w.isError)];`, runtime.ExecOptions{Backend: "js", OnInterrupt: runtime.PolicyReplay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending []runtime.PendingCall
+	for deadline := time.Now().Add(10 * time.Second); len(pending) == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		if pending, err = rt.Pending(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(pending) != 1 {
+		t.Fatalf("pending: %v", pending)
+	}
+	if err := rt.Respond(ctx, pending[0].RunID, pending[0].CallID, tools.Approval{Approved: true}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Result(ctx)
+	if err != nil || res.Status != runtime.StatusCompleted || string(res.Value) != "[42,false]" {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	var runs, gets []tracetest.SpanStub
+	for _, s := range f.exp.GetSpans() {
+		switch s.Name {
+		case "run js":
+			runs = append(runs, s)
+		case "host module ws:orders/get":
+			gets = append(gets, s)
+		}
+	}
+	if len(runs) != 2 || attrValue(runs[0], "nook.run.status") != "waiting" || attrValue(runs[1], "nook.run.attempt") == "0" ||
+		attrValue(runs[1], "nook.run.status") != "completed" {
+		t.Fatalf("run spans: %v", runs)
+	}
+	if len(gets) != 2 || attrValue(gets[0], "ws.replayed") != "" || attrValue(gets[1], "ws.replayed") != "true" {
+		t.Fatalf("get spans: %v", gets)
+	}
+	if gets[1].Parent.SpanID() != runs[1].SpanContext.SpanID() {
+		t.Errorf("the replayed call is not a child of the second attempt")
+	}
+	var body strings.Builder
+	f.tel.Metrics().WriteText(&body)
+	for _, line := range []string{
+		`nook_host_calls_total{kind="module",op="ws:orders/get",result="ok"} 1`,
+		`nook_host_calls_total{kind="module",op="ws:orders/get",result="replayed"} 1`,
+		`nook_runs_started_total{backend="js"} 2`,
+		`nook_runs_finished_total{backend="js",status="completed"} 1`,
+	} {
+		if !strings.Contains(body.String(), line+"\n") {
+			t.Errorf("metrics lack %q:\n%s", line, body.String())
+		}
+	}
+}
