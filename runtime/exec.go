@@ -289,7 +289,7 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 		x.replay = &journal.Recording{Ticks: map[int][][]byte{journal.TimerStream: vals}}
 	}
 	x.depth = nest.level()
-	if !x.start(prog, req, timeout) {
+	if !x.start(ctx, prog, req, timeout) {
 		// Closed while preparing: the record stays running and the
 		// next runtime reaps it as interrupted.
 		return nil, &Error{Op: op, ID: o.ID, Code: ECANCELED, Text: "the runtime is closed"}

@@ -197,6 +197,7 @@ func (h *journaledHost) Call(ctx context.Context, c *Call) (any, error) {
 				Got: describe(c.Kind, c.Op, req)})
 		}
 		if r.Done {
+			h.x.rt.observeReplayed(ctx, h.x.id, c, seq)
 			return recordedResult(r)
 		}
 		if r.Unsafe {

@@ -161,7 +161,7 @@ func (r *Runtime) resumeRun(ctx context.Context, rec *journal.Run, release func(
 			return false, err
 		}
 	}
-	if !x.start(prog, req, remaining) {
+	if !x.start(ctx, prog, req, remaining) {
 		return false, nil
 	}
 	started = true

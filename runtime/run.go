@@ -62,6 +62,8 @@ type run struct {
 	cancel context.CancelCauseFunc
 	out    *output
 	jh     *journaledHost
+	// observed is called with the attempt's end (Options.Observer).
+	observed func(RunEnd)
 
 	// notify is closed (and replaced) whenever events are stored or the
 	// run finishes; finished is set once its record is final.
@@ -76,21 +78,35 @@ type run struct {
 // the run's context and its place in the runtime's wait group are set up
 // under the runtime's lock, so Close either sees the run cancellable or
 // keeps it from starting.
-func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
+//
+// parent is the context of the caller that starts the attempt; only its
+// values reach the run, through Options.Observer (the trace it is part of).
+func (x *run) start(parent context.Context, prog Program, req *Request, timeout time.Duration) bool {
 	r := x.rt
 	x.timeout = timeout
 	if x.fullTimeout == 0 {
 		x.fullTimeout = timeout
 	}
-	ctx, cancel := context.WithCancelCause(context.Background())
+	isolated := false
+	if iso := r.opts.Isolation; iso != nil {
+		if p, ok := iso.Isolate(r.backends[x.backend], prog, req); ok {
+			prog, isolated = p, true
+		}
+	}
+	base, observed := x.observeRun(parent, isolated)
+	ctx, cancel := context.WithCancelCause(base)
 	ctx, stopTimer := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
 		stopTimer()
 		cancel(errClosed)
+		if observed != nil {
+			observed(RunEnd{Status: StatusCancelled, ExitCode: ExitCancelled})
+		}
 		return false
 	}
+	x.observed = observed
 	x.ctx, x.cancel = ctx, cancel
 	r.wg.Add(1)
 	r.mu.Unlock()
@@ -98,13 +114,7 @@ func (x *run) start(prog Program, req *Request, timeout time.Duration) bool {
 	cfg := HostConfig{
 		FS: r.fs, Root: x.info.Root, Access: x.info.Access, RunID: x.id,
 		Modules: r.opts.Modules, Outbound: r.opts.Outbound, Limits: x.limits,
-		Output: x.out.write, Now: r.opts.GuestClock, Exec: x.spawn,
-	}
-	isolated := false
-	if iso := r.opts.Isolation; iso != nil {
-		if p, ok := iso.Isolate(r.backends[x.backend], prog, req); ok {
-			prog, isolated = p, true
-		}
+		Output: x.out.write, Now: r.opts.GuestClock, Exec: x.spawn, Observe: r.observeCall(x.id),
 	}
 	var host Host
 	if x.policy == PolicyReplay {
@@ -178,10 +188,12 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	var note string
 	cause := context.Cause(ctx)
 	if ctx.Err() != nil && errors.Is(cause, errWaiting) {
+		x.endObserved(RunEnd{Status: StatusRunning, Waiting: true})
 		x.park()
 		return
 	}
 	if ctx.Err() == nil && x.crashed(exit) {
+		x.endObserved(RunEnd{Status: StatusRunning, Interrupted: true})
 		x.interrupted()
 		return
 	}
@@ -212,6 +224,13 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	}
 	if status != StatusCompleted {
 		exit.Value = nil
+	}
+	if x.observed != nil {
+		limit := limitOf(exit.Err)
+		if status == StatusTimedOut {
+			limit = "Timeout"
+		}
+		x.endObserved(RunEnd{Status: status, ExitCode: code, Limit: limit})
 	}
 	if note != "" {
 		errText = note

@@ -82,6 +82,10 @@ type Options struct {
 	// package runtime/worker); nil (the default) runs programs in this
 	// process. See Isolator.
 	Isolation Isolator
+	// Observer sees runs and their host calls, for tracing and metrics
+	// (package telemetry); nil (the default) sees nothing and costs
+	// nothing.
+	Observer Observer
 }
 
 // Defaults of Options.

@@ -171,7 +171,12 @@ func (s *Set) callFromCode(ctx context.Context, cc *runtime.CallContext, name st
 // recorded result, through the After hooks as the first time, so a replay
 // sees the redacted result the first execution gave; any other call goes
 // through invoke.
-func (s *Set) callWithReceipt(ctx context.Context, cc *runtime.CallContext, t *Tool, in json.RawMessage, approve string) (*Result, error) {
+func (s *Set) callWithReceipt(ctx context.Context, cc *runtime.CallContext, t *Tool, in json.RawMessage, approve string) (res *Result, err error) {
+	if s.opts.Observer != nil && cc != nil {
+		var done func(*Result, error)
+		ctx, done = s.opts.Observer.ToolCall(ctx, ToolCall{Tool: t.Name, CallID: cc.CallID, RunID: cc.RunID})
+		defer func() { done(res, err) }()
+	}
 	if rc := s.receiptIfMutating(cc, t, in); rc != nil {
 		if v, ok := rc.find(ctx, s.fs); ok {
 			return s.after(ctx, s.newCall(cc, t, in), JSON(v)), nil

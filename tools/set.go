@@ -48,6 +48,10 @@ type Options struct {
 	// value {pending, runId, callId, reason}), instead of waiting for the
 	// answer; the call is carried out when approved.
 	DeferApprovals bool
+	// Observer sees every call of the set's tools, a model's and code's
+	// (ws:tools), for tracing and metrics (package telemetry); nil (the
+	// default) sees nothing and costs nothing.
+	Observer Observer
 }
 
 // ReadOptions cap the read tool.
@@ -245,7 +249,18 @@ func (s *Set) tool(name string) *Tool {
 // every entry takes); an unknown name is an error result listing the tools
 // there are. A panic in a hook or a tool becomes an error result: the call
 // fails closed.
-func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (res *Result, err error) {
+func (s *Set) Call(ctx context.Context, name string, in json.RawMessage) (*Result, error) {
+	if s.opts.Observer == nil {
+		return s.call(ctx, name, in)
+	}
+	ctx, done := s.opts.Observer.ToolCall(ctx, ToolCall{Tool: name})
+	res, err := s.call(ctx, name, in)
+	done(res, err)
+	return res, err
+}
+
+// call is Call without its observer.
+func (s *Set) call(ctx context.Context, name string, in json.RawMessage) (res *Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = Errorf("internal error in %s: %v", name, p), nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/nookdev/nook/telemetry"
 	"io"
 	"io/fs"
 	"os"
@@ -40,17 +41,30 @@ func toolOptions(rt *runtime.Runtime, readOnly bool) tools.Options {
 	return tools.Options{ReadOnly: readOnly, Runtime: rt, Exec: tools.ExecOptions{DefaultBackend: "shell"}}
 }
 
+// observed is o with tel, if not nil, as its observer.
+func observed(o tools.Options, tel *telemetry.Telemetry) tools.Options {
+	if tel != nil {
+		o.Observer = tel
+	}
+	return o
+}
+
 // openWorkspace opens the workspace at path (in memory when path is
 // empty) as every command of the command line does: with the backends,
 // the journals of finished replay-policy runs kept until retention prunes
 // them (so that "nook replay ID --verify" can check them), and the host
 // modules ws:tools (the tool set, as "nook tool" serves it) and ws:git;
-// iso, when not nil, runs its programs (the process tier).
-func openWorkspace(ctx context.Context, path string, iso runtime.Isolator) (*nook.Workspace, error) {
+// iso, when not nil, runs its programs (the process tier); tel, when not
+// nil, observes its runs and the tool calls of its code.
+func openWorkspace(ctx context.Context, path string, iso runtime.Isolator, tel *telemetry.Telemetry) (*nook.Workspace, error) {
 	toolsMod, bindTools := tools.LateModule(toolOptions(nil, false))
 	gitMod, bindGit := git.LateModule(git.Options{})
+	ro := runtime.Options{KeepJournal: true}
+	if tel != nil {
+		ro.Observer = tel
+	}
 	opts := []nook.Option{
-		nook.WithRuntime(runtime.Options{KeepJournal: true}),
+		nook.WithRuntime(ro),
 		nook.WithBackends(backends()...),
 		nook.WithModules(map[string]runtime.Module{tools.ModuleName: toolsMod, git.ModuleName: gitMod}),
 		nook.WithModuleDocs(map[string]runtime.ModuleDoc{tools.ModuleName: tools.LateModuleDoc(toolOptions(nil, false)), git.ModuleName: git.ModuleDoc()}),
@@ -68,7 +82,7 @@ func openWorkspace(ctx context.Context, path string, iso runtime.Isolator) (*noo
 	if err != nil {
 		return nil, err
 	}
-	bindTools(tools.New(ws.FS(), toolOptions(ws.Runtime(), false)))
+	bindTools(tools.New(ws.FS(), observed(toolOptions(ws.Runtime(), false), tel)))
 	bindGit(ws.FS())
 	return ws, nil
 }

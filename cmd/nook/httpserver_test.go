@@ -27,7 +27,7 @@ var testTimeouts = serveTimeouts{Header: time.Second, Body: 300 * time.Milliseco
 func startServe(t *testing.T, to serveTimeouts) string {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := openWorkspace(ctx, "", nil)
+	ws, err := openWorkspace(ctx, "", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

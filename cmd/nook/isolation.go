@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
@@ -44,6 +45,9 @@ type lazyPool struct {
 	once sync.Once
 	pool *worker.Pool
 	err  error
+	// started is the pool once started, for readers that must not start
+	// it (the metrics).
+	started atomic.Pointer[worker.Pool]
 }
 
 func (l *lazyPool) start() (*worker.Pool, error) {
@@ -54,6 +58,9 @@ func (l *lazyPool) start() (*worker.Pool, error) {
 			return
 		}
 		l.pool, l.err = worker.New(worker.Options{Command: []string{exe, workerCommand}, Size: l.size})
+		if l.err == nil {
+			l.started.Store(l.pool)
+		}
 	})
 	return l.pool, l.err
 }

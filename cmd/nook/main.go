@@ -24,6 +24,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/nookdev/nook/telemetry"
 	"io"
 	"io/fs"
 	"os"
@@ -66,6 +67,10 @@ type app struct {
 
 	isolation string    // the tier of runs: "process" or "in-process"
 	pool      *lazyPool // the process tier, once a workspace has used it
+
+	// tel traces and counts the workspace's runs and tool calls ("nook
+	// serve" sets it before opening the workspace); nil: nothing.
+	tel *telemetry.Telemetry
 }
 
 // run executes one command line and returns the process exit status.
@@ -246,7 +251,7 @@ func (a *app) workspace() (*vfs.FS, error) {
 				return nil, err
 			}
 		}
-		ws, err := openWorkspace(a.ctx, a.dbPath, a.isolator())
+		ws, err := openWorkspace(a.ctx, a.dbPath, a.isolator(), a.tel)
 		if err != nil {
 			return nil, err
 		}

@@ -55,7 +55,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdServe = &command{
-	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--log-format text|json] [--log-level LEVEL]",
+	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--metrics=false] [--log-format text|json] [--log-level LEVEL]",
 	summary: "serve the workspace's tools over MCP (streamable HTTP)",
 	help: `Serves the workspace's tools over MCP's streamable HTTP transport at
 http://HOST:PORT/mcp until interrupted, and prints that URL on stderr.
@@ -80,7 +80,10 @@ tier) a worker can be had, else 503, one line per check ("nook status" runs
 the same checks); neither needs the token. Each request is logged at info
 on stderr (--log-format text or json, --log-level debug, info, warn or
 error): method, path, status, bytes, duration, client address and MCP
-session, never bodies, query strings or headers.`,
+session, never bodies, query strings or headers. /metrics serves Prometheus
+metrics (behind the token, if any; --metrics=false drops it), and traces go
+to an OpenTelemetry collector over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT
+(or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set: see README "Operating nook".`,
 	run: runServe,
 }
 
@@ -90,6 +93,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
 	publish := fl.Bool("publish", false, "add the publish tool, sharing files through signed expiring links at /p/")
 	publishURL := fl.String("publish-url", "", "the base `URL` of published links (default http://HOST:PORT)")
+	metrics := fl.Bool("metrics", true, "serve Prometheus metrics at /metrics (behind the token, if any)")
 	logFormat, logLevel := logFlags(fl, "info")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
@@ -116,6 +120,11 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		return a.usagef("serve: refusing to listen on %q without a token: use a loopback address or set --token-file or $NOOK_TOKEN", *addr)
 	}
 	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
+	flush, err := a.startTelemetry(*metrics)
+	if err != nil {
+		return err
+	}
+	defer flush()
 	f, err := a.workspace()
 	if err != nil {
 		return err
@@ -125,7 +134,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer ln.Close()
-	opts := toolOptions(a.ws.Runtime(), *readOnly)
+	opts := observed(toolOptions(a.ws.Runtime(), *readOnly), a.tel)
 	mux := http.NewServeMux()
 	if *publish {
 		base := *publishURL
@@ -150,7 +159,20 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		SessionTimeout: 30 * time.Minute,
 		Logger:         log,
 	}))
-	srv := newHTTPServer(withRequestLog(mux, log), defaultServeTimeouts, log)
+	var h http.Handler = mux
+	if a.tel != nil {
+		server.AddReceivingMiddleware(a.tel.MCPMiddleware())
+		h = a.tel.HTTPMiddleware(mux, route)
+		if *metrics {
+			a.workspaceGauges(server)
+			var m http.Handler = a.tel.Metrics().Handler()
+			if token != "" {
+				m = mcpadapter.RequireToken(token, m)
+			}
+			mux.Handle("/metrics", m)
+		}
+	}
+	srv := newHTTPServer(withRequestLog(h, log), defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {
 		auth = "bearer token required"
@@ -243,7 +265,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	// The definitions do not depend on the workspace: describe a scratch
 	// one rather than create the --db file.
-	ws, err := openWorkspace(a.ctx, "", nil)
+	ws, err := openWorkspace(a.ctx, "", nil, nil)
 	if err != nil {
 		return err
 	}

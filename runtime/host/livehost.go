@@ -40,6 +40,11 @@ type HostConfig struct {
 	// nested run and returns its outcome. Without it they fail with
 	// ENOSYS.
 	Exec func(ctx context.Context, seq int64, backend string, args map[string]any) (any, error)
+	// Observe, when set, is called as each call starts (after the
+	// MaxCalls and MaxConcurrentCalls checks): the call runs in the
+	// context it returns, and done is called with the call's error (the
+	// runtime's tracing and metrics, runtime.Observer).
+	Observe func(ctx context.Context, c *Call) (cctx context.Context, done func(error))
 }
 
 // NewHost returns a live host: every call is performed as it is made.
@@ -94,6 +99,17 @@ func (h *liveHost) Call(ctx context.Context, c *Call) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if h.cfg.Observe == nil {
+		return h.call(ctx, c, n)
+	}
+	ctx, done := h.cfg.Observe(ctx, c)
+	res, err := h.call(ctx, c, n)
+	done(err)
+	return res, err
+}
+
+// call carries out call number n.
+func (h *liveHost) call(ctx context.Context, c *Call, n int64) (any, error) {
 	switch c.Kind {
 	case KindFS:
 		args, _ := c.Args.(map[string]any)

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/telemetry"
+	"github.com/nookdev/nook/tools"
+	"github.com/nookdev/nook/vfs"
+)
+
+// Tracing and metrics of "nook serve": see README's "Operating nook".
+
+// gaugeTimeout bounds what one scrape of /metrics spends reading the
+// workspace (its usage, its pending approvals).
+const gaugeTimeout = 2 * time.Second
+
+// startTelemetry sets a.tel up for a server: spans exported as the
+// OTEL_* environment asks (none by default) and, with metrics, the
+// counters /metrics serves. It returns the function that flushes the
+// spans still buffered, to call as the server stops.
+func (a *app) startTelemetry(metrics bool) (flush func(), err error) {
+	tp, shutdown, err := telemetry.TracingFromEnv(a.ctx)
+	if err != nil {
+		return nil, a.usagef("%s: %v", a.cmd.name, err)
+	}
+	flush = func() {}
+	if tp == nil && !metrics {
+		return flush, nil
+	}
+	o := telemetry.Options{}
+	if tp != nil {
+		o.TracerProvider = tp
+		flush = func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := shutdown(ctx); err != nil {
+				a.warnf("%s: flushing the traces: %v", a.cmd.name, err)
+			}
+		}
+	}
+	a.tel = telemetry.New(o)
+	return flush, nil
+}
+
+// workspaceGauges adds the gauges read at each scrape: the approvals
+// waiting and the oldest one's age, the workspace's size, its database's
+// and write-ahead log's bytes on disk, the worker pool and the MCP
+// sessions open.
+func (a *app) workspaceGauges(server *sdk.Server) {
+	reg := a.tel.Metrics()
+	rt := a.ws.Runtime()
+	pending := func() ([]runtime.PendingCall, error) {
+		ctx, cancel := context.WithTimeout(a.ctx, gaugeTimeout)
+		defer cancel()
+		return rt.Pending(ctx)
+	}
+	usage := func() (vfs.Usage, error) {
+		ctx, cancel := context.WithTimeout(a.ctx, gaugeTimeout)
+		defer cancel()
+		return a.ws.FS().Usage(ctx)
+	}
+	reg.NewGauge("nook_approvals_waiting", "Host calls waiting for a person's answer (approvals).", func() []telemetry.Sample {
+		ps, err := pending()
+		if err != nil {
+			return nil
+		}
+		return []telemetry.Sample{{Value: float64(len(ps))}}
+	})
+	reg.NewGauge("nook_approval_oldest_age_seconds", "How long the oldest waiting approval has waited (0: none waits).", func() []telemetry.Sample {
+		ps, err := pending()
+		if err != nil {
+			return nil
+		}
+		age := 0.0
+		if len(ps) > 0 {
+			age = time.Since(ps[0].Since).Seconds()
+		}
+		return []telemetry.Sample{{Value: age}}
+	})
+	reg.NewGauge("nook_vfs_bytes", "Bytes of the workspace's files (a file with several names once).", func() []telemetry.Sample {
+		u, err := usage()
+		if err != nil {
+			return nil
+		}
+		return []telemetry.Sample{{Value: float64(u.Bytes)}}
+	})
+	reg.NewGauge("nook_vfs_entries", "Names in the workspace: files, directories and symlinks, the root included.", func() []telemetry.Sample {
+		u, err := usage()
+		if err != nil {
+			return nil
+		}
+		return []telemetry.Sample{{Value: float64(u.Entries)}}
+	})
+	reg.NewGauge("nook_db_file_bytes", "Bytes on disk of the workspace's database, by file (db, wal).", func() []telemetry.Sample {
+		p := a.ws.Path()
+		if p == "" || p == ":memory:" {
+			return nil
+		}
+		var out []telemetry.Sample
+		for _, f := range []struct{ name, path string }{{"db", p}, {"wal", p + "-wal"}} {
+			if st, err := os.Stat(f.path); err == nil {
+				out = append(out, telemetry.Sample{Labels: []string{f.name}, Value: float64(st.Size())})
+			}
+		}
+		return out
+	}, "file")
+	reg.NewGauge("nook_workers", "Workers of the process tier, by state (idle, busy); none in process.", func() []telemetry.Sample {
+		if a.pool == nil || a.pool.started.Load() == nil {
+			return nil
+		}
+		p := a.pool.started.Load()
+		return []telemetry.Sample{{Labels: []string{"idle"}, Value: float64(len(p.Idle()))},
+			{Labels: []string{"busy"}, Value: float64(len(p.Busy()))}}
+	}, "state")
+	reg.NewGauge("nook_mcp_sessions", "MCP sessions open.", func() []telemetry.Sample {
+		n := 0
+		for range server.Sessions() {
+			n++
+		}
+		return []telemetry.Sample{{Value: float64(n)}}
+	})
+}
+
+// route names the route of a request to "nook serve" for its metrics:
+// one of a fixed set, from the path alone.
+func route(path string) string {
+	switch {
+	case path == "/mcp", path == "/healthz", path == "/readyz", path == "/metrics":
+		return path
+	case strings.HasPrefix(path, tools.LinkPrefix):
+		return tools.LinkPrefix
+	}
+	return "other"
+}
