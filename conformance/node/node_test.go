@@ -220,9 +220,12 @@ func runOne(b *js.Backend, files tree, file string) (res result) {
 		res.reason = "import: " + err.Error()
 		return res
 	}
-	h, err := ws.Runtime().Exec(ctx, fmt.Sprintf("import %q;\n", "./test/parallel/"+name), runtime.ExecOptions{
+	// The test file is the run's entry, as it is node's: process.argv[1]
+	// and require.main name it (tests spawn themselves through them).
+	h, err := ws.Runtime().Exec(ctx, string(src), runtime.ExecOptions{
 		ID: "node-" + name, Backend: b.Info().ID, Cwd: "/workspace", Timeout: perTest,
-		Env: map[string]string{"HOME": "/workspace", "TMPDIR": "/tmp"}})
+		Entry: "/workspace/test/parallel/" + name,
+		Env:   map[string]string{"HOME": "/workspace", "TMPDIR": "/tmp"}})
 	if err != nil {
 		var re *runtime.Error
 		msg := err.Error()

@@ -458,9 +458,30 @@ function received(v) {
   return ' Received ' + require('nook:errors.js').determineSpecificType(v);
 }
 
+// NodeBuffer is Node's Buffer(arg, encodingOrOffset, length), with or
+// without new: a number allocates through Buffer.alloc (its checks and
+// errors), anything else is Buffer.from's. It stands for the package's
+// function, with the same prototype and statics.
+const NodeBuffer = function Buffer(arg, encodingOrOffset, length) {
+  if (typeof arg === 'number') {
+    if (typeof encodingOrOffset === 'string') {
+      throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'string', 'string', arg);
+    }
+    return NodeBuffer.alloc(arg);
+  }
+  return NodeBuffer.from(arg, encodingOrOffset, length);
+};
+for (const k of Reflect.ownKeys(Buffer)) {
+  if (k === 'prototype' || k === 'length' || k === 'name') continue;
+  Object.defineProperty(NodeBuffer, k, Object.getOwnPropertyDescriptor(Buffer, k));
+}
+Object.setPrototypeOf(NodeBuffer, Object.getPrototypeOf(Buffer));
+Object.defineProperty(NodeBuffer, 'prototype', { value: proto, writable: false });
+Object.defineProperty(proto, 'constructor', { value: NodeBuffer, writable: true, configurable: true, enumerable: false });
+
 const kMaxLength = 2 ** 32;
 module.exports = {
-  Buffer,
+  Buffer: NodeBuffer,
   SlowBuffer: vendor.SlowBuffer,
   kMaxLength,
   kStringMaxLength: 2 ** 29 - 24,

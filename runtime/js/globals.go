@@ -274,7 +274,9 @@ func (r *run) shimHostFuncs(h *shimHost) {
 		return env
 	})
 	setf("argv", func() any {
-		argv := []any{"nook", r.entryPath()}
+		// argv[0] is the executable, process.execPath, as in Node: spawning
+		// it runs this backend again (see node:child_process).
+		argv := []any{"/usr/local/bin/node", r.entryPath()}
 		for _, a := range r.req.Args {
 			argv = append(argv, a)
 		}

@@ -24,7 +24,7 @@ process.exitCode = 3;
 	if r.exit.Code != 3 {
 		t.Errorf("code = %d (%v) %s", r.exit.Code, r.exit.Err, r.stderr)
 	}
-	want := "out1\nerr1\nout2\nwarn n=3\nabc undefined [ 'nook', '/workspace/sub/main.ts', '--x' ] /workspace/sub linux\n" +
+	want := "out1\nerr1\nout2\nwarn n=3\nabc undefined [ '/usr/local/bin/node', '/workspace/sub/main.ts', '--x' ] /workspace/sub linux\n" +
 		"Map(1) { 'a' => 1 } Set(1) { 1 } [ 1, [ 2, [ 3, [Array] ] ] ] e null undefined\n"
 	if r.all != want {
 		t.Errorf("output:\n%s\nwant:\n%s", r.all, want)
