@@ -120,11 +120,6 @@ func rewrite(file syntax.Node) map[string]bool {
 				break
 			}
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
-				if d := declBehind(call); d != nil {
-					n.Cmd = d
-				}
-			}
-			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				getoptsCall(call)
 				shiftCall(call)
 			}
@@ -381,39 +376,4 @@ func beforeSyntaxError(src, name string, perr error) *syntax.File {
 	}
 	f.Stmts = append(f.Stmts, tail.Stmts...)
 	return f
-}
-
-// declBehind rewrites "builtin export e=E" and "command local x=1" into
-// the declaration itself: the interpreter parses a declaration builtin
-// only as the command's first word (behind builtin or command it reports
-// "unsupported builtin"). It returns the declaration, or nil when call is
-// not one.
-func declBehind(call *syntax.CallExpr) *syntax.DeclClause {
-	if len(call.Assigns) > 0 || len(call.Args) < 2 {
-		return nil
-	}
-	if w := call.Args[0].Lit(); w != "builtin" && w != "command" {
-		return nil
-	}
-	switch call.Args[1].Lit() {
-	case "export", "local", "readonly", "declare", "typeset":
-	default:
-		return nil
-	}
-	var b strings.Builder
-	p := syntax.NewPrinter()
-	for i, w := range call.Args[1:] {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if err := p.Print(&b, w); err != nil {
-			return nil
-		}
-	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(b.String()), "")
-	if err != nil || len(f.Stmts) != 1 {
-		return nil
-	}
-	d, _ := f.Stmts[0].Cmd.(*syntax.DeclClause)
-	return d
 }

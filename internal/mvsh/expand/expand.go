@@ -245,7 +245,7 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 	sb := cfg.strBuilder()
 	for _, part := range field {
 		if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			sb.WriteString(quoteMetaExt(part.val, true))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -468,7 +468,7 @@ func (cfg *Config) fieldJoin(parts []fieldPart) string {
 func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob bool) {
 	candidate := false
 	for _, part := range parts {
-		if part.quote == quoteNone && strings.ContainsAny(part.val, "*?[") {
+		if part.quote == quoteNone && (strings.ContainsAny(part.val, "*?[") || cfg.ExtGlob && strings.Contains(part.val, "(")) {
 			candidate = true
 			break
 		}
@@ -479,7 +479,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	sb := cfg.strBuilder()
 	for _, part := range parts {
 		if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			sb.WriteString(quoteMetaExt(part.val, cfg.ExtGlob))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -487,7 +487,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	// Check the entire escaped word, as a bracket expression could span
 	// multiple unquoted parts, such as `[a$x` where x holds "]".
 	escaped = sb.String()
-	if pattern.HasMeta(escaped, 0) {
+	if cfg.hasMeta(escaped) {
 		return escaped, true
 	}
 	return "", false
@@ -685,7 +685,11 @@ func (cfg *Config) wordFieldUnescape(wps []syntax.WordPart, ql quoteLevel, unesc
 			// Like how [Config.wordFields] deals with [syntax.ExtGlob],
 			// except that we allow these through even when [Config.ExtGlob]
 			// is false, as it only applies to pathname expansion.
-			field = append(field, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			egParts, err := cfg.extGlobParts(wp) // nook
+			if err != nil {
+				return nil, err
+			}
+			field = append(field, egParts...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
@@ -717,23 +721,47 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		fields = append(fields, curField)
 		curField = nil
 	}
+	// nook: POSIX field splitting: IFS white space around a delimiter is
+	// one delimiter, and each other IFS character ends a field, even an
+	// empty one ("a::b" with IFS=: is a, "", b); upstream treated every IFS
+	// character as white space.
 	splitAdd := func(val string) {
-		fieldStart := -1
-		for i, r := range val {
-			if cfg.ifsRune(r) {
-				if fieldStart >= 0 { // ending a field
-					curField = append(curField, fieldPart{val: val[fieldStart:i]})
-					fieldStart = -1
+		i := 0
+		for i < len(val) {
+			r, size := utf8.DecodeRuneInString(val[i:])
+			if !cfg.ifsRune(r) {
+				j := i
+				for j < len(val) {
+					r, size := utf8.DecodeRuneInString(val[j:])
+					if cfg.ifsRune(r) {
+						break
+					}
+					j += size
 				}
-				flush()
-			} else {
-				if fieldStart < 0 { // starting a new field
-					fieldStart = i
-				}
+				curField = append(curField, fieldPart{val: val[i:j]})
+				i = j
+				continue
 			}
-		}
-		if fieldStart >= 0 { // ending a field without IFS
-			curField = append(curField, fieldPart{val: val[fieldStart:]})
+			// a delimiter: white space, at most one other IFS character,
+			// white space
+			hard := false
+			for i < len(val) {
+				r, size = utf8.DecodeRuneInString(val[i:])
+				if !cfg.ifsRune(r) {
+					break
+				}
+				if !cfg.ifsWhitespace(r) {
+					if hard {
+						break
+					}
+					hard = true
+				}
+				i += size
+			}
+			if hard && len(curField) == 0 {
+				curField = append(curField, fieldPart{val: ""})
+			}
+			flush()
 		}
 	}
 	for i, wp := range wps {
@@ -847,7 +875,11 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			// TODO(v4): perhaps the syntax parser should keep extended globbing expressions
 			// as plain literal strings, because a custom node is not particularly helpful.
 			// It's not like other globbing operators like `*` or `**` get their own nodes.
-			curField = append(curField, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			egParts, err := cfg.extGlobParts(wp) // nook
+			if err != nil {
+				return nil, err
+			}
+			curField = append(curField, egParts...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
@@ -1108,7 +1140,7 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 				matches[i] = pathJoin2(dir, part)
 			}
 			continue
-		case !pattern.HasMeta(part, 0):
+		case !cfg.hasMeta(part):
 			var newMatches []string
 			for _, dir := range matches {
 				match := dir

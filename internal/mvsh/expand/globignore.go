@@ -72,3 +72,25 @@ next:
 	}
 	return kept, nil
 }
+
+// hasMeta is [pattern.HasMeta], and with extglob also true for an
+// unescaped `@(`, `!(` or `+(`, which pattern.HasMeta does not see (nook).
+func (cfg *Config) hasMeta(pat string) bool {
+	if pattern.HasMeta(pat, 0) {
+		return true
+	}
+	if !cfg.ExtGlob {
+		return false
+	}
+	for i := 0; i+1 < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '@', '!', '+':
+			if pat[i+1] == '(' {
+				return true
+			}
+		}
+	}
+	return false
+}

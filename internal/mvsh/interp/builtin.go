@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -928,9 +929,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			r.outf("alias %s='%s'\n", name, &buf)
 		}
 
+		if len(args) > 0 && (args[0] == "-p" || args[0] == "--") { // nook
+			args = args[1:]
+			if len(args) == 0 {
+				args = nil
+			}
+		}
 		if len(args) == 0 {
-			for name, als := range r.alias {
-				show(name, als)
+			for _, name := range slices.Sorted(maps.Keys(r.alias)) { // nook: bash sorts them
+				show(name, r.alias[name])
 			}
 		}
 	argsLoop:
@@ -939,7 +946,8 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if !ok {
 				als, ok := r.alias[name]
 				if !ok {
-					r.errf("alias: %q not found\n", name)
+					r.errf("alias: %s: not found\n", name) // nook: bash's words and status
+					exit.code = 1
 					continue
 				}
 				show(name, als)
@@ -966,7 +974,23 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		}
 	case "unalias":
+		// nook: -a, a usage error without names, status 1 for an unknown name
+		if len(args) == 0 {
+			return failf(2, "unalias: usage: unalias [-a] name [name ...]\n")
+		}
+		if args[0] == "-a" {
+			clear(r.alias)
+			break
+		}
+		if args[0] == "--" {
+			args = args[1:]
+		}
 		for _, name := range args {
+			if _, ok := r.alias[name]; !ok {
+				r.errf("unalias: %s: not found\n", name)
+				exit.code = 1
+				continue
+			}
 			delete(r.alias, name)
 		}
 
@@ -1078,6 +1102,18 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		r.setVar(arrayName, vr)
 
+	case "export", "readonly", "declare", "typeset", "local":
+		// nook: a declaration reached as a plain command ("builtin export",
+		// "command local", "$c x=1"): its arguments were expanded and split
+		// as any command's, and each one declares as it reads.
+		decl := &syntax.DeclClause{Variant: &syntax.Lit{Value: name}}
+		for _, arg := range args {
+			decl.Args = append(decl.Args, &syntax.Assign{Naked: true, Value: &syntax.Word{
+				Parts: []syntax.WordPart{&syntax.SglQuoted{Value: arg}},
+			}})
+		}
+		r.cmd(ctx, decl)
+		exit = r.exit
 	default:
 		return failf(2, "%s: unsupported builtin\n", name)
 	}

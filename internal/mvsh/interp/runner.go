@@ -944,7 +944,7 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 					as.Naked = true
 				} else {
 					as.Value = &syntax.Word{Parts: []syntax.WordPart{
-						&syntax.Lit{Value: val},
+						&syntax.SglQuoted{Value: val}, // nook: the value is already expanded
 					}}
 				}
 				if !yield(as) {
