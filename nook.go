@@ -39,6 +39,8 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/nookdev/nook/internal/wsdb"
 	"github.com/nookdev/nook/journal"
 	"github.com/nookdev/nook/runtime"
@@ -61,6 +63,7 @@ type config struct {
 	limits   vfs.Limits
 	clock    func() time.Time
 	syncFull bool
+	onCommit func(*sqlite3.Conn) error
 	mounts   []mountSpec
 	runtime  runtime.Options
 	recover  bool
@@ -216,7 +219,7 @@ func open(ctx context.Context, path string, opts []Option) (*Workspace, error) {
 		}
 	}
 	// The filesystem owns the database; the journal and the runtime share it.
-	f, err := vfs.Open(ctx, path, &vfs.Options{Limits: c.limits, Now: c.clock, DB: vfs.DBOptions{SyncFull: c.syncFull}})
+	f, err := vfs.Open(ctx, path, &vfs.Options{Limits: c.limits, Now: c.clock, DB: vfs.DBOptions{SyncFull: c.syncFull, OnCommit: c.onCommit}})
 	if err != nil {
 		return nil, err
 	}

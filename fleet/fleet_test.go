@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,7 @@ func startFleet(t *testing.T) []*Node {
 				LeaseTTL:      testTTL,
 				CallTimeout:   20 * time.Second,
 				StartTimeout:  40 * time.Second,
+				SnapshotEvery: testSnapshotEvery,
 			})
 		}()
 	}
@@ -167,7 +169,17 @@ func readLog(n *Node, ws string) ([]logRecord, error) {
 			return nil, err
 		}
 		var r logRecord
-		json.Unmarshal(m.Data(), &r)
+		if h := m.Headers(); h.Get(hdrOp) == opCommit {
+			// A commit's pages: one record per commit (its last part).
+			if h.Get(hdrPart) != h.Get(hdrParts) {
+				want--
+				continue
+			}
+			r.Op, r.Node = opCommit, h.Get(hdrNode)
+			r.Epoch, _ = strconv.ParseUint(h.Get(hdrEpoch), 10, 64)
+		} else {
+			json.Unmarshal(m.Data(), &r)
+		}
 		out = append(out, r)
 	}
 	return out, nil
@@ -213,10 +225,10 @@ func TestFleet(t *testing.T) {
 		if _, err := os.Stat(wsFile(own, ws)); err != nil {
 			t.Errorf("owner's database: %v", err)
 		}
-		recs := logRecords(t, own, ws)
-		want := []logRecord{{Op: "acquire", Node: placed, Epoch: 1}, {Op: "call", Node: placed, Epoch: 1, Tool: "write"}}
-		if len(recs) != 2 || recs[0] != want[0] || recs[1].Op != "call" || recs[1].Tool != "write" || recs[1].Epoch != 1 {
-			t.Errorf("log records %+v, want %+v", recs, want)
+		ops := logOps(logRecords(t, own, ws))
+		want := []string{"acquire/" + placed + "/1/", "commit/" + placed + "/1/", "call/" + placed + "/1/write", "commit/" + placed + "/1/"}
+		if !slices.Equal(ops, want) {
+			t.Errorf("log records %v, want %v", ops, want)
 		}
 
 		// Latency: a small read through a non-owner (NATS request/reply)
@@ -357,21 +369,23 @@ func TestFleet(t *testing.T) {
 		if got := res.Content[0].Text; got != "1\tlate" {
 			t.Errorf("read after retry: %q", got)
 		}
-		recs := logRecords(t, next, ws)
-		var ops []string
-		for _, r := range recs {
-			ops = append(ops, fmt.Sprintf("%s/%s/%d/%s", r.Op, r.Node, r.Epoch, r.Tool))
-		}
+		ops := logOps(logRecords(t, next, ws))
 		wantOps := []string{
 			fmt.Sprintf("acquire/%s/%d/", stale.Name(), l.Epoch),
+			fmt.Sprintf("commit/%s/%d/", stale.Name(), l.Epoch), // the new database's schema
 			fmt.Sprintf("call/%s/%d/write", stale.Name(), l.Epoch),
+			fmt.Sprintf("commit/%s/%d/", stale.Name(), l.Epoch),
 			fmt.Sprintf("acquire/%s/%d/", next.Name(), l.Epoch+1),
+			fmt.Sprintf("commit/%s/%d/", next.Name(), l.Epoch+1), // opening it again
 			fmt.Sprintf("call/%s/%d/write", next.Name(), l.Epoch+1),
+			fmt.Sprintf("commit/%s/%d/", next.Name(), l.Epoch+1),
 		}
 		if !slices.Equal(ops, wantOps) {
 			t.Errorf("log %v, want %v", ops, wantOps)
 		}
 	})
+
+	t.Run("StaleCommitRefused", func(t *testing.T) { testStaleCommitRefused(t, nodes) })
 
 	t.Run("TakeoverAfterOwnerHalts", func(t *testing.T) {
 		ws := "delta"
@@ -427,6 +441,19 @@ func TestFleet(t *testing.T) {
 			t.Errorf("epoch after takeover %d, want %d", l4.Epoch, l3.Epoch+1)
 		}
 	})
+}
+
+// logOps renders log records as op/node/epoch/tool, runs of commits as one.
+func logOps(recs []logRecord) []string {
+	var ops []string
+	for _, r := range recs {
+		op := fmt.Sprintf("%s/%s/%d/%s", r.Op, r.Node, r.Epoch, r.Tool)
+		if r.Op == opCommit && len(ops) > 0 && ops[len(ops)-1] == op {
+			continue
+		}
+		ops = append(ops, op)
+	}
+	return ops
 }
 
 // waitClosed waits until n has closed ws's database.

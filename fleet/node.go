@@ -104,6 +104,9 @@ type Options struct {
 	CallTimeout time.Duration
 	// StartTimeout bounds Start (default DefaultStartTimeout).
 	StartTimeout time.Duration
+	// SnapshotEvery is how many commits an owner ships to a workspace's
+	// log between two snapshots (default DefaultSnapshotEvery).
+	SnapshotEvery int
 	// Workspace are the options every workspace is opened with.
 	Workspace []nook.Option
 	// Tools is the template of every workspace's tool set; Runtime is set
@@ -120,15 +123,17 @@ type Lease struct {
 
 // Node is one member of a fleet. Its methods are safe for concurrent use.
 type Node struct {
-	opts   Options
-	srv    *server.Server // nil when joined with NATSURL
-	nc     *nats.Conn
-	js     jetstream.JetStream
-	leases jetstream.KeyValue
-	epochs jetstream.KeyValue
-	nodes  jetstream.KeyValue
-	log    jetstream.Stream
-	acqSub *nats.Subscription
+	opts     Options
+	srv      *server.Server // nil when joined with NATSURL
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	leases   jetstream.KeyValue
+	epochs   jetstream.KeyValue
+	nodes    jetstream.KeyValue
+	log      jetstream.Stream
+	snaps    jetstream.ObjectStore // SnapshotBucket
+	pointers jetstream.KeyValue    // SnapPointerBucket
+	acqSub   *nats.Subscription
 
 	ctx    context.Context // cancelled by Close/halt
 	cancel context.CancelFunc
@@ -160,7 +165,12 @@ type owned struct {
 
 	closeOnce sync.Once
 	mu        sync.Mutex
-	lastSeq   uint64    // the last sequence of the workspace's log subject, written by us
+	lastSeq   uint64  // the last sequence of the workspace's log subject, written by us
+	tail      walTail // the write-ahead log's commits not shipped yet
+	shipped   int     // commits shipped since the last snapshot
+	snapshots int     // snapshots taken
+	snapErr   error   // the last snapshot's failure
+	restored  RestoreStats
 	rev       uint64    // the lease's KV revision
 	validTo   time.Time // the lease holds at least until then (local clock)
 	lost      error     // set once: the node stopped serving the workspace
@@ -321,6 +331,18 @@ func (n *Node) setup(ctx context.Context) error {
 		n.log, err = n.js.CreateOrUpdateStream(c, jetstream.StreamConfig{
 			Name: LogStream, Subjects: []string{logPrefix + ">"}, Replicas: r, Storage: jetstream.FileStorage,
 		})
+		return err
+	}); err != nil {
+		return err
+	}
+	if err = try("snapshot pointers", func(c context.Context) (err error) {
+		n.pointers, err = n.js.CreateOrUpdateKeyValue(c, jetstream.KeyValueConfig{Bucket: SnapPointerBucket, Replicas: r, History: 1})
+		return err
+	}); err != nil {
+		return err
+	}
+	if err = try("snapshot store", func(c context.Context) (err error) {
+		n.snaps, err = n.js.CreateOrUpdateObjectStore(c, jetstream.ObjectStoreConfig{Bucket: SnapshotBucket, Replicas: r, Storage: jetstream.FileStorage})
 		return err
 	}); err != nil {
 		return err

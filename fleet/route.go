@@ -13,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/tools"
@@ -286,8 +287,21 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 		release()
 		return err
 	}
+	// The log now ends with our acquire record: nothing an earlier
+	// owner appends can land after it. Rebuild the database from the
+	// latest snapshot and the commits before the fence, then serve it.
 	path := filepath.Join(n.opts.DataDir, "workspaces", ws+".nook")
-	if o.ws, err = nook.Open(ctx, path, n.opts.Workspace...); err != nil {
+	if err := n.waitClosed(ctx, ws); err != nil {
+		release()
+		return err
+	}
+	if o.restored, err = n.restore(ctx, ws, path, o.lastSeq); err != nil {
+		release()
+		return errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
+	}
+	o.tail = walTail{path: path + "-wal"}
+	wopts := append(append([]nook.Option{}, n.opts.Workspace...), nook.WithCommitHook(func(c *sqlite3.Conn) error { return n.ship(o, c) }))
+	if o.ws, err = nook.Open(ctx, path, wopts...); err != nil {
 		release()
 		return errorf("acquire", ws, vfs.Code(err), err, "opening the workspace")
 	}
@@ -311,6 +325,28 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 	n.wg.Add(1)
 	go n.renew(o)
 	return nil
+}
+
+// waitClosed waits until no copy of ws this node served earlier is still
+// open (a lost lease closes its database once its calls are done): the
+// restore replaces the file under it.
+func (n *Node) waitClosed(ctx context.Context, ws string) error {
+	for {
+		n.mu.Lock()
+		busy := false
+		for o := range n.open {
+			busy = busy || o.name == ws
+		}
+		n.mu.Unlock()
+		if !busy {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return errorf("acquire", ws, vfs.EIO, ctx.Err(), "an earlier copy of the workspace is still closing")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // bumpEpoch raises the workspace's epoch counter by compare-and-set and

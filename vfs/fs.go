@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/nookdev/nook/internal/sqldb"
 	"github.com/nookdev/nook/internal/wsdb"
 )
@@ -105,6 +107,10 @@ type DBOptions struct {
 	// work survives power loss and not only process crashes, at a large
 	// cost in write throughput. It has no effect in memory.
 	SyncFull bool
+	// OnCommit, when set, runs after every committed write transaction
+	// of the database, on its writer connection with the write lock held
+	// (see the CommitHook of internal/sqldb). Its error fails the writes of that commit.
+	OnCommit func(c *sqlite3.Conn) error
 }
 
 func init() {
@@ -144,7 +150,7 @@ func Open(ctx context.Context, path string, opts *Options) (*FS, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	db, err := sqldb.Open(ctx, path, sqldb.Options{BusyTimeout: opts.DB.BusyTimeout, Readers: opts.DB.Readers, SyncFull: opts.DB.SyncFull})
+	db, err := sqldb.Open(ctx, path, sqldb.Options{BusyTimeout: opts.DB.BusyTimeout, Readers: opts.DB.Readers, SyncFull: opts.DB.SyncFull, OnCommit: opts.DB.OnCommit})
 	if err != nil {
 		return nil, &PathError{Op: "open", Path: path, Code: EIO, Text: "cannot open workspace database (" + err.Error() + ")", Err: err}
 	}

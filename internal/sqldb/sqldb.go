@@ -33,6 +33,9 @@ type Options struct {
 	// SyncFull makes every commit fsync the WAL (survives power loss, not just
 	// process crashes) at a large cost in write throughput.
 	SyncFull bool
+	// OnCommit, when set, runs after every committed write transaction
+	// (see CommitHook).
+	OnCommit CommitHook
 }
 
 // Defaults.
@@ -287,7 +290,9 @@ func (db *DB) runTx(c *Conn, reqs []*writeReq) []*writeReq {
 		for _, r := range ok {
 			r.err = err
 		}
+		return nil
 	}
+	db.afterCommit(c, ok)
 	return nil
 }
 
