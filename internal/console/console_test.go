@@ -1,0 +1,349 @@
+package console_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nookdev/nook/internal/console"
+	"github.com/nookdev/nook/runtime"
+)
+
+// A person logs in with the server's token and gets a session cookie that
+// scripts cannot read and other sites cannot send; a wrong token, a login
+// form from elsewhere and a request without a session get nothing.
+func TestLogin(t *testing.T) {
+	e := newEnv(t, testToken)
+	c := e.client()
+	if r := c.get("/runs"); r.code != http.StatusSeeOther || r.header.Get("Location") != "/login" {
+		t.Fatalf("GET /runs without a session: %d %v", r.code, r.header)
+	}
+	if r := c.do("POST", "/approvals/answer", url.Values{"run": {"x"}}, nil); r.code != http.StatusUnauthorized {
+		t.Errorf("POST without a session: %d", r.code)
+	}
+	r := c.login("wrong-token", "mallory")
+	if r.code != http.StatusUnauthorized || !strings.Contains(r.body, "That is not the token this server was started with.") {
+		t.Errorf("wrong token: %d %s", r.code, r.body)
+	}
+	for _, ck := range r.header.Values("Set-Cookie") {
+		if strings.HasPrefix(ck, "nook_session=") {
+			t.Errorf("wrong token set a session cookie: %s", ck)
+		}
+	}
+	if r := c.get("/runs"); r.code != http.StatusSeeOther {
+		t.Errorf("after a wrong token, /runs: %d", r.code)
+	}
+	// The login form's own token must come back (a form posted from
+	// another page has none).
+	if r := c.do("POST", "/login", url.Values{"token": {testToken}}, nil); r.code != http.StatusForbidden {
+		t.Errorf("login without the form's token: %d %s", r.code, r.body)
+	}
+	r = c.login(testToken, "Ada")
+	if r.code != http.StatusSeeOther {
+		t.Fatalf("login: %d %s", r.code, r.body)
+	}
+	var session string
+	for _, ck := range r.header.Values("Set-Cookie") {
+		if strings.HasPrefix(ck, "nook_session=") {
+			session = ck
+		}
+	}
+	for _, want := range []string{"HttpOnly", "SameSite=Strict", "Path=/"} {
+		if !strings.Contains(session, want) {
+			t.Errorf("session cookie %q lacks %s", session, want)
+		}
+	}
+	if strings.Contains(session, "Secure") {
+		t.Errorf("session cookie over plain HTTP is Secure: %q", session)
+	}
+	page := c.get("/runs")
+	if page.code != 200 || !strings.Contains(page.body, `<span class="who">Ada</span>`) {
+		t.Fatalf("GET /runs logged in: %d %s", page.code, page.body)
+	}
+	// Logging out ends the session on the server, not only in the browser.
+	id := strings.TrimPrefix(strings.SplitN(session, ";", 2)[0], "nook_session=")
+	if r := c.do("POST", "/logout", url.Values{"csrf": {csrf(t, page.body)}}, nil); r.code != http.StatusSeeOther {
+		t.Fatalf("logout: %d %s", r.code, r.body)
+	}
+	replay := e.client()
+	u, _ := url.Parse(e.srv.URL)
+	replay.hc.Jar.SetCookies(u, []*http.Cookie{{Name: "nook_session", Value: id}})
+	if r := replay.get("/runs"); r.code != http.StatusSeeOther {
+		t.Errorf("the session of a logged-out cookie still works: %d", r.code)
+	}
+}
+
+// Over TLS the session cookie is Secure.
+func TestLoginTLSCookieSecure(t *testing.T) {
+	e := newEnv(t, testToken)
+	tlsSrv := httptest.NewTLSServer(e.srv.Config.Handler)
+	defer tlsSrv.Close()
+	e2 := &env{t: t, ws: e.ws, srv: tlsSrv}
+	c := e2.client()
+	r := c.login(testToken, "")
+	if r.code != http.StatusSeeOther {
+		t.Fatalf("login over TLS: %d", r.code)
+	}
+	found := false
+	for _, ck := range r.header.Values("Set-Cookie") {
+		if strings.HasPrefix(ck, "nook_session=") {
+			found = true
+			if !strings.Contains(ck, "Secure") || !strings.Contains(ck, "HttpOnly") || !strings.Contains(ck, "SameSite=Strict") {
+				t.Errorf("session cookie over TLS: %q", ck)
+			}
+		}
+	}
+	if !found {
+		t.Error("no session cookie over TLS")
+	}
+}
+
+// A state-changing request forged by another site is refused, whatever
+// cookies the browser attaches: by Sec-Fetch-Site, by Origin, and by the
+// missing or wrong CSRF token; the call goes on waiting.
+func TestForgedPostsRefused(t *testing.T) {
+	e := newEnv(t, testToken)
+	_, p := e.startAsk("forge", "may I?")
+	c := e.client()
+	tok := c.mustLogin("Ada")
+	form := func(tok string) url.Values {
+		return url.Values{"csrf": {tok}, "run": {p.RunID}, "call": {p.CallID}, "action": {"approve"}}
+	}
+	cases := []struct {
+		name string
+		form url.Values
+		hdr  map[string]string
+	}{
+		{"cross-site Sec-Fetch-Site", form(tok), map[string]string{"Sec-Fetch-Site": "cross-site"}},
+		{"same-site Sec-Fetch-Site", form(tok), map[string]string{"Sec-Fetch-Site": "same-site"}},
+		{"foreign Origin", form(tok), map[string]string{"Origin": "https://evil.example"}},
+		{"no CSRF token", form(""), nil},
+		{"wrong CSRF token", form(tok + "x"), nil},
+	}
+	for _, tc := range cases {
+		if r := c.do("POST", "/approvals/answer", tc.form, tc.hdr); r.code != http.StatusForbidden {
+			t.Errorf("%s: %d %s", tc.name, r.code, r.body)
+		}
+	}
+	// A cross-site login is refused too.
+	page := c.get("/login")
+	if r := c.do("POST", "/login", url.Values{"csrf": {csrf(t, page.body)}, "token": {testToken}},
+		map[string]string{"Sec-Fetch-Site": "cross-site"}); r.code != http.StatusForbidden {
+		t.Errorf("cross-site login: %d", r.code)
+	}
+	ps, err := e.ws.Runtime().Pending(context.Background())
+	if err != nil || len(ps) != 1 {
+		t.Fatalf("after forged posts: %v %v", ps, err)
+	}
+	// The same form from the console's own origin is taken.
+	if r := c.do("POST", "/approvals/answer", form(tok), map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": e.srv.URL}); r.code != http.StatusSeeOther {
+		t.Errorf("same-origin answer: %d %s", r.code, r.body)
+	}
+}
+
+// A run that waits appears in the inbox with its payload; an answer that
+// is not JSON is refused and changes nothing; a JSON answer resumes the
+// run, which completes with the answer in its value; who answered and
+// when is recorded; a second answer to the same call is refused.
+func TestAnswerThroughInbox(t *testing.T) {
+	e := newEnv(t, testToken)
+	h, p := e.startAsk("deploy", "deploy to prod?")
+	c := e.client()
+	tok := c.mustLogin("Grace Hopper")
+	inbox := c.get("/approvals")
+	for _, want := range []string{`id="` + p.CallID + `"`, "{\n  &#34;question&#34;: &#34;deploy to prod?&#34;\n}", `href="/run?id=deploy"`} {
+		if !strings.Contains(inbox.body, want) {
+			t.Errorf("inbox lacks %q:\n%s", want, inbox.body)
+		}
+	}
+	answer := func(action, typed string) resp {
+		return c.do("POST", "/approvals/answer", url.Values{"csrf": {tok}, "run": {p.RunID}, "call": {p.CallID},
+			"action": {action}, "answer": {typed}}, nil)
+	}
+	r := answer("answer", `{"go": yes}`)
+	if r.code != http.StatusBadRequest || !strings.Contains(r.body, "The answer is not valid JSON: invalid character &#39;y&#39; looking for beginning of value") ||
+		!strings.Contains(r.body, `{&#34;go&#34;: yes}</textarea>`) {
+		t.Errorf("invalid JSON: %d %s", r.code, r.body)
+	}
+	if r := answer("answer", `{"a":1} {"b":2}`); r.code != http.StatusBadRequest || !strings.Contains(r.body, "more follows the first value") {
+		t.Errorf("two JSON values: %d %s", r.code, r.body)
+	}
+	if ps, _ := e.ws.Runtime().Pending(context.Background()); len(ps) != 1 {
+		t.Fatalf("a refused answer changed the wait: %v", ps)
+	}
+	r = answer("answer", `{"go": "yes, <b>after</b> 17:00"}`)
+	if r.code != http.StatusSeeOther || !strings.HasPrefix(r.header.Get("Location"), "/approvals?done=") {
+		t.Fatalf("answer: %d %v %s", r.code, r.header, r.body)
+	}
+	res := waitResult(t, h)
+	if res.Status != runtime.StatusCompleted || string(res.Value) != `{"answer":{"go":"yes, \u003cb\u003eafter\u003c/b\u003e 17:00"}}` && string(res.Value) != `{"answer":{"go":"yes, <b>after</b> 17:00"}}` {
+		t.Fatalf("run after the answer: %s %s %s", res.Status, res.Value, res.Error)
+	}
+	after := c.get(r.header.Get("Location"))
+	if !strings.Contains(after.body, "Answered deploy/1 (answer); run deploy resumes.") || !strings.Contains(after.body, `id="empty"`) {
+		t.Errorf("inbox after the answer:\n%s", after.body)
+	}
+	if !strings.Contains(after.body, "<td>Grace Hopper <span class=\"hint\">127.0.0.1:") || !strings.Contains(after.body, "&lt;b&gt;after&lt;/b&gt;") {
+		t.Errorf("the audit record is not listed:\n%s", after.body)
+	}
+	var audit console.Answer
+	l, err := e.ws.FS().ReadDir(context.Background(), console.DefaultAuditDir, vfsPage(10))
+	if err != nil || len(l.Entries) != 1 {
+		t.Fatalf("audit dir: %v %v", l, err)
+	}
+	data, _ := e.ws.FS().ReadFile(context.Background(), l.Entries[0].Path)
+	if err := json.Unmarshal(data, &audit); err != nil || audit.By != "Grace Hopper" || audit.CallID != p.CallID || audit.Action != "answer" ||
+		time.Since(audit.At) > time.Minute || !strings.HasPrefix(audit.From, "127.0.0.1:") {
+		t.Errorf("audit record %s: %+v %v", data, audit, err)
+	}
+	if r := answer("approve", ""); r.code != http.StatusConflict || !strings.Contains(r.body, "call deploy/1 is not waiting for an answer") {
+		t.Errorf("second answer: %d %s", r.code, r.body)
+	}
+	if l, _ := e.ws.FS().ReadDir(context.Background(), console.DefaultAuditDir, vfsPage(10)); len(l.Entries) != 1 {
+		t.Errorf("a refused answer left an audit record: %d", len(l.Entries))
+	}
+	// The run page shows the finished run: value, output and journal.
+	run := c.get("/run?id=deploy")
+	for _, want := range []string{`<dd id="status">completed</dd>`, `asking deploy to prod?`, `<span class="op mono">ws:ask/ok</span>`,
+		`<span class="callid hint">deploy/1</span>`, "&#34;answer&#34;: {"} {
+		if !strings.Contains(run.body, want) {
+			t.Errorf("run page lacks %q:\n%s", want, run.body)
+		}
+	}
+}
+
+// Deny sends {"approved":false,"reason":...}.
+func TestDeny(t *testing.T) {
+	e := newEnv(t, testToken)
+	h, p := e.startAsk("d", "rm -rf /?")
+	c := e.client()
+	tok := c.mustLogin("Ada")
+	r := c.do("POST", "/approvals/answer", url.Values{"csrf": {tok}, "run": {p.RunID}, "call": {p.CallID}, "action": {"deny"}, "reason": {"no way"}}, nil)
+	if r.code != http.StatusSeeOther {
+		t.Fatalf("deny: %d %s", r.code, r.body)
+	}
+	if res := waitResult(t, h); string(res.Value) != `{"answer":{"approved":false,"reason":"no way"}}` {
+		t.Errorf("denied run's value: %s", res.Value)
+	}
+}
+
+// Live output streams as server-sent events from a cursor: a reconnect
+// with Last-Event-ID resumes after it; the stream ends with the exit.
+func TestRunEvents(t *testing.T) {
+	e := newEnv(t, testToken)
+	h, p := e.startAsk("live", "go?")
+	c := e.client()
+	tok := c.mustLogin("Ada")
+	page := c.get("/run?id=live")
+	if !strings.Contains(page.body, `data-url="/run/events?id=live&amp;after=1"`) || !strings.Contains(page.body, `<span class="stdout">asking go?`) {
+		t.Fatalf("running run page:\n%s", page.body)
+	}
+	// From the start: the first event.
+	events := c.stream("/run/events?id=live", nil, 1)
+	if len(events) != 1 || events[0].id != "1" || events[0].event != "output" || events[0].data != `{"stream":"stdout","text":"asking go?\n"}` {
+		t.Errorf("events from 0: %+v", events)
+	}
+	// Resuming after event 1, the run answered meanwhile: the rest.
+	done := make(chan []sse)
+	go func() { done <- c.stream("/run/events?id=live", map[string]string{"Last-Event-ID": "1"}, 100) }()
+	time.Sleep(100 * time.Millisecond)
+	if r := c.do("POST", "/approvals/answer", url.Values{"csrf": {tok}, "run": {p.RunID}, "call": {p.CallID}, "action": {"approve"}}, nil); r.code != http.StatusSeeOther {
+		t.Fatalf("approve: %d", r.code)
+	}
+	waitResult(t, h)
+	var got []sse
+	select {
+	case got = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the event stream did not end with the run")
+	}
+	if len(got) != 2 || got[0].id != "2" || got[0].data != `{"stream":"stdout","text":"answered\n"}` ||
+		got[1].event != "exit" || got[1].data != `{"exitCode":0,"status":"completed"}` {
+		t.Errorf("events after 1: %+v", got)
+	}
+	wantCSP(t, "event stream", c.streamHeader("/run/events?id=live"))
+	if r := c.get("/run/events?id=nope"); r.code != http.StatusNotFound {
+		t.Errorf("events of an unknown run: %d", r.code)
+	}
+}
+
+type sse struct{ id, event, data string }
+
+// stream reads up to n events of a server-sent event stream.
+func (c *client) stream(path string, hdr map[string]string, n int) []sse {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.e.srv.URL+path, nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	res, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Error(err)
+		return nil
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		c.t.Errorf("event stream Content-Type %q", ct)
+	}
+	var out []sse
+	var cur sse
+	sc := bufio.NewScanner(res.Body)
+	for len(out) < n && sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.event != "" {
+				out = append(out, cur)
+			}
+			cur = sse{}
+		case strings.HasPrefix(line, "id: "):
+			cur.id = line[4:]
+		case strings.HasPrefix(line, "event: "):
+			cur.event = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			cur.data = line[6:]
+		}
+	}
+	return out
+}
+
+func (c *client) streamHeader(path string) http.Header {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.e.srv.URL+path, nil)
+	res, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.Header
+}
+
+// Without a token the console needs no login, and answers only requests
+// naming a loopback host (a DNS-rebinding page names its own).
+func TestNoTokenLoopbackOnly(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.client()
+	if r := c.get("/runs"); r.code != 200 {
+		t.Errorf("no token, /runs: %d", r.code)
+	}
+	req, _ := http.NewRequest("GET", e.srv.URL+"/runs", nil)
+	req.Host = "evil.example:8765"
+	res, err := c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("no token, Host evil.example: %d", res.StatusCode)
+	}
+	wantCSP(t, "refused host", res.Header)
+}

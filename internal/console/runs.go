@@ -1,0 +1,296 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/vfs"
+)
+
+type runRow struct {
+	runtime.RunInfo
+	Policy      runtime.Policy
+	Duration    time.Duration
+	Running     bool
+	Interrupted bool
+}
+
+type runsPage struct {
+	base
+	Runs       []runRow
+	Page       int
+	Prev, Next int // -1: none
+	Capped     bool
+}
+
+func (c *Console) runsPage(w http.ResponseWriter, r *http.Request, ss *session) {
+	ctx := r.Context()
+	pg, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	pg = max(pg, 0)
+	start := pg * RunsPerPage
+	if start >= MaxRunsListed {
+		c.fail(w, r, ss, http.StatusBadRequest, "The runs list pages only through the newest "+strconv.Itoa(MaxRunsListed)+" runs (limit MaxRunsListed).")
+		return
+	}
+	limit := min(start+RunsPerPage+1, MaxRunsListed)
+	runs, err := c.opts.Runtime.Runs(ctx, limit)
+	if err != nil {
+		c.fail(w, r, ss, http.StatusInternalServerError, "Listing the runs failed: "+err.Error())
+		return
+	}
+	gone := map[string]bool{}
+	if ids, err := c.opts.Runtime.Interrupted(ctx); err == nil {
+		for _, id := range ids {
+			gone[id] = true
+		}
+	}
+	p := &runsPage{base: c.with(ss, "runs", "Runs"), Page: pg, Prev: pg - 1, Next: -1}
+	if len(runs) > start+RunsPerPage {
+		p.Next = pg + 1
+		runs = runs[:start+RunsPerPage]
+	} else if len(runs) == MaxRunsListed {
+		p.Capped = true
+	}
+	now := c.opts.Now()
+	for _, info := range runs[min(start, len(runs)):] {
+		row := runRow{RunInfo: info, Running: info.Finished.IsZero(), Interrupted: gone[info.ID]}
+		end := info.Finished
+		if end.IsZero() {
+			end = now
+		}
+		row.Duration = max(0, end.Sub(info.Created))
+		if rec, err := c.opts.Runtime.Record(ctx, info.ID); err == nil {
+			row.Policy = rec.Policy
+		}
+		if row.Policy == "" {
+			row.Policy = runtime.PolicyFail
+		}
+		p.Runs = append(p.Runs, row)
+	}
+	c.render(w, r, http.StatusOK, "runs", p)
+}
+
+// segment is a stretch of one stream's output.
+type segment struct {
+	Stream string // "stdout" or "stderr"
+	Text   string
+}
+
+type journalRow struct {
+	runtime.JournalCall
+	CallID      string
+	ArgsText    string
+	ResultText  string
+	ErrorText   string
+	Interrupted bool // the call waited for an answer (ws: modules)
+}
+
+type runPage struct {
+	base
+	ID, Backend string
+	Policy      runtime.Policy
+	Info        *runtime.RunInfo // nil when not among the newest runs
+	Running     bool
+	Output      []segment
+	OutputNote  string
+	Cursor      int64 // the last event shown; live output starts after it
+	Result      *runtime.Result
+	Value       string
+	Changes     *runtime.Changes
+	Journal     []journalRow
+	JournalNote string
+	Waiting     []pendingRow
+}
+
+func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
+	ctx := r.Context()
+	id := r.URL.Query().Get("id")
+	rt := c.opts.Runtime
+	tail, err := rt.GetExec(ctx, id, runtime.GetOptions{Tail: true})
+	if errors.Is(err, vfs.ENOENT) {
+		c.fail(w, r, ss, http.StatusNotFound, "There is no run "+strconv.Quote(id)+": it may have been disposed of or pruned.")
+		return
+	}
+	if err != nil {
+		c.fail(w, r, ss, http.StatusInternalServerError, "Reading the run failed: "+err.Error())
+		return
+	}
+	p := &runPage{base: c.with(ss, "runs", "Run "+id), ID: id, Backend: tail.Backend, Running: true}
+	if rec, err := rt.Record(ctx, id); err == nil {
+		p.Policy = rec.Policy
+	}
+	if p.Policy == "" {
+		p.Policy = runtime.PolicyFail
+	}
+	// The output so far: the stored events up to the newest, which Next
+	// returns without waiting.
+	last := tail.Cursor()
+	h, err := rt.GetExec(ctx, id, runtime.GetOptions{})
+	if err != nil {
+		c.fail(w, r, ss, http.StatusInternalServerError, "Reading the run failed: "+err.Error())
+		return
+	}
+	shown := 0
+	for h.Cursor() < last {
+		ev, err := h.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			c.fail(w, r, ss, http.StatusInternalServerError, "Reading the run's output failed: "+err.Error())
+			return
+		}
+		switch ev.Kind {
+		case runtime.EventStdout, runtime.EventStderr:
+			if shown+len(ev.Data) > MaxPageOutput {
+				p.OutputNote = "Output after the first " + humanBytes(MaxPageOutput) + " is not shown here (limit MaxPageOutput)."
+				for h.Cursor() < last { // skip to the newest event: live output follows it
+					if _, err := h.Next(ctx); err != nil {
+						break
+					}
+				}
+				continue
+			}
+			shown += len(ev.Data)
+			s := ev.Kind.String()
+			if n := len(p.Output); n > 0 && p.Output[n-1].Stream == s {
+				p.Output[n-1].Text += string(ev.Data)
+			} else {
+				p.Output = append(p.Output, segment{s, string(ev.Data)})
+			}
+		case runtime.EventTruncated:
+			var files []string
+			for _, f := range ev.Paths {
+				files = append(files, f)
+			}
+			p.OutputNote = "The stored output ends here; all of it is in " + strings.Join(files, " and ") + "."
+		case runtime.EventExit:
+			p.Running = false
+		}
+	}
+	p.Cursor = h.Cursor()
+	if !p.Running {
+		res, err := h.Result(ctx)
+		if err != nil {
+			c.fail(w, r, ss, http.StatusInternalServerError, "Reading the run's result failed: "+err.Error())
+			return
+		}
+		p.Result, p.Value, p.Changes = res, pretty(res.Value), res.Changes
+	} else if ps, err := rt.Pending(ctx); err == nil {
+		for _, pc := range ps {
+			if pc.RunID == id {
+				p.Waiting = append(p.Waiting, pendingRowOf(pc))
+			}
+		}
+	}
+	if runs, err := rt.Runs(ctx, 200); err == nil {
+		for i := range runs {
+			if runs[i].ID == id {
+				p.Info = &runs[i]
+			}
+		}
+	}
+	calls, err := rt.Journal(ctx, id)
+	if err == nil {
+		if len(calls) > MaxJournalCalls {
+			p.JournalNote = "Only the first " + strconv.Itoa(MaxJournalCalls) + " of " + strconv.Itoa(len(calls)) + " calls are listed (limit MaxJournalCalls)."
+			calls = calls[:MaxJournalCalls]
+		}
+		for _, jc := range calls {
+			row := journalRow{JournalCall: jc, CallID: runtime.CallID(id, jc.Seq), ArgsText: pretty(jc.Args), ResultText: pretty(jc.Result)}
+			if jc.Error != nil {
+				row.ErrorText = jc.Error.Code + ": " + jc.Error.Message
+			}
+			p.Journal = append(p.Journal, row)
+		}
+	}
+	p.Title = "Run " + id
+	c.render(w, r, http.StatusOK, "run", p)
+}
+
+// sseKeepalive is how often an idle event stream sends a comment, so that
+// proxies and the browser keep it open.
+const sseKeepalive = 15 * time.Second
+
+// runEvents streams a run's events after a cursor (the Last-Event-ID
+// header of a reconnecting EventSource, else ?after=) as server-sent
+// events: "output" events with {"stream","text"} data, then one "exit"
+// event with {"status","exitCode"}, each with its sequence number as id.
+func (c *Console) runEvents(w http.ResponseWriter, r *http.Request, ss *session) {
+	id := r.URL.Query().Get("id")
+	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			after = n
+		}
+	}
+	h, err := c.opts.Runtime.GetExec(r.Context(), id, runtime.GetOptions{After: max(after, 0)})
+	if err != nil {
+		code := http.StatusInternalServerError
+		if errors.Is(err, vfs.ENOENT) {
+			code = http.StatusNotFound
+		}
+		http.Error(w, err.Error(), code)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	w.WriteHeader(http.StatusOK)
+	rc.Flush()
+	events := make(chan runtime.Event)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			ev, err := h.Next(ctx)
+			if err != nil {
+				errc <- err
+				return
+			}
+			select {
+			case events <- ev:
+			case <-ctx.Done():
+				errc <- ctx.Err()
+				return
+			}
+		}
+	}()
+	tick := time.NewTicker(sseKeepalive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil {
+				return
+			}
+			rc.Flush()
+		case err := <-errc:
+			if err != io.EOF && ctx.Err() == nil {
+				writeEvent(w, 0, "error", map[string]string{"message": err.Error()})
+				rc.Flush()
+			}
+			return
+		case ev := <-events:
+			switch ev.Kind {
+			case runtime.EventStdout, runtime.EventStderr:
+				writeEvent(w, ev.Seq, "output", map[string]string{"stream": ev.Kind.String(), "text": string(ev.Data)})
+			case runtime.EventTruncated:
+				writeEvent(w, ev.Seq, "output", map[string]string{"stream": "note", "text": "\n[the stored output ends here]\n"})
+			case runtime.EventExit:
+				writeEvent(w, ev.Seq, "exit", map[string]any{"status": ev.Status, "exitCode": ev.ExitCode})
+			}
+			if err := rc.Flush(); err != nil {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// nook console: live output of a run page by server-sent events. Output is
+// added as text (textContent), never as markup. EventSource reconnects by
+// itself, sending the last event id, so the stream resumes where it broke.
+"use strict";
+document.addEventListener("DOMContentLoaded", function () {
+  var out = document.getElementById("output");
+  if (!out || !out.dataset.url) return;
+  var status = document.getElementById("status");
+  var es = new EventSource(out.dataset.url);
+  if (status) status.textContent = "running (live)";
+  es.addEventListener("output", function (e) {
+    var d = JSON.parse(e.data);
+    var span = document.createElement("span");
+    span.className = d.stream;
+    span.textContent = d.text;
+    out.appendChild(span);
+  });
+  es.addEventListener("exit", function (e) {
+    var d = JSON.parse(e.data);
+    es.close();
+    if (status) status.textContent = d.status + " (exit " + d.exitCode + ")";
+    // The finished page has the value, changed files and journal.
+    setTimeout(function () { location.reload(); }, 200);
+  });
+  es.addEventListener("error", function (e) {
+    if (e.data && status) status.textContent = "live output failed: " + JSON.parse(e.data).message;
+  });
+});
