@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"strings"
 	"time"
 )
 
@@ -27,7 +28,43 @@ func pretty(raw json.RawMessage) string {
 		buf.Reset()
 		buf.Write(raw)
 	}
-	return clip(buf.String(), MaxValueBytes)
+	return clip(unescapeHTML(buf.String()), MaxValueBytes)
+}
+
+// unescapeHTML turns the \u003c, \u003e and \u0026 escapes Go's JSON
+// encoder writes for <, > and & back into the characters, for people to
+// read: the page escapes them for HTML. An escaped backslash before
+// "u003c" stays as it is.
+func unescapeHTML(s string) string {
+	if !strings.Contains(s, `\u00`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] == 'u' && i+6 <= len(s) {
+			switch s[i+2 : i+6] {
+			case "003c", "003C":
+				b.WriteByte('<')
+				i += 5
+				continue
+			case "003e", "003E":
+				b.WriteByte('>')
+				i += 5
+				continue
+			case "0026":
+				b.WriteByte('&')
+				i += 5
+				continue
+			}
+		}
+		b.WriteString(s[i : i+2]) // any other escape, kept whole
+		i++
+	}
+	return b.String()
 }
 
 // clip cuts s to n bytes, with a note saying how much was cut.

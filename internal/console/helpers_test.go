@@ -106,7 +106,7 @@ type client struct {
 func (e *env) client() *client {
 	jar, _ := cookiejar.New(nil)
 	return &client{t: e.t, e: e, hc: &http.Client{Jar: jar, Timeout: 20 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},
+		Transport:     &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
