@@ -55,7 +55,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdServe = &command{
-	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--metrics=false] [--log-format text|json] [--log-level LEVEL]",
+	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--metrics=false] [--console=false] [--log-format text|json] [--log-level LEVEL]",
 	summary: "serve the workspace's tools over MCP (streamable HTTP)",
 	help: `Serves the workspace's tools over MCP's streamable HTTP transport at
 http://HOST:PORT/mcp until interrupted, and prints that URL on stderr.
@@ -83,7 +83,14 @@ error): method, path, status, bytes, duration, client address and MCP
 session, never bodies, query strings or headers. /metrics serves Prometheus
 metrics (behind the token, if any; --metrics=false drops it), and traces go
 to an OpenTelemetry collector over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT
-(or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set: see README "Operating nook".`,
+(or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set: see README "Operating nook".
+
+At / nook serves a web console (--console=false drops it): the runs with
+their live output, values and journals, the calls waiting for a person's
+answer (approve, deny or answer with JSON; who and when is recorded in
+the workspace under /.nook/console), and the files. A person logs in once
+with the token, for a session cookie; without a token it needs no login
+and answers at loopback addresses only. See README "Console".`,
 	run: runServe,
 }
 
@@ -94,6 +101,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	publish := fl.Bool("publish", false, "add the publish tool, sharing files through signed expiring links at /p/")
 	publishURL := fl.String("publish-url", "", "the base `URL` of published links (default http://HOST:PORT)")
 	metrics := fl.Bool("metrics", true, "serve Prometheus metrics at /metrics (behind the token, if any)")
+	withConsole := fl.Bool("console", true, "serve the web console at / (log in with the token)")
 	logFormat, logLevel := logFlags(fl, "info")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
@@ -159,6 +167,11 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 		SessionTimeout: 30 * time.Minute,
 		Logger:         log,
 	}))
+	if *withConsole {
+		if err := mountConsole(mux, a.ws, token, log); err != nil {
+			return err
+		}
+	}
 	var h http.Handler = mux
 	if a.tel != nil {
 		server.AddReceivingMiddleware(a.tel.MCPMiddleware())
