@@ -211,7 +211,15 @@ func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
-	t := randomToken()
+	// Keep the token of an earlier visit: another tab's login page, or a
+	// request the browser makes on its own (a favicon sent here), must not
+	// invalidate the form on screen.
+	t := ""
+	if ck, err := r.Cookie(loginCookie); err == nil && len(ck.Value) == len(randomToken()) {
+		t = ck.Value
+	} else {
+		t = randomToken()
+	}
 	c.setCookie(w, r, loginCookie, t, 600)
 	c.render(w, r, http.StatusOK, "login", &loginPage{base: base{Title: "Log in"}, Token: t})
 }

@@ -92,6 +92,7 @@ func New(opts Options) (*Console, error) {
 	static, _ := fs.Sub(staticFS, "static")
 	m := http.NewServeMux()
 	m.Handle("GET /static/", http.StripPrefix("/static/", staticHandler(static)))
+	m.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	m.HandleFunc("GET /login", c.loginForm)
 	m.HandleFunc("POST /login", c.login)
 	m.Handle("POST /logout", c.authed(c.logout))
