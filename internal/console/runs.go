@@ -189,12 +189,18 @@ func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
 			}
 		}
 	}
-	if runs, err := rt.Runs(ctx, 200); err == nil {
-		for i := range runs {
-			if runs[i].ID == id {
-				p.Info = &runs[i]
+	if p.Running {
+		// Only the listing has a running run's start; a finished run's
+		// result has it.
+		if runs, err := rt.Runs(ctx, runningLookup); err == nil {
+			for i := range runs {
+				if runs[i].ID == id {
+					p.Info = &runs[i]
+				}
 			}
 		}
+	} else {
+		p.Info = &runtime.RunInfo{ID: id, Created: p.Result.Created, Finished: p.Result.Finished}
 	}
 	calls, err := rt.Journal(ctx, id)
 	if err == nil {
@@ -213,6 +219,10 @@ func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
 	p.Title = "Run " + id
 	c.render(w, r, http.StatusOK, "run", p)
 }
+
+// runningLookup is how many of the newest runs a running run's page looks
+// through for its start time.
+const runningLookup = 200
 
 // sseKeepalive is how often an idle event stream sends a comment, so that
 // proxies and the browser keep it open.
