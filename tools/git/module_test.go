@@ -261,3 +261,95 @@ func TestRunCommitRepeated(t *testing.T) {
 		t.Fatalf("repeated commit: %q", n)
 	}
 }
+
+// TestRunMergeRepeatedAfterCheckout: a merge killed after it wrote the
+// worktree but before the repository's files (the index among them) were
+// written leaves the files it checked out untracked; the repeat removes
+// them, merges as the first attempt did and prints what it printed, and
+// leaves alone an untracked file that was there before.
+func TestRunMergeRepeatedAfterCheckout(t *testing.T) {
+	ws := newWS(t)
+	f := ws.FS()
+	clock := time.Unix(1767225600, 0).UTC()
+	opts := Options{Identity: testID, Now: func() time.Time { return clock }}
+	g := New(f, opts)
+	nookGit(t, g, "init", "-q")
+	f.WriteFile(bg, "/workspace/a.txt", []byte("one\ntwo\nthree\n"), nil)
+	nookGit(t, g, "add", "a.txt")
+	nookGit(t, g, "commit", "-qm", "first")
+	nookGit(t, g, "checkout", "-qb", "feature")
+	f.WriteFile(bg, "/workspace/a.txt", []byte("one\ntwo\nTHREE\n"), nil)
+	f.WriteFile(bg, "/workspace/sub/f.txt", []byte("f\n"), &vfs.WriteOptions{MkdirAll: true})
+	nookGit(t, g, "add", ".")
+	nookGit(t, g, "commit", "-qm", "feature")
+	nookGit(t, g, "checkout", "-q", "main")
+	f.WriteFile(bg, "/workspace/a.txt", []byte("ONE\ntwo\nthree\n"), nil)
+	nookGit(t, g, "commit", "-qam", "main")
+	// Untracked, and the same content as a blob the merge checks out.
+	f.WriteFile(bg, "/workspace/keep.txt", []byte("f\n"), nil)
+
+	gitFiles := func() map[string][]byte {
+		l, err := f.Find(bg, "/workspace/.git", "", &vfs.FindOptions{Exclude: []string{"objects"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]byte{}
+		for _, e := range l.Entries {
+			if e.Kind == vfs.TypeFile {
+				out[strings.TrimPrefix(e.Path, "/workspace/.git/")], _ = f.ReadFile(bg, e.Path)
+			}
+		}
+		return out
+	}
+	before := gitFiles()
+	m := Module(f, opts)
+	cc := &runtime.CallContext{RunID: "r", CallID: "r/9"}
+	args := []any{map[string]any{"args": []any{"merge", "feature"}}}
+	first, err := m["run"](bg, cc, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := first.(map[string]any); out["exitCode"] != 0.0 || !strings.Contains(out["stdout"].(string), "Merge made by the 'ort' strategy.") {
+		t.Fatalf("merge: %s", mustJSON(first))
+	}
+	head := nookGit(t, g, "rev-parse", "HEAD")
+
+	// The crash: the worktree is merged, the repository's files are as
+	// they were, and the receipt is the pending one the merge wrote first.
+	for rel := range gitFiles() {
+		if _, ok := before[rel]; !ok {
+			f.Remove(bg, "/workspace/.git/"+rel, nil)
+		}
+	}
+	for rel, b := range before {
+		f.WriteFile(bg, "/workspace/.git/"+rel, b, nil)
+	}
+	var rf receiptFile
+	b, _ := f.ReadFile(bg, "/.nook/runs/r/calls/9.json")
+	if err := json.Unmarshal(b, &rf); err != nil || rf.State != "done" {
+		t.Fatalf("receipt %s: %v", b, err)
+	}
+	parent := strings.TrimSpace(nookGit(t, g, "rev-parse", "HEAD"))
+	rf.State, rf.Result = "pending", nil
+	rf.Pending, _ = json.Marshal(pendingCommit{Parent: parent, When: clock.Unix(),
+		Before: &snapshot{Git: before, Untracked: []string{"keep.txt"}}})
+	b, _ = json.Marshal(rf)
+	f.WriteFile(bg, "/.nook/runs/r/calls/9.json", b, nil)
+	if st := nookGit(t, g, "status", "--porcelain"); st != " M a.txt\n?? keep.txt\n?? sub/\n" {
+		t.Fatalf("status after the crash:\n%s", st)
+	}
+
+	again, err := m["run"](bg, cc, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mustJSON(first) != mustJSON(again) {
+		t.Fatalf("repeat printed %s, first %s", mustJSON(again), mustJSON(first))
+	}
+	if got := nookGit(t, g, "rev-parse", "HEAD"); got != head {
+		t.Fatalf("HEAD after the repeat %s, first %s", got, head)
+	}
+	if st := nookGit(t, g, "status", "--porcelain"); st != "?? keep.txt\n" {
+		t.Fatalf("status after the repeat:\n%s", st)
+	}
+}

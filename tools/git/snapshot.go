@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -22,6 +23,11 @@ import (
 type snapshot struct {
 	Git  map[string][]byte `json:"git"`
 	Work map[string]*wsave `json:"work,omitempty"`
+	// Untracked lists the worktree's files that were not in the index
+	// (ignored ones included), so a repeat can tell a file the first
+	// attempt checked out before its crash kept the index from naming
+	// it. nil in a snapshot written before it was recorded.
+	Untracked []string `json:"untracked"`
 }
 
 // wsave is a dirty worktree file: its content and mode, or nothing when
@@ -89,6 +95,20 @@ func (x *cli) takeSnapshot() *snapshot {
 		total += len(b)
 		s.Work[c.path] = &wsave{Data: b, Mode: uint32(w.mode)}
 	}
+	tracked := map[string]bool{}
+	if i, err := x.r.readIndex(); err == nil {
+		for _, n := range i.flatNames() {
+			tracked[n] = true
+		}
+	}
+	s.Untracked = []string{}
+	for p := range x.scanned {
+		if !tracked[p] {
+			s.Untracked = append(s.Untracked, p)
+			total += len(p)
+		}
+	}
+	sort.Strings(s.Untracked)
 	if total > maxSnapshotBytes {
 		return nil
 	}
@@ -175,7 +195,31 @@ func (x *cli) restoreSnapshot(s *snapshot) error {
 			}
 		}
 	}
+	if s.Untracked != nil {
+		// A file in neither index nor the snapshot that holds a blob of
+		// the repository is one the first attempt checked out before its
+		// index was written (the index is written last): the repeat
+		// would find it in its way. A file someone else made meanwhile
+		// is left alone.
+		was := map[string]bool{}
+		for _, n := range s.Untracked {
+			was[n] = true
+		}
+		for n, cur := range ws {
+			if names[n] || was[n] {
+				continue
+			}
+			if h, err := x.workHash(n, cur, nil); err == nil && x.r.Storer.HasEncodedObject(h) == nil {
+				if err := x.removeWork(n); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	x.invalidate()
 	x.idxMtime = 0
+	// The worktree is as the first attempt found it: what the repeat
+	// changes is reported against this state, not against the restore.
+	clear(x.touched)
 	return nil
 }
