@@ -7,7 +7,7 @@ import (
 )
 
 // SchemaVersion is the version of the journal tables this build writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // schemaV1 creates the journal tables.
 //
@@ -156,4 +156,7 @@ var migrations = map[int]string{
 	// v2: output_error says why a run's output could not be kept in full
 	// (its spill file could not be written).
 	1: `ALTER TABLE journal_runs ADD COLUMN output_error TEXT`,
+	// v3: runs listed newest first (List, the console's pages) come from
+	// an index instead of sorting the table, blobs and all.
+	2: `CREATE INDEX journal_runs_created ON journal_runs(created, id)`,
 }

@@ -399,25 +399,23 @@ func (st *Store) Events(ctx context.Context, id string, after int64, max int) ([
 type ListOptions struct {
 	// Running lists only running runs; Finished only finished ones.
 	Running, Finished bool
+	// Status, when set, lists only the runs with this status.
+	Status string
+	// Backend, when set, lists only the runs of this backend.
+	Backend string
+	// Offset skips that many of the newest matching runs (a page).
+	Offset int
 	// Limit bounds the list (default 100).
 	Limit int
 }
 
-// List returns runs, newest first.
+// List returns runs, newest first. The runs come from an index on their
+// creation time, so a page costs its rows, not the table.
 func (st *Store) List(ctx context.Context, o ListOptions) ([]*Run, error) {
-	if o.Limit <= 0 {
-		o.Limit = 100
-	}
-	where := ""
-	switch {
-	case o.Running && !o.Finished:
-		where = "WHERE finished IS NULL"
-	case o.Finished && !o.Running:
-		where = "WHERE finished IS NOT NULL"
-	}
+	q, args := listQuery(o)
 	var runs []*Run
 	err := st.db.Read(ctx, func(c *sqldb.Conn) error {
-		s, err := c.Query(`SELECT `+runColumns+` FROM journal_runs `+where+` ORDER BY created DESC, id DESC LIMIT ?`, o.Limit)
+		s, err := c.Query(q, args...)
 		if err != nil {
 			return err
 		}
@@ -427,6 +425,36 @@ func (st *Store) List(ctx context.Context, o ListOptions) ([]*Run, error) {
 		return sqldb.Done(s, nil)
 	})
 	return runs, err
+}
+
+// listQuery is List's statement. The page's ids come from the creation
+// index alone (it covers created and id), so the rows an offset skips
+// are never read; then the page's rows are read by id.
+func listQuery(o ListOptions) (string, []any) {
+	if o.Limit <= 0 {
+		o.Limit = 100
+	}
+	var where []string
+	var args []any
+	switch {
+	case o.Running && !o.Finished:
+		where = append(where, "finished IS NULL")
+	case o.Finished && !o.Running:
+		where = append(where, "finished IS NOT NULL")
+	}
+	if o.Status != "" {
+		where, args = append(where, "status = ?"), append(args, o.Status)
+	}
+	if o.Backend != "" {
+		where, args = append(where, "backend = ?"), append(args, o.Backend)
+	}
+	q := `SELECT id FROM journal_runs INDEXED BY journal_runs_created`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q = `SELECT ` + runColumns + ` FROM journal_runs WHERE id IN (` + q +
+		` ORDER BY created DESC, id DESC LIMIT ? OFFSET ?) ORDER BY created DESC, id DESC`
+	return q, append(args, o.Limit, max(o.Offset, 0))
 }
 
 // Delete removes a finished run and its events and returns the record as

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,7 +176,8 @@ func TestOrphansAndLeases(t *testing.T) {
 	}
 }
 
-// A v1 journal gains output_error on open and keeps its runs.
+// A v1 journal gains output_error and the runs' creation index on open
+// and keeps its runs.
 func TestSchemaV1Migrates(t *testing.T) {
 	st, f := openStore(t)
 	db := wsdb.DB(f)
@@ -185,7 +187,7 @@ func TestSchemaV1Migrates(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := db.Write(ctx, func(c *sqldb.Conn) error {
-		return c.Exec(`ALTER TABLE journal_runs DROP COLUMN output_error; UPDATE journal_state SET schema_version = 1`)
+		return c.Exec(`ALTER TABLE journal_runs DROP COLUMN output_error; DROP INDEX journal_runs_created; UPDATE journal_state SET schema_version = 1`)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -200,6 +202,80 @@ func TestSchemaV1Migrates(t *testing.T) {
 	r, err := st.Get(ctx, "r1")
 	if err != nil || r.OutputError != "lost" || r.StdoutBytes != 1 {
 		t.Fatalf("Get after migration = %+v, %v", r, err)
+	}
+	if l, err := st.List(ctx, ListOptions{}); err != nil || len(l) != 1 || l[0].ID != "r1" {
+		t.Fatalf("List after migration = %v, %v", l, err)
+	}
+}
+
+// List pages newest first through the creation index, filtered by state,
+// status and backend, and never sorts the table.
+func TestListPagesAndFilters(t *testing.T) {
+	st, f := openStore(t)
+	ctx := context.Background()
+	for i := range 10 {
+		backend := "js"
+		if i%2 == 1 {
+			backend = "shell"
+		}
+		// Two runs share each creation time: the id breaks the tie.
+		if err := st.Create(ctx, &Run{ID: fmt.Sprintf("r%d", i), Backend: backend, Created: time.Unix(int64(100+i/2), 0)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"r2", "r5"} {
+		if _, err := st.Finish(ctx, id, nil, Progress{}, Final{Status: Completed, Finished: time.Unix(200, 0)}, Retain{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(o ListOptions) string {
+		t.Helper()
+		l, err := st.List(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range l {
+			out = append(out, r.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		o    ListOptions
+		want string
+	}{
+		{ListOptions{}, "r9 r8 r7 r6 r5 r4 r3 r2 r1 r0"},
+		{ListOptions{Limit: 3}, "r9 r8 r7"},
+		{ListOptions{Limit: 3, Offset: 3}, "r6 r5 r4"},
+		{ListOptions{Limit: 3, Offset: 9}, "r0"},
+		{ListOptions{Offset: 10}, ""},
+		{ListOptions{Backend: "shell"}, "r9 r7 r5 r3 r1"},
+		{ListOptions{Backend: "shell", Offset: 1, Limit: 2}, "r7 r5"},
+		{ListOptions{Status: Completed}, "r5 r2"},
+		{ListOptions{Finished: true}, "r5 r2"},
+		{ListOptions{Running: true, Backend: "js"}, "r8 r6 r4 r0"},
+	} {
+		if got := ids(c.o); got != c.want {
+			t.Errorf("List(%+v) = %q, want %q", c.o, got, c.want)
+		}
+	}
+	var plan []string
+	err := wsdb.DB(f).Read(ctx, func(c *sqldb.Conn) error {
+		q, args := listQuery(ListOptions{Limit: 50, Offset: 5000})
+		s, err := c.Query(`EXPLAIN QUERY PLAN `+q, args...)
+		if err != nil {
+			return err
+		}
+		for s.Step() {
+			plan = append(plan, s.ColumnText(3))
+		}
+		return sqldb.Done(s, nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "SCAN journal_runs USING COVERING INDEX journal_runs_created") {
+		t.Fatalf("the runs list does not page through its index alone: %s", p)
 	}
 }
 

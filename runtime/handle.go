@@ -411,25 +411,71 @@ type RunInfo struct {
 	// Parent is the run that started this one, for a nested run (a
 	// KindExec call: child_process, the shell's node); empty otherwise.
 	Parent string
+	// Policy is what happens to the run when it is interrupted.
+	Policy Policy
 }
 
 // Runs lists retained and running runs, newest first, at most limit
 // (default 100).
 func (r *Runtime) Runs(ctx context.Context, limit int) ([]RunInfo, error) {
-	recs, err := r.store.List(ctx, journal.ListOptions{Limit: limit})
+	return r.ListRuns(ctx, ListRunsOptions{Limit: limit})
+}
+
+// ListRunsOptions select a page of runs for ListRuns.
+type ListRunsOptions struct {
+	// Status, when set, lists only the runs with this status
+	// (StatusRunning for the unfinished ones).
+	Status Status
+	// Backend, when set, lists only the runs of this backend.
+	Backend string
+	// Offset skips that many of the newest matching runs; Limit bounds
+	// the page (default 100).
+	Offset, Limit int
+}
+
+// ListRuns lists retained and running runs, newest first, filtered and
+// paged by o. A page costs its rows: the runs come from an index on their
+// creation time.
+func (r *Runtime) ListRuns(ctx context.Context, o ListRunsOptions) ([]RunInfo, error) {
+	lo := journal.ListOptions{Backend: o.Backend, Offset: o.Offset, Limit: o.Limit}
+	if o.Status == StatusRunning {
+		lo.Running = true
+	} else {
+		lo.Status = string(o.Status)
+	}
+	recs, err := r.store.List(ctx, lo)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]RunInfo, len(recs))
 	for i, rec := range recs {
-		out[i] = RunInfo{ID: rec.ID, Backend: rec.Backend, Status: Status(rec.Status), ExitCode: rec.ExitCode,
-			Created: rec.Created, Finished: rec.Finished, StdoutBytes: rec.StdoutBytes, StderrBytes: rec.StderrBytes}
-		var q struct {
-			Parent string `json:"parent"`
-		}
-		if json.Unmarshal(rec.Request, &q) == nil {
-			out[i].Parent = q.Parent
-		}
+		out[i] = runInfoOf(rec)
 	}
 	return out, nil
+}
+
+// Info returns the listing entry of run id, retained or running; an
+// unknown run is an error wrapping ENOENT.
+func (r *Runtime) Info(ctx context.Context, id string) (RunInfo, error) {
+	rec, err := r.store.Get(ctx, id)
+	if err != nil {
+		return RunInfo{}, r.notFound("info", id, err)
+	}
+	return runInfoOf(rec), nil
+}
+
+func runInfoOf(rec *journal.Run) RunInfo {
+	info := RunInfo{ID: rec.ID, Backend: rec.Backend, Status: Status(rec.Status), ExitCode: rec.ExitCode,
+		Created: rec.Created, Finished: rec.Finished, StdoutBytes: rec.StdoutBytes, StderrBytes: rec.StderrBytes,
+		Policy: Policy(rec.Policy)}
+	if info.Policy == "" {
+		info.Policy = PolicyFail
+	}
+	var q struct {
+		Parent string `json:"parent"`
+	}
+	if json.Unmarshal(rec.Request, &q) == nil {
+		info.Parent = q.Parent
+	}
+	return info
 }

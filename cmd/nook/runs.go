@@ -225,16 +225,7 @@ func runInfo(ctx context.Context, rt *runtime.Runtime, id string) (runtime.RunIn
 	if err != nil {
 		return runtime.RunInfo{}, err
 	}
-	runs, err := rt.Runs(ctx, 1<<20)
-	if err != nil {
-		return runtime.RunInfo{}, err
-	}
-	for _, r := range runs {
-		if r.ID == h.ID {
-			return r, nil
-		}
-	}
-	return runtime.RunInfo{}, &runtime.Error{Op: "getexec", ID: id, Code: "ENOENT", Text: "no such run: " + id}
+	return rt.Info(ctx, h.ID)
 }
 
 func runsShow(a *app, fl *flag.FlagSet, args []string) error {

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -346,4 +349,115 @@ func TestNoTokenLoopbackOnly(t *testing.T) {
 		t.Errorf("no token, Host evil.example: %d", res.StatusCode)
 	}
 	wantCSP(t, "refused host", res.Header)
+}
+
+// The runs list filters by status and backend, keeps the filters across
+// its pages, and refuses a filter it does not know.
+func TestRunsListFilters(t *testing.T) {
+	e := newEnv(t, "")
+	ctx := context.Background()
+	run := func(id, backend, src string) {
+		t.Helper()
+		h, err := e.ws.Runtime().Exec(ctx, src, runtime.ExecOptions{ID: id, Backend: backend})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitResult(t, h)
+	}
+	for i := range console.RunsPerPage + 2 {
+		run(fmt.Sprintf("f%02d", i), "shell", "exit 3")
+	}
+	run("ok", "shell", "true")
+	run("j", "js", "export default () => 1")
+	c := e.client()
+	ids := func(body string) string {
+		var out []string
+		for _, m := range regexp.MustCompile(`<a href="/run\?id=([^"]+)">`).FindAllStringSubmatch(body, -1) {
+			out = append(out, m[1])
+		}
+		return strings.Join(out, " ")
+	}
+	p := c.get("/runs?status=failed&backend=shell")
+	if p.code != 200 {
+		t.Fatalf("filtered list: %d %s", p.code, p.body)
+	}
+	var want []string
+	for i := console.RunsPerPage + 1; i >= 2; i-- {
+		want = append(want, fmt.Sprintf("f%02d", i))
+	}
+	if got := ids(p.body); got != strings.Join(want, " ") {
+		t.Errorf("failed shell runs, page 0: %s", got)
+	}
+	for _, s := range []string{`<a href="/runs?backend=shell&amp;page=1&amp;status=failed" rel="next">`,
+		`<option selected>failed</option>`, `<option selected>shell</option>`} {
+		if !strings.Contains(p.body, s) {
+			t.Errorf("filtered list lacks %s", s)
+		}
+	}
+	p = c.get("/runs?backend=shell&page=1&status=failed")
+	if got := ids(p.body); got != "f01 f00" {
+		t.Errorf("failed shell runs, page 1: %s", got)
+	}
+	if !strings.Contains(p.body, `<a href="/runs?backend=shell&amp;status=failed" rel="prev">`) || strings.Contains(p.body, `rel="next"`) {
+		t.Errorf("page 1's pager:\n%s", p.body)
+	}
+	if got := ids(c.get("/runs?backend=js").body); got != "j" {
+		t.Errorf("js runs: %s", got)
+	}
+	if got := ids(c.get("/runs?status=completed").body); got != "j ok" {
+		t.Errorf("completed runs: %s", got)
+	}
+	if p := c.get("/runs?status=running"); ids(p.body) != "" || !strings.Contains(p.body, "No runs match.") {
+		t.Errorf("running runs: %s", p.body)
+	}
+	for q, msg := range map[string]string{"status=bogus": "There is no run status &#34;bogus&#34;.",
+		"backend=perl": "There is no backend &#34;perl&#34;."} {
+		if p := c.get("/runs?" + q); p.code != http.StatusBadRequest || !strings.Contains(p.body, msg) {
+			t.Errorf("%s: %d %s", q, p.code, p.body)
+		}
+	}
+}
+
+// Ten wrong tokens from one address in a minute lock it out of the login,
+// the right token included, until the minute ends; a login forgets the
+// address's failures.
+func TestLoginRateLimit(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Unix(1767225600, 0)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	e := newEnv(t, testToken, func(o *console.Options) {
+		o.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	})
+	c := e.client()
+	for i := range console.MaxLoginFailures {
+		if r := c.login("wrong", "Eve"); r.code != http.StatusUnauthorized {
+			t.Fatalf("wrong token %d: %d", i+1, r.code)
+		}
+		advance(time.Second)
+	}
+	r := c.login(testToken, "Ada")
+	msg := "Too many wrong tokens from this address: try again in 50 s (limit MaxLoginFailures, 10 a minute)."
+	if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") != "50" || !strings.Contains(r.body, msg) {
+		t.Fatalf("the right token while locked: %d %v\n%s", r.code, r.header, r.body)
+	}
+	if r := c.get("/runs"); r.code != http.StatusSeeOther {
+		t.Fatalf("a locked-out login made a session: /runs %d", r.code)
+	}
+	advance(49 * time.Second)
+	if r := c.login(testToken, "Ada"); r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") != "1" {
+		t.Fatalf("a second before the window ends: %d %v", r.code, r.header)
+	}
+	advance(time.Second)
+	c.mustLogin("Ada")
+	// A login forgets the address's failures: nine, a login, nine more
+	// and a login, all in one minute.
+	for range 2 {
+		c := e.client()
+		for i := range console.MaxLoginFailures - 1 {
+			if r := c.login("wrong", "Eve"); r.code != http.StatusUnauthorized {
+				t.Fatalf("wrong token %d after a login: %d", i+1, r.code)
+			}
+		}
+		c.mustLogin("Ada")
+	}
 }

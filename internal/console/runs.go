@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,50 +29,98 @@ type runsPage struct {
 	Page       int
 	Prev, Next int // -1: none
 	Capped     bool
+	// The filters: the selected status and backend ("" any), and the
+	// choices.
+	Status, Backend string
+	Statuses        []runtime.Status
+	Backends        []string
+}
+
+// runStatuses are the statuses the runs list filters by.
+var runStatuses = []runtime.Status{runtime.StatusRunning, runtime.StatusCompleted, runtime.StatusFailed,
+	runtime.StatusCancelled, runtime.StatusTimedOut}
+
+// PageURL is the address of page pg of the list with its filters.
+func (p *runsPage) PageURL(pg int) string {
+	q := url.Values{}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Backend != "" {
+		q.Set("backend", p.Backend)
+	}
+	if pg > 0 {
+		q.Set("page", strconv.Itoa(pg))
+	}
+	if len(q) == 0 {
+		return "/runs"
+	}
+	return "/runs?" + q.Encode()
 }
 
 func (c *Console) runsPage(w http.ResponseWriter, r *http.Request, ss *session) {
 	ctx := r.Context()
-	pg, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	q := r.URL.Query()
+	pg, _ := strconv.Atoi(q.Get("page"))
 	pg = max(pg, 0)
+	p := &runsPage{base: c.with(ss, "runs", "Runs"), Page: pg, Prev: pg - 1, Next: -1, Statuses: runStatuses}
+	for _, b := range c.opts.Runtime.Backends() {
+		p.Backends = append(p.Backends, b.ID)
+	}
+	if st := q.Get("status"); st != "" {
+		if !slices.Contains(runStatuses, runtime.Status(st)) {
+			c.fail(w, r, ss, http.StatusBadRequest, "There is no run status "+strconv.Quote(st)+".")
+			return
+		}
+		p.Status = st
+	}
+	if b := q.Get("backend"); b != "" {
+		if !slices.Contains(p.Backends, b) {
+			c.fail(w, r, ss, http.StatusBadRequest, "There is no backend "+strconv.Quote(b)+".")
+			return
+		}
+		p.Backend = b
+	}
 	start := pg * RunsPerPage
 	if start >= MaxRunsListed {
 		c.fail(w, r, ss, http.StatusBadRequest, "The runs list pages only through the newest "+strconv.Itoa(MaxRunsListed)+" runs (limit MaxRunsListed).")
 		return
 	}
-	limit := min(start+RunsPerPage+1, MaxRunsListed)
-	runs, err := c.opts.Runtime.Runs(ctx, limit)
+	// One more than the page tells whether there is a next one.
+	limit := min(RunsPerPage+1, MaxRunsListed-start)
+	runs, err := c.opts.Runtime.ListRuns(ctx, runtime.ListRunsOptions{Status: runtime.Status(p.Status), Backend: p.Backend,
+		Offset: start, Limit: limit})
 	if err != nil {
 		c.fail(w, r, ss, http.StatusInternalServerError, "Listing the runs failed: "+err.Error())
 		return
 	}
-	gone := map[string]bool{}
-	if ids, err := c.opts.Runtime.Interrupted(ctx); err == nil {
-		for _, id := range ids {
-			gone[id] = true
-		}
-	}
-	p := &runsPage{base: c.with(ss, "runs", "Runs"), Page: pg, Prev: pg - 1, Next: -1}
-	if len(runs) > start+RunsPerPage {
+	if len(runs) > RunsPerPage {
 		p.Next = pg + 1
-		runs = runs[:start+RunsPerPage]
-	} else if len(runs) == MaxRunsListed {
+		runs = runs[:RunsPerPage]
+	} else if start+len(runs) == MaxRunsListed {
 		p.Capped = true
 	}
+	var gone map[string]bool
 	now := c.opts.Now()
-	for _, info := range runs[min(start, len(runs)):] {
-		row := runRow{RunInfo: info, Running: info.Finished.IsZero(), Interrupted: gone[info.ID]}
+	for _, info := range runs {
+		row := runRow{RunInfo: info, Policy: info.Policy, Running: info.Finished.IsZero()}
+		if row.Running {
+			if gone == nil {
+				// Only a page with running runs asks which are orphans.
+				gone = map[string]bool{}
+				if ids, err := c.opts.Runtime.Interrupted(ctx); err == nil {
+					for _, id := range ids {
+						gone[id] = true
+					}
+				}
+			}
+			row.Interrupted = gone[info.ID]
+		}
 		end := info.Finished
 		if end.IsZero() {
 			end = now
 		}
 		row.Duration = max(0, end.Sub(info.Created))
-		if rec, err := c.opts.Runtime.Record(ctx, info.ID); err == nil {
-			row.Policy = rec.Policy
-		}
-		if row.Policy == "" {
-			row.Policy = runtime.PolicyFail
-		}
 		p.Runs = append(p.Runs, row)
 	}
 	c.render(w, r, http.StatusOK, "runs", p)
@@ -95,7 +145,7 @@ type runPage struct {
 	base
 	ID, Backend string
 	Policy      runtime.Policy
-	Info        *runtime.RunInfo // nil when not among the newest runs
+	Info        *runtime.RunInfo // nil when the run's record could not be read
 	Running     bool
 	Output      []segment
 	OutputNote  string
@@ -190,14 +240,10 @@ func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
 		}
 	}
 	if p.Running {
-		// Only the listing has a running run's start; a finished run's
-		// result has it.
-		if runs, err := rt.Runs(ctx, runningLookup); err == nil {
-			for i := range runs {
-				if runs[i].ID == id {
-					p.Info = &runs[i]
-				}
-			}
+		// Only the run's record has a running run's start; a finished
+		// run's result has it.
+		if info, err := rt.Info(ctx, id); err == nil {
+			p.Info = &info
 		}
 	} else {
 		p.Info = &runtime.RunInfo{ID: id, Created: p.Result.Created, Finished: p.Result.Finished}
@@ -219,10 +265,6 @@ func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
 	p.Title = "Run " + id
 	c.render(w, r, http.StatusOK, "run", p)
 }
-
-// runningLookup is how many of the newest runs a running run's page looks
-// through for its start time.
-const runningLookup = 200
 
 // sseKeepalive is how often an idle event stream sends a comment, so that
 // proxies and the browser keep it open.
