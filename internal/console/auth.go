@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -236,7 +237,19 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "forbidden: the login form's token is missing or wrong (reload the login page)", http.StatusForbidden)
 		return
 	}
+	client := clientPrefix(r.RemoteAddr)
+	if wait := c.logins.locked(client); wait > 0 {
+		secs := int((wait + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		t := randomToken()
+		c.setCookie(w, r, loginCookie, t, 600)
+		c.render(w, r, http.StatusTooManyRequests, "login", &loginPage{base: base{Title: "Log in"}, Token: t,
+			Message: "Too many wrong tokens from this address: try again in " + strconv.Itoa(secs) +
+				" s (limit MaxLoginFailures, " + strconv.Itoa(MaxLoginFailures) + " a minute)."})
+		return
+	}
 	if c.opts.Token == "" || !equal(r.PostFormValue("token"), c.opts.Token) {
+		c.logins.failed(client)
 		t := randomToken()
 		c.setCookie(w, r, loginCookie, t, 600)
 		c.render(w, r, http.StatusUnauthorized, "login", &loginPage{base: base{Title: "Log in"}, Token: t,
@@ -250,6 +263,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "someone with the token"
 	}
+	c.logins.succeeded(client)
 	id, _ := c.sessions.create(name)
 	c.setCookie(w, r, loginCookie, "", -1)
 	c.setCookie(w, r, sessionCookie, id, int(c.opts.SessionTTL.Seconds()))

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/nookdev/nook/runtime"
@@ -53,6 +54,7 @@ type Console struct {
 	opts     Options
 	pages    map[string]*template.Template
 	sessions *sessions
+	logins   *loginLimiter
 	local    *session // the session of every request without a token
 	mux      *http.ServeMux
 	handler  http.Handler
@@ -77,6 +79,7 @@ func New(opts Options) (*Console, error) {
 	}
 	c := &Console{opts: opts, pages: map[string]*template.Template{},
 		sessions: &sessions{m: map[string]*session{}, ttl: opts.SessionTTL, max: opts.MaxSessions, now: opts.Now},
+		logins:   &loginLimiter{m: map[netip.Prefix]*loginFailures{}, now: opts.Now},
 		local:    &session{name: "local user", csrf: randomToken()}}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
 	if err != nil {

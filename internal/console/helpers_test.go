@@ -34,7 +34,7 @@ type env struct {
 	srv *httptest.Server
 }
 
-func newEnv(t *testing.T, token string) *env {
+func newEnv(t *testing.T, token string, with ...func(*console.Options)) *env {
 	t.Helper()
 	mods := map[string]runtime.Module{"ws:ask": {
 		"ok": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
@@ -47,7 +47,11 @@ func newEnv(t *testing.T, token string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := console.New(console.Options{FS: ws.FS(), Runtime: ws.Runtime(), Token: token})
+	opts := console.Options{FS: ws.FS(), Runtime: ws.Runtime(), Token: token}
+	for _, f := range with {
+		f(&opts)
+	}
+	c, err := console.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
