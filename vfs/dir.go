@@ -161,12 +161,15 @@ func listDir(c *sqldb.Conn, inode int64, dirPath, after string, offset, limit in
 
 // listDirFrom is listDir with names after bound, or from it (inclusive).
 func listDirFrom(c *sqldb.Conn, inode int64, dirPath, bound string, inclusive bool, offset, limit int) ([]Entry, bool, error) {
-	sql := `SELECT d.name, n.inode, n.type, n.mode, n.size, n.mtime FROM vfs_dirents d
-		JOIN vfs_nodes n ON n.inode = d.inode WHERE d.parent = ? AND d.name > ? ORDER BY d.name LIMIT ? OFFSET ?`
+	// The offset skips directory entries alone (a range of the dirents'
+	// primary key); only the page's entries are joined to their nodes.
+	cmp := ">"
 	if inclusive {
-		sql = `SELECT d.name, n.inode, n.type, n.mode, n.size, n.mtime FROM vfs_dirents d
-		JOIN vfs_nodes n ON n.inode = d.inode WHERE d.parent = ? AND d.name >= ? ORDER BY d.name LIMIT ? OFFSET ?`
+		cmp = ">="
 	}
+	sql := `SELECT d.name, n.inode, n.type, n.mode, n.size, n.mtime FROM
+		(SELECT name, inode FROM vfs_dirents WHERE parent = ? AND name ` + cmp + ` ? ORDER BY name LIMIT ? OFFSET ?) d
+		JOIN vfs_nodes n ON n.inode = d.inode ORDER BY d.name`
 	s, err := c.Query(sql, inode, bound, limit+1, offset)
 	if err != nil {
 		return nil, false, err
