@@ -105,6 +105,7 @@ func New(opts Options) (*Console, error) {
 	m.Handle("GET /runs", c.authed(c.runsPage))
 	m.Handle("GET /run", c.authed(c.runPage))
 	m.Handle("GET /run/events", c.authed(c.runEvents))
+	m.Handle("POST /run/action", c.authed(c.runAction))
 	m.Handle("GET /approvals", c.authed(c.approvalsPage))
 	m.Handle("POST /approvals/answer", c.authed(c.answer))
 	m.Handle("GET /files", c.authed(c.filesPage))

@@ -461,3 +461,85 @@ func TestLoginRateLimit(t *testing.T) {
 		c.mustLogin("Ada")
 	}
 }
+
+// The run page's buttons: kill a running run, verify a finished
+// replay-policy run, dispose of a finished run; each refusal names why.
+func TestRunButtons(t *testing.T) {
+	e := newEnv(t, testToken)
+	ctx := context.Background()
+	c := e.client()
+	tok := c.mustLogin("Ada")
+	act := func(id, action string) resp {
+		t.Helper()
+		return c.do("POST", "/run/action", url.Values{"csrf": {tok}, "id": {id}, "action": {action}}, nil)
+	}
+	h, _ := e.startAsk("k", "may I?")
+	page := c.get("/run?id=k")
+	if !strings.Contains(page.body, `<button name="action" value="kill" class="deny" data-confirm="Kill run k?">Kill</button>`) ||
+		strings.Contains(page.body, `value="dispose"`) || strings.Contains(page.body, `value="verify"`) {
+		t.Fatalf("a running run's buttons:\n%s", page.body)
+	}
+	if r := act("k", "dispose"); r.code != http.StatusConflict || !strings.Contains(r.body, "The dispose failed: run k is still running") {
+		t.Errorf("dispose of a running run: %d %s", r.code, r.body)
+	}
+	r := act("k", "kill")
+	if r.code != http.StatusSeeOther || r.header.Get("Location") != "/run?done=kill&id=k" {
+		t.Fatalf("kill: %d %v %s", r.code, r.header, r.body)
+	}
+	if res := waitResult(t, h); res.Status != runtime.StatusCancelled || res.ExitCode != 130 {
+		t.Fatalf("killed run: %s %d", res.Status, res.ExitCode)
+	}
+	page = c.get("/run?done=kill&id=k")
+	for _, s := range []string{`<p class="ok" id="message">Kill requested: the run ends as cancelled (exit code 130).</p>`,
+		`value="verify">Verify</button>`, `value="dispose" class="deny"`} {
+		if !strings.Contains(page.body, s) {
+			t.Errorf("the killed run's page lacks %s", s)
+		}
+	}
+
+	v, err := e.ws.Runtime().Exec(ctx, `export default () => ({ n: Math.random() < 2 ? 42 : 0 })`,
+		runtime.ExecOptions{ID: "v", Backend: "js", OnInterrupt: runtime.PolicyReplay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitResult(t, v)
+	if r := act("v", "verify"); r.code != 200 || !strings.Contains(r.body,
+		`<p class="ok" id="message">Verified: replayed against its journal, the run printed the same output and ended the same way.</p>`) {
+		t.Errorf("verify: %d %s", r.code, r.body)
+	}
+	s, err := e.ws.Runtime().Exec(ctx, "echo hi", runtime.ExecOptions{ID: "s", Backend: "shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitResult(t, s)
+	if page := c.get("/run?id=s"); strings.Contains(page.body, `value="verify"`) {
+		t.Error("a fail-policy run offers Verify")
+	}
+	if r := act("s", "verify"); r.code != http.StatusConflict ||
+		!strings.Contains(r.body, `<p class="error" id="message">The verify failed: run s was not run with the replay policy</p>`) {
+		t.Errorf("verify of a fail-policy run: %d %s", r.code, r.body)
+	}
+	r = act("s", "dispose")
+	if r.code != http.StatusSeeOther || r.header.Get("Location") != "/runs?disposed=s" {
+		t.Fatalf("dispose: %d %v %s", r.code, r.header, r.body)
+	}
+	if page := c.get("/runs?disposed=s"); !strings.Contains(page.body, `Run <span class="mono">s</span> was disposed of.`) ||
+		strings.Contains(page.body, `href="/run?id=s"`) {
+		t.Errorf("the runs list after the dispose:\n%s", page.body)
+	}
+	if r := c.get("/run?id=s"); r.code != http.StatusNotFound {
+		t.Errorf("the disposed run's page: %d", r.code)
+	}
+	if r := act("s", "kill"); r.code != http.StatusNotFound {
+		t.Errorf("kill of a disposed run: %d %s", r.code, r.body)
+	}
+	if r := act("v", "launch"); r.code != http.StatusBadRequest || !strings.Contains(r.body, "Unknown action &#34;launch&#34;: want kill, verify or dispose.") {
+		t.Errorf("unknown action: %d %s", r.code, r.body)
+	}
+	if r := c.do("POST", "/run/action", url.Values{"id": {"v"}, "action": {"dispose"}}, nil); r.code != http.StatusForbidden {
+		t.Errorf("a POST without the CSRF token: %d", r.code)
+	}
+	if _, err := e.ws.Runtime().Info(ctx, "v"); err != nil {
+		t.Errorf("the refused dispose removed the run: %v", err)
+	}
+}

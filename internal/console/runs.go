@@ -34,6 +34,8 @@ type runsPage struct {
 	Status, Backend string
 	Statuses        []runtime.Status
 	Backends        []string
+	// Disposed is the run a dispose button just deleted.
+	Disposed string
 }
 
 // runStatuses are the statuses the runs list filters by.
@@ -63,7 +65,8 @@ func (c *Console) runsPage(w http.ResponseWriter, r *http.Request, ss *session) 
 	q := r.URL.Query()
 	pg, _ := strconv.Atoi(q.Get("page"))
 	pg = max(pg, 0)
-	p := &runsPage{base: c.with(ss, "runs", "Runs"), Page: pg, Prev: pg - 1, Next: -1, Statuses: runStatuses}
+	p := &runsPage{base: c.with(ss, "runs", "Runs"), Page: pg, Prev: pg - 1, Next: -1, Statuses: runStatuses,
+		Disposed: q.Get("disposed")}
 	for _, b := range c.opts.Runtime.Backends() {
 		p.Backends = append(p.Backends, b.ID)
 	}
@@ -156,11 +159,69 @@ type runPage struct {
 	Journal     []journalRow
 	JournalNote string
 	Waiting     []pendingRow
+	// Message reports what a button did; Error marks it a failure.
+	Message string
+	Error   bool
+}
+
+// runNotices are the messages a redirect after a button names (?done=).
+var runNotices = map[string]string{
+	"kill": "Kill requested: the run ends as cancelled (exit code 130).",
 }
 
 func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
+	q := r.URL.Query()
+	c.showRun(w, r, ss, q.Get("id"), http.StatusOK, runNotices[q.Get("done")], false)
+}
+
+// runAction is what the run page's buttons post: kill a running run,
+// verify a finished replay-policy run against its journal, or dispose of
+// a finished run.
+func (c *Console) runAction(w http.ResponseWriter, r *http.Request, ss *session) {
 	ctx := r.Context()
-	id := r.URL.Query().Get("id")
+	id, action := r.PostFormValue("id"), r.PostFormValue("action")
+	rt := c.opts.Runtime
+	var err error
+	switch action {
+	case "kill":
+		if err = rt.KillExec(ctx, id); err == nil {
+			http.Redirect(w, r, "/run?"+url.Values{"id": {id}, "done": {"kill"}}.Encode(), http.StatusSeeOther)
+			return
+		}
+	case "dispose":
+		if err = rt.DisposeExec(ctx, id); err == nil {
+			http.Redirect(w, r, "/runs?"+url.Values{"disposed": {id}}.Encode(), http.StatusSeeOther)
+			return
+		}
+	case "verify":
+		err = rt.Verify(ctx, id)
+		var div *runtime.DivergenceError
+		switch {
+		case err == nil:
+			c.showRun(w, r, ss, id, http.StatusOK, "Verified: replayed against its journal, the run printed the same output and ended the same way.", false)
+			return
+		case errors.As(err, &div):
+			c.showRun(w, r, ss, id, http.StatusOK, "The replay diverged from the run: "+err.Error(), true)
+			return
+		}
+	default:
+		c.fail(w, r, ss, http.StatusBadRequest, "Unknown action "+strconv.Quote(action)+": want kill, verify or dispose.")
+		return
+	}
+	status := http.StatusInternalServerError
+	switch {
+	case errors.Is(err, vfs.ENOENT):
+		c.fail(w, r, ss, http.StatusNotFound, "There is no run "+strconv.Quote(id)+": it may have been disposed of or pruned.")
+		return
+	case errors.Is(err, vfs.EBUSY), errors.Is(err, vfs.EINVAL):
+		status = http.StatusConflict
+	}
+	c.showRun(w, r, ss, id, status, "The "+action+" failed: "+err.Error(), true)
+}
+
+// showRun renders run id's page with status and a message.
+func (c *Console) showRun(w http.ResponseWriter, r *http.Request, ss *session, id string, status int, msg string, isErr bool) {
+	ctx := r.Context()
 	rt := c.opts.Runtime
 	tail, err := rt.GetExec(ctx, id, runtime.GetOptions{Tail: true})
 	if errors.Is(err, vfs.ENOENT) {
@@ -171,7 +232,7 @@ func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
 		c.fail(w, r, ss, http.StatusInternalServerError, "Reading the run failed: "+err.Error())
 		return
 	}
-	p := &runPage{base: c.with(ss, "runs", "Run "+id), ID: id, Backend: tail.Backend, Running: true}
+	p := &runPage{base: c.with(ss, "runs", "Run "+id), ID: id, Backend: tail.Backend, Running: true, Message: msg, Error: isErr}
 	if rec, err := rt.Record(ctx, id); err == nil {
 		p.Policy = rec.Policy
 	}
@@ -263,7 +324,7 @@ func (c *Console) runPage(w http.ResponseWriter, r *http.Request, ss *session) {
 		}
 	}
 	p.Title = "Run " + id
-	c.render(w, r, http.StatusOK, "run", p)
+	c.render(w, r, status, "run", p)
 }
 
 // sseKeepalive is how often an idle event stream sends a comment, so that

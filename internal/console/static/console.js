@@ -1,7 +1,13 @@
-// nook console: live output of a run page by server-sent events. Output is
+// nook console: live output of a run page by server-sent events, and
+// confirmation before a destructive button. Output is
 // added as text (textContent), never as markup. EventSource reconnects by
 // itself, sending the last event id, so the stream resumes where it broke.
 "use strict";
+// A button with data-confirm asks before its form is sent.
+document.addEventListener("click", function (e) {
+  var b = e.target.closest && e.target.closest("button[data-confirm]");
+  if (b && !window.confirm(b.dataset.confirm)) e.preventDefault();
+});
 document.addEventListener("DOMContentLoaded", function () {
   var out = document.getElementById("output");
   if (!out || !out.dataset.url) return;
