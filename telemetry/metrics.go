@@ -300,6 +300,7 @@ type Gauge struct {
 	fname, help string
 	labels      []string
 	fn          func() []Sample
+	kind        string // "gauge", or "counter" for NewCounterFunc
 }
 
 // Sample is one series of a gauge.
@@ -312,7 +313,16 @@ type Sample struct {
 // must be cheap (scrapes come every few seconds) and safe for concurrent
 // use.
 func (r *Registry) NewGauge(name, help string, fn func() []Sample, labels ...string) *Gauge {
-	g := &Gauge{fname: name, help: help, labels: labels, fn: fn}
+	g := &Gauge{fname: name, help: help, labels: labels, fn: fn, kind: "gauge"}
+	r.add(g)
+	return g
+}
+
+// NewCounterFunc registers a counter kept elsewhere (a total that only
+// grows, such as a pool's starts), read by fn at each scrape as
+// NewGauge's series are; it is exposed as a counter.
+func (r *Registry) NewCounterFunc(name, help string, fn func() []Sample, labels ...string) *Gauge {
+	g := &Gauge{fname: name, help: help, labels: labels, fn: fn, kind: "counter"}
 	r.add(g)
 	return g
 }
@@ -321,7 +331,7 @@ func (g *Gauge) name() string { return g.fname }
 
 func (g *Gauge) write(w *bufio.Writer) {
 	samples := g.fn()
-	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n", g.fname, escapeHelp(g.help), g.fname)
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", g.fname, escapeHelp(g.help), g.fname, g.kind)
 	for _, s := range samples {
 		if len(s.Labels) != len(g.labels) {
 			continue

@@ -18,14 +18,21 @@ import (
 // "nook serve"'s /metrics, behind the token, after a known workload: two
 // reads that succeed and one that fails, a run that completes and one that
 // times out. The text parses with Prometheus's own parser and each counter
-// has the exact value; neither the token nor a query string is in it.
+// has the exact value; neither the token nor a query string is in it. In
+// the process tier the worker pool's counters are there too.
 func TestServeMetrics(t *testing.T) {
+	for _, iso := range []string{"in-process", "process"} {
+		t.Run(iso, func(t *testing.T) { testServeMetrics(t, iso) })
+	}
+}
+
+func testServeMetrics(t *testing.T, iso string) {
 	w := newWS(t)
 	w.put("/a.txt", "a\n")
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	const token = "tok-metrics-secret-5d2e"
 	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
-	_, mcpURL := startServeLogged(t, w, nil, "--token-file", tokenFile, "--isolation", "in-process")
+	_, mcpURL := startServeLogged(t, w, nil, "--token-file", tokenFile, "--isolation", iso)
 	base := strings.TrimSuffix(mcpURL, "/mcp")
 	ctx := context.Background()
 	hc := &http.Client{Transport: headerTransport{"Authorization", "Bearer " + token}}
@@ -127,6 +134,23 @@ func TestServeMetrics(t *testing.T) {
 	want("nook_vfs_bytes", nil, 2)
 	if v, ok := value("nook_db_file_bytes", map[string]string{"file": "db"}); !ok || v <= 0 {
 		t.Errorf("nook_db_file_bytes{file=db} = %v %v", v, ok)
+	}
+	if iso == "process" {
+		want("nook_worker_runs_total", nil, 2)
+		want("nook_worker_kills_total", map[string]string{"reason": "crash"}, 0)
+		want("nook_worker_kills_total", map[string]string{"reason": "limit"}, 0)
+		want("nook_worker_starts_total", map[string]string{"result": "failed"}, 0)
+		if v, ok := value("nook_worker_starts_total", map[string]string{"result": "ok"}); !ok || v < 1 {
+			t.Errorf("nook_worker_starts_total{result=ok} = %v %v", v, ok)
+		}
+		if v, ok := value("nook_worker_wait_seconds_total", nil); !ok || v <= 0 {
+			t.Errorf("nook_worker_wait_seconds_total = %v %v", v, ok)
+		}
+		if _, ok := value("nook_worker_cold_starts_total", nil); !ok {
+			t.Error("no nook_worker_cold_starts_total")
+		}
+	} else if _, ok := fams["nook_worker_runs_total"]; ok {
+		t.Error("worker counters in process")
 	}
 	if _, ok := fams["nook_http_requests_total"]; ok {
 		for _, m := range fams["nook_http_requests_total"].Metric {

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/runtime/worker"
 	"github.com/nookdev/nook/telemetry"
 	"github.com/nookdev/nook/tools"
 	"github.com/nookdev/nook/vfs"
@@ -118,6 +119,36 @@ func (a *app) workspaceGauges(server *sdk.Server) {
 		return []telemetry.Sample{{Labels: []string{"idle"}, Value: float64(len(p.Idle()))},
 			{Labels: []string{"busy"}, Value: float64(len(p.Busy()))}}
 	}, "state")
+	// The worker pool's totals: none until the process tier started one.
+	poolStats := func() (worker.Stats, bool) {
+		if a.pool == nil || a.pool.started.Load() == nil {
+			return worker.Stats{}, false
+		}
+		return a.pool.started.Load().Stats(), true
+	}
+	poolCounter := func(name, help string, fn func(worker.Stats) []telemetry.Sample, labels ...string) {
+		reg.NewCounterFunc(name, help, func() []telemetry.Sample {
+			if s, ok := poolStats(); ok {
+				return fn(s)
+			}
+			return nil
+		}, labels...)
+	}
+	poolCounter("nook_worker_starts_total", "Workers of the process tier started, by result (ok, failed).", func(s worker.Stats) []telemetry.Sample {
+		return []telemetry.Sample{{Labels: []string{"ok"}, Value: float64(s.Started)}, {Labels: []string{"failed"}, Value: float64(s.StartFailures)}}
+	}, "result")
+	poolCounter("nook_worker_runs_total", "Runs given a worker of the process tier.", func(s worker.Stats) []telemetry.Sample {
+		return []telemetry.Sample{{Value: float64(s.Runs)}}
+	})
+	poolCounter("nook_worker_cold_starts_total", "Runs that found no idle worker and waited for one to start.", func(s worker.Stats) []telemetry.Sample {
+		return []telemetry.Sample{{Value: float64(s.ColdStarts)}}
+	})
+	poolCounter("nook_worker_wait_seconds_total", "Time runs waited for a worker, all told.", func(s worker.Stats) []telemetry.Sample {
+		return []telemetry.Sample{{Value: s.Waited.Seconds()}}
+	})
+	poolCounter("nook_worker_kills_total", "Workers lost under a run, by reason (limit: killed for a limit the pool enforces, such as MaxMemoryBytes or MaxCPUTime; crash: died of its own accord).", func(s worker.Stats) []telemetry.Sample {
+		return []telemetry.Sample{{Labels: []string{"limit"}, Value: float64(s.LimitKills)}, {Labels: []string{"crash"}, Value: float64(s.Crashes)}}
+	}, "reason")
 	reg.NewGauge("nook_mcp_sessions", "MCP sessions open.", func() []telemetry.Sample {
 		n := 0
 		for range server.Sessions() {

@@ -54,7 +54,7 @@ func (p *Pool) Info(ctx context.Context) (Info, error) {
 	h, netns := p.last, p.netns
 	p.mu.Unlock()
 	if h == nil {
-		w, err := p.get(ctx)
+		w, _, err := p.take(ctx) // not a run: not in Stats
 		if err != nil {
 			return Info{}, err
 		}

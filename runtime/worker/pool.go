@@ -70,6 +70,7 @@ type Pool struct {
 	spawnErr error
 	recipes  map[recipeKey]*recipe // every recipe a run of the pool needed
 	serial   uint64                // the last recipe's serial number
+	stats    poolStats
 }
 
 // New returns a pool and starts its idle workers in the background. It
@@ -162,13 +163,27 @@ var errClosed = errors.New("the worker pool is closed")
 
 // get returns an idle worker, starting one when none is ready.
 func (p *Pool) get(ctx context.Context) (*proc, error) {
+	began := time.Now()
+	w, cold, err := p.take(ctx)
+	if err == nil {
+		p.stats.runs.Add(1)
+		p.stats.waited.Add(uint64(time.Since(began)))
+		if cold {
+			p.stats.coldStarts.Add(1)
+		}
+	}
+	return w, err
+}
+
+// take is get: cold says the worker was started for the caller.
+func (p *Pool) take(ctx context.Context) (w *proc, cold bool, err error) {
 	for {
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
-			return nil, errClosed
+			return nil, false, errClosed
 		}
-		var w *proc
+		w = nil
 		if n := len(p.idle); n > 0 {
 			w = p.idle[n-1]
 			p.idle = p.idle[:n-1]
@@ -187,20 +202,20 @@ func (p *Pool) get(ctx context.Context) (*proc, error) {
 			continue
 		default:
 		}
-		return w, nil
+		return w, false, nil
 	}
-	w, err := p.spawn(ctx)
+	w, err = p.spawn(ctx)
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		w.kill()
-		return nil, errClosed
+		return nil, true, errClosed
 	}
 	p.all[w] = true
-	return w, nil
+	return w, true, nil
 }
 
 // put returns a worker that finished a run cleanly to the idle workers,

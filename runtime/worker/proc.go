@@ -109,6 +109,9 @@ func (p *Pool) spawn(ctx context.Context) (*proc, error) {
 	p.mu.Lock()
 	if err == nil {
 		p.last = w.hello
+		p.stats.started.Add(1)
+	} else {
+		p.stats.startFailures.Add(1)
 	}
 	p.spawnErr = err
 	p.mu.Unlock()

@@ -137,6 +137,7 @@ wait:
 
 	switch {
 	case over != nil:
+		p.stats.limitKills.Add(1)
 		p.discard(w)
 		return failed(host, over)
 	case ex != nil && !stopped:
@@ -172,8 +173,10 @@ wait:
 	// The kernel's backstop on CPU time (RLIMIT_CPU) kills with SIGKILL
 	// too: tell it from a crash by the CPU time last seen.
 	if last.cpu-usage0.cpu >= lim.MaxCPUTime-time.Second {
+		p.stats.limitKills.Add(1)
 		return failed(host, cpuLimit(lim, last.cpu-usage0.cpu))
 	}
+	p.stats.crashes.Add(1)
 	detail := w.stderr.detail()
 	if detail == "" && w.cmd.ProcessState != nil {
 		detail = w.cmd.ProcessState.String()

@@ -6,7 +6,7 @@ import "context"
 // idle worker that is alive, or starts one within ctx, and puts it back
 // idle. A readiness probe calls it; it runs nothing in the worker.
 func (p *Pool) Ready(ctx context.Context) error {
-	w, err := p.get(ctx)
+	w, _, err := p.take(ctx) // not a run: not in Stats
 	if err != nil {
 		return err
 	}

@@ -126,6 +126,9 @@ func TestStackOverflowCrashesOnlyItsRun(t *testing.T) {
 		t.Fatalf("%s %q stderr=%q", res.Status, res.Error, res.Stderr)
 	}
 	e.healthy()
+	if s := e.pool.Stats(); s.Crashes != 1 || s.LimitKills != 0 || s.Runs != 2 || s.Started < 2 {
+		t.Errorf("pool stats after a crash and a run: %+v", s)
+	}
 }
 
 // TestRunawayBuiltinTimesOut: a built-in that runs long past its run's
@@ -178,6 +181,9 @@ func TestMemoryHogFailsNamingTheLimit(t *testing.T) {
 		t.Fatalf("%s %q stderr=%q", res.Status, res.Error, res.Stderr)
 	}
 	e.healthy()
+	if s := e.pool.Stats(); s.LimitKills != 1 || s.Crashes != 0 || s.Runs != 2 {
+		t.Errorf("pool stats after a limit kill and a run: %+v", s)
+	}
 }
 
 // TestCPUTimeLimit: a run that computes past MaxCPUTime is killed,
@@ -190,6 +196,20 @@ func TestCPUTimeLimit(t *testing.T) {
 		t.Fatalf("%s %q stderr=%q", res.Status, res.Error, res.Stderr)
 	}
 	e.healthy()
+	if s := e.pool.Stats(); s.LimitKills != 1 || s.Crashes != 0 {
+		t.Errorf("pool stats after a CPU-time kill: %+v", s)
+	}
+}
+
+// TestPoolStatsColdStarts: a pool that keeps no idle worker starts one
+// for each run, and says so; the time runs waited is counted.
+func TestPoolStatsColdStarts(t *testing.T) {
+	e := newEnv(t, runtime.Options{}, worker.Options{Size: -1})
+	e.healthy()
+	e.healthy()
+	if s := e.pool.Stats(); s.Runs != 2 || s.ColdStarts != 2 || s.Started != 2 || s.Waited <= 0 || s.StartFailures != 0 {
+		t.Errorf("pool stats of two cold runs: %+v", s)
+	}
 }
 
 // TestOutputLimit: output past MaxOutputBytes stops the run as in process.
@@ -272,6 +292,9 @@ func TestWorkerThatDoesNotStart(t *testing.T) {
 	const want = "the sandbox process could not start: the worker /bin/sh did not start: EOF: not a worker"
 	if res.Status != runtime.StatusFailed || res.Error != want {
 		t.Fatalf("%s %q", res.Status, res.Error)
+	}
+	if s := e.pool.Stats(); s.StartFailures == 0 || s.Started != 0 || s.Runs != 0 {
+		t.Errorf("pool stats of a worker that does not start: %+v", s)
 	}
 }
 
