@@ -3,6 +3,7 @@ package vfs
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/nookdev/nook/internal/sqldb"
@@ -24,6 +25,38 @@ func (f *FS) Changes(ctx context.Context, sinceRev int64, limit int) ([]Change, 
 // older than the oldest kept entry is EINVAL, as for Changes.
 func (f *FS) ChangesAfter(ctx context.Context, afterSeq int64, limit int) ([]Change, error) {
 	return f.changes(ctx, "changes", -1, afterSeq, limit)
+}
+
+// RecentChanges returns the change-feed entries whose Seq is below
+// beforeSeq (0: from the newest), newest first, at most limit of them (0
+// means DefaultPage): the way to show the feed's end and page back through
+// it. Only kept entries are returned; older ones were pruned.
+func (f *FS) RecentChanges(ctx context.Context, beforeSeq int64, limit int) ([]Change, error) {
+	const op = "changes"
+	if limit < 0 {
+		return nil, perr(op, "", EINVAL, fmt.Sprintf("limit must be a non-negative integer, got %d", limit))
+	}
+	if limit == 0 {
+		limit = DefaultPage
+	}
+	limit = min(limit, f.lim.MaxPage)
+	if beforeSeq <= 0 {
+		beforeSeq = math.MaxInt64
+	}
+	var out []Change
+	err := f.view(ctx, op, "", func(c *sqldb.Conn) error {
+		s, err := c.Query(`SELECT seq, rev, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
+			WHERE seq < ? ORDER BY seq DESC LIMIT ?`, beforeSeq, limit)
+		if err != nil {
+			return err
+		}
+		for s.Step() {
+			out = append(out, Change{Seq: s.ColumnInt64(0), Rev: s.ColumnInt64(1), Op: ChangeOp(s.ColumnText(2)),
+				Path: s.ColumnText(3), OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: nsTime(s.ColumnInt64(6))})
+		}
+		return sqldb.Done(s, nil)
+	})
+	return out, err
 }
 
 // changes reads one page of the feed after a revision (sinceRev >= 0) or

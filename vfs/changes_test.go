@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -329,5 +330,34 @@ func TestChangesPruneKeepsRevisionsWhole(t *testing.T) {
 				t.Errorf("after pruning, Changes(%d) gives revision %d as %v, want %v", since, r, gotBy[r], want)
 			}
 		}
+	}
+}
+
+// RecentChanges pages back from the feed's end, newest first.
+func TestRecentChanges(t *testing.T) {
+	f := openTest(t)
+	put(t, f, "/a", "a")
+	noErr(t, f.MkdirAll(bg, "/x/y", 0))
+	noErr(t, f.Rename(bg, "/a", "/b"))
+	all, err := f.Changes(bg, 0, 0)
+	noErr(t, err)
+	slices.Reverse(all)
+	got, err := f.RecentChanges(bg, 0, 0)
+	noErr(t, err)
+	if !slices.Equal(got, all) {
+		t.Fatalf("RecentChanges(0, 0) = %v, want %v", chgs(got), chgs(all))
+	}
+	page, err := f.RecentChanges(bg, 0, 2)
+	noErr(t, err)
+	rest, err := f.RecentChanges(bg, page[1].Seq, 10)
+	noErr(t, err)
+	if !slices.Equal(append(page, rest...), all) {
+		t.Fatalf("two pages %v + %v, want %v", chgs(page), chgs(rest), chgs(all))
+	}
+	if got[0].Op != "rename" || got[0].OldPath != "/a" || got[0].Path != "/b" {
+		t.Errorf("newest change %v", got[0])
+	}
+	if _, err := f.RecentChanges(bg, 0, -1); err == nil || err.Error() != "limit must be a non-negative integer, got -1" || !errors.Is(err, EINVAL) {
+		t.Errorf("negative limit: %v", err)
 	}
 }

@@ -85,7 +85,7 @@ func New(opts Options) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range []string{"login", "runs", "run", "approvals", "files", "file", "error"} {
+	for _, p := range []string{"login", "runs", "run", "approvals", "files", "file", "changes", "usage", "error"} {
 		t, err := template.Must(layout.Clone()).ParseFS(templateFS, "templates/"+p+".html")
 		if err != nil {
 			return nil, err
@@ -110,6 +110,9 @@ func New(opts Options) (*Console, error) {
 	m.Handle("POST /approvals/answer", c.authed(c.answer))
 	m.Handle("GET /files", c.authed(c.filesPage))
 	m.Handle("GET /file", c.authed(c.filePage))
+	m.Handle("GET /changes", c.authed(c.changesPage))
+	m.Handle("GET /changes/events", c.authed(c.changeEvents))
+	m.Handle("GET /usage", c.authed(c.usagePage))
 	m.Handle("/", c.authed(func(w http.ResponseWriter, r *http.Request, ss *session) {
 		c.fail(w, r, ss, http.StatusNotFound, "There is no such page.")
 	}))

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/nookdev/nook/internal/console"
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/vfs"
 )
 
 // A person logs in with the server's token and gets a session cookie that
@@ -541,5 +543,136 @@ func TestRunButtons(t *testing.T) {
 	}
 	if _, err := e.ws.Runtime().Info(ctx, "v"); err != nil {
 		t.Errorf("the refused dispose removed the run: %v", err)
+	}
+}
+
+// The Changes page lists the feed newest first, links the files that are
+// there, shows hostile names as text, pages back, and its first page
+// follows new changes by server-sent events, resuming after a reconnect.
+func TestChangesPage(t *testing.T) {
+	e := newEnv(t, testToken)
+	ctx := context.Background()
+	f := e.ws.FS()
+	const hostile = "/workspace/<img src=x onerror=alert(1)>.txt"
+	for _, err := range []error{
+		f.MkdirAll(ctx, "/workspace", 0o755),
+		f.WriteFile(ctx, "/workspace/a.txt", []byte("a"), nil),
+		f.WriteFile(ctx, hostile, []byte("x"), nil),
+		f.Rename(ctx, "/workspace/a.txt", "/workspace/b.txt"),
+		f.Remove(ctx, hostile, nil),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := e.client()
+	c.mustLogin("Ada")
+	p := c.get("/changes")
+	if p.code != 200 {
+		t.Fatalf("GET /changes: %d %s", p.code, p.body)
+	}
+	rows := regexp.MustCompile(`(?s)<tr class="op-(\w+)">.*?<td class="mono">(.*?)</td>`).FindAllStringSubmatch(p.body, 4)
+	var got []string
+	for _, m := range rows {
+		got = append(got, m[1]+" "+m[2])
+	}
+	want := []string{
+		"remove /workspace/&lt;img src=x onerror=alert(1)&gt;.txt",
+		`rename /workspace/a.txt → <a href="/file?path=%2fworkspace%2fb.txt">/workspace/b.txt</a>`,
+		`create <a href="/file?path=%2fworkspace%2f%3cimg%20src%3dx%20onerror%3dalert%281%29%3e.txt">/workspace/&lt;img src=x onerror=alert(1)&gt;.txt</a>`,
+		`create <a href="/file?path=%2fworkspace%2fa.txt">/workspace/a.txt</a>`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the newest changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Contains(p.body, "<img src=x") {
+		t.Error("a file name rendered as markup")
+	}
+	newest, err := f.RecentChanges(ctx, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := fmt.Sprintf(`data-url="/changes/events?after=%d"`, newest[0].Seq)
+	if !strings.Contains(p.body, live) {
+		t.Fatalf("the first page does not follow from the newest change (%s):\n%s", live, p.body)
+	}
+
+	// Live: a change after the page appears on the stream.
+	done := make(chan []sse)
+	go func() { done <- c.stream(fmt.Sprintf("/changes/events?after=%d", newest[0].Seq), nil, 1) }()
+	time.Sleep(100 * time.Millisecond)
+	if err := f.WriteFile(ctx, "/workspace/c.txt", []byte("c"), nil); err != nil {
+		t.Fatal(err)
+	}
+	var evs []sse
+	select {
+	case evs = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no live change")
+	}
+	c1 := newest[0].Seq + 1
+	if len(evs) != 1 || evs[0].id != strconv.FormatInt(c1, 10) || evs[0].event != "change" ||
+		!strings.HasPrefix(evs[0].data, fmt.Sprintf(`{"seq":%d,"op":"create","path":"/workspace/c.txt","kind":"file","time":"`, c1)) {
+		t.Fatalf("live change: %+v", evs)
+	}
+	// A reconnect resumes after its last event id: the rename and the
+	// remove, then what follows.
+	evs = c.stream("/changes/events", map[string]string{"Last-Event-ID": strconv.FormatInt(newest[0].Seq-2, 10)}, 3)
+	if len(evs) != 3 || !strings.Contains(evs[0].data, `"op":"rename","path":"/workspace/b.txt","oldPath":"/workspace/a.txt"`) ||
+		!strings.Contains(evs[1].data, `"op":"remove"`) || !strings.Contains(evs[2].data, `"path":"/workspace/c.txt"`) {
+		t.Fatalf("resumed stream: %+v", evs)
+	}
+	wantCSP(t, "change stream", c.streamHeader("/changes/events"))
+
+	// Paging back: ChangesPerPage a page, the rest on the next.
+	err = f.Batch(ctx, func(b *vfs.Batch) error {
+		for i := range console.ChangesPerPage {
+			if err := b.WriteFile(fmt.Sprintf("/workspace/many/%03d", i), nil, &vfs.WriteOptions{MkdirAll: true}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = c.get("/changes")
+	if n := strings.Count(p.body, "<tr class=\"op-"); n != console.ChangesPerPage {
+		t.Errorf("first page: %d rows", n)
+	}
+	next := regexp.MustCompile(`<a href="(/changes\?before=\d+)" rel="next">`).FindStringSubmatch(p.body)
+	if next == nil {
+		t.Fatalf("no older page:\n%s", p.body)
+	}
+	p = c.get(next[1])
+	if !strings.Contains(p.body, `rel="first"`) || strings.Contains(p.body, "data-url=") || !strings.Contains(p.body, "/workspace/c.txt") {
+		t.Errorf("older page:\n%s", p.body)
+	}
+}
+
+// The Usage page shows the workspace's totals against its limits.
+func TestUsagePage(t *testing.T) {
+	e := newEnv(t, testToken)
+	ctx := context.Background()
+	if err := e.ws.FS().WriteFile(ctx, "/workspace/k.bin", make([]byte, 3000), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+		t.Fatal(err)
+	}
+	u, err := e.ws.FS().Usage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.client()
+	c.mustLogin("Ada")
+	p := c.get("/usage")
+	for _, s := range []string{
+		fmt.Sprintf(`<td id="entries">%d</td><td>1000000 (MaxEntries)</td>`, u.Entries),
+		`<td>10.0 GiB (MaxTotalBytes)</td>`, `(MaxFileSize)`, `100000 kept (MaxChanges)`,
+	} {
+		if !strings.Contains(p.body, s) {
+			t.Errorf("usage page lacks %s:\n%s", s, p.body)
+		}
+	}
+	if u.Bytes < 3000 || !strings.Contains(p.body, `<td id="bytes">`) {
+		t.Errorf("usage %+v", u)
 	}
 }

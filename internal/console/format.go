@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -16,6 +17,15 @@ var funcs = template.FuncMap{
 	"bytes":    humanBytes,
 	"addBytes": func(a, b int64) int64 { return a + b },
 	"since":    func(a, b time.Time) time.Duration { return max(0, b.Sub(a)) },
+	"percent":  percent,
+}
+
+// percent is n as a share of limit, for a usage table ("" without a limit).
+func percent(n, limit int64) string {
+	if limit <= 0 {
+		return ""
+	}
+	return strconv.FormatFloat(100*float64(n)/float64(limit), 'f', 1, 64) + "%"
 }
 
 // pretty indents a JSON value for people, cut to MaxValueBytes.

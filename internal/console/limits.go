@@ -37,4 +37,6 @@ const (
 	FilesPerPage = 200
 	// MaxFileView bounds the bytes of a file the file view shows.
 	MaxFileView = 1 << 20
+	// ChangesPerPage is how many change-feed entries a page shows.
+	ChangesPerPage = 200
 )

@@ -61,6 +61,8 @@ func TestHostileDataEscaped(t *testing.T) {
 		{"/approvals", []string{`&#34;question&#34;: &#34;` + escapedName + ` ` + escapedOutJSON + `&#34;`}},
 		{"/files?path=/workspace", []string{`>` + escapedName + `</a>`}},
 		{"/file?path=" + url.QueryEscape("/workspace/"+hostileName), []string{`<pre>` + escapedFile + `</pre>`, `>` + escapedName + `</a>`}},
+		{"/changes", []string{`>/workspace/` + escapedName + `</a>`}},
+		{"/usage", nil},
 	}
 	for _, p := range pages {
 		r := c.get(p.path)
@@ -142,6 +144,13 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 		{c, "GET", "/files?path=/nope", nil, nil, 404},
 		{c, "GET", "/file?path=/workspace/blob.bin", nil, nil, 200},
 		{c, "GET", "/no/such/page", nil, nil, 404},
+		{c, "GET", "/changes", nil, nil, 200},
+		{c, "GET", "/changes?before=1", nil, nil, 200},
+		{c, "GET", "/usage", nil, nil, 200},
+		{anon, "GET", "/changes", nil, nil, http.StatusSeeOther},
+		{anon, "GET", "/changes/events", nil, nil, http.StatusSeeOther},
+		{c, "POST", "/run/action", url.Values{"csrf": {tok}, "action": {"kill"}, "id": {"xss-js"}},
+			map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
 		{c, "POST", "/approvals/answer", url.Values{"csrf": {tok}, "action": {"approve"}, "run": {"xss-js"}, "call": {"xss-js/1"}},
 			map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
 		{c, "POST", "/approvals/answer", url.Values{"csrf": {tok}, "action": {"nope"}}, nil, 400},

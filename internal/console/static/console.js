@@ -32,3 +32,25 @@ document.addEventListener("DOMContentLoaded", function () {
     if (e.data && status) status.textContent = "live output failed: " + JSON.parse(e.data).message;
   });
 });
+// The change feed's first page: each new change is added on top, as text.
+document.addEventListener("DOMContentLoaded", function () {
+  var feed = document.getElementById("feed");
+  if (!feed || !feed.dataset.url) return;
+  var es = new EventSource(feed.dataset.url);
+  es.addEventListener("change", function (e) {
+    var d = JSON.parse(e.data);
+    var tr = document.createElement("tr");
+    tr.className = "op-" + d.op + " new";
+    var path = (d.oldPath ? d.oldPath + " \u2192 " : "") + d.path;
+    [String(d.seq), d.time, d.op, d.kind, path].forEach(function (text, i) {
+      var td = document.createElement("td");
+      td.textContent = text;
+      if (i === 0) td.className = "hint";
+      if (i === 4) td.className = "mono";
+      tr.appendChild(td);
+    });
+    feed.insertBefore(tr, feed.firstChild);
+    var empty = document.getElementById("empty");
+    if (empty) empty.remove();
+  });
+});
