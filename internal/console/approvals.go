@@ -176,3 +176,57 @@ func marshal(v any, indent string) []byte {
 	enc.Encode(v)
 	return bytes.TrimRight(buf.Bytes(), "\n")
 }
+
+// InboxPoll is how often an open inbox's event stream looks for calls
+// that started or stopped waiting.
+const InboxPoll = time.Second
+
+// approvalEvents streams the set of waiting calls (their call ids, the
+// oldest MaxInbox) as a server-sent "waits" event at once and then each
+// time it changes, so an open inbox learns of new waits without a reload.
+func (c *Console) approvalEvents(w http.ResponseWriter, r *http.Request, ss *session) {
+	ctx := r.Context()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	w.WriteHeader(http.StatusOK)
+	rc.Flush()
+	poll := time.NewTicker(InboxPoll)
+	defer poll.Stop()
+	last, idle := "", time.Duration(0)
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-ctx.Done():
+				return
+			case <-poll.C:
+			}
+		}
+		ps, err := c.opts.Runtime.Pending(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				writeEvent(w, 0, "error", map[string]string{"message": err.Error()})
+				rc.Flush()
+			}
+			return
+		}
+		calls := []string{}
+		for _, pc := range ps[:min(len(ps), MaxInbox)] {
+			calls = append(calls, pc.CallID)
+		}
+		key := strings.Join(calls, " ")
+		idle += InboxPoll
+		switch {
+		case first || key != last:
+			err = writeEvent(w, 0, "waits", map[string]any{"calls": calls, "total": len(ps)})
+			last, idle = key, 0
+		case idle >= sseKeepalive:
+			_, err = io.WriteString(w, ": keepalive\n\n")
+			idle = 0
+		}
+		if err != nil || rc.Flush() != nil {
+			return
+		}
+	}
+}

@@ -108,6 +108,7 @@ func New(opts Options) (*Console, error) {
 	m.Handle("POST /run/action", c.authed(c.runAction))
 	m.Handle("GET /approvals", c.authed(c.approvalsPage))
 	m.Handle("POST /approvals/answer", c.authed(c.answer))
+	m.Handle("GET /approvals/events", c.authed(c.approvalEvents))
 	m.Handle("GET /files", c.authed(c.filesPage))
 	m.Handle("GET /file", c.authed(c.filePage))
 	m.Handle("GET /changes", c.authed(c.changesPage))

@@ -676,3 +676,41 @@ func TestUsagePage(t *testing.T) {
 		t.Errorf("usage %+v", u)
 	}
 }
+
+// An open inbox's event stream says which calls wait at once and again
+// each time they change: a new wait, then its answer.
+func TestInboxEvents(t *testing.T) {
+	e := newEnv(t, testToken)
+	c := e.client()
+	tok := c.mustLogin("Ada")
+	if p := c.get("/approvals"); !strings.Contains(p.body, `<div id="inbox" data-url="/approvals/events" data-calls=""></div>`) {
+		t.Fatalf("inbox without waits:\n%s", p.body)
+	}
+	done := make(chan []sse)
+	go func() { done <- c.stream("/approvals/events", nil, 3) }()
+	time.Sleep(200 * time.Millisecond)
+	h, p := e.startAsk("w1", "ok?")
+	if page := c.get("/approvals"); !strings.Contains(page.body, `data-calls="`+p.CallID+`"`) {
+		t.Errorf("inbox with a wait lacks its call id:\n%s", page.body)
+	}
+	time.Sleep(2 * console.InboxPoll)
+	if r := c.do("POST", "/approvals/answer", url.Values{"csrf": {tok}, "run": {p.RunID}, "call": {p.CallID}, "action": {"approve"}}, nil); r.code != http.StatusSeeOther {
+		t.Fatalf("approve: %d", r.code)
+	}
+	waitResult(t, h)
+	var evs []sse
+	select {
+	case evs = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the inbox stream did not report the wait and its answer")
+	}
+	want := []string{`{"calls":[],"total":0}`, `{"calls":["` + p.CallID + `"],"total":1}`, `{"calls":[],"total":0}`}
+	if len(evs) != 3 {
+		t.Fatalf("inbox events: %+v", evs)
+	}
+	for i, ev := range evs {
+		if ev.event != "waits" || ev.data != want[i] {
+			t.Errorf("event %d: %+v, want %s", i, ev, want[i])
+		}
+	}
+}

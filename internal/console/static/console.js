@@ -54,3 +54,20 @@ document.addEventListener("DOMContentLoaded", function () {
     if (empty) empty.remove();
   });
 });
+// The inbox: when the waiting calls change, the page reloads to show
+// them, unless an answer is being typed; then it says so instead.
+document.addEventListener("DOMContentLoaded", function () {
+  var inbox = document.getElementById("inbox");
+  if (!inbox || !inbox.dataset.url) return;
+  var shown = inbox.dataset.calls;
+  var es = new EventSource(inbox.dataset.url);
+  es.addEventListener("waits", function (e) {
+    var d = JSON.parse(e.data);
+    if (d.calls.join(" ") === shown) return;
+    var typing = Array.prototype.some.call(document.querySelectorAll("form.answer textarea, form.answer input[type=text]"),
+      function (el) { return el.value !== ""; });
+    if (!typing) { es.close(); location.reload(); return; }
+    inbox.className = "notice";
+    inbox.textContent = "The waiting calls changed (" + d.total + " wait now): reload the page to see them.";
+  });
+});
