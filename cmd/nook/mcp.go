@@ -30,7 +30,9 @@ var cmdMCP = &command{
 are read, ls, find, grep, write, edit, patch, move and delete over the
 workspace; with --read-only only read, ls, find and grep. stdout carries the
 protocol only; messages go to stderr, as text or JSON lines (--log-format),
-warnings and errors unless --log-level says otherwise.`,
+warnings and errors unless --log-level says otherwise. Traces go to an
+OpenTelemetry collector over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or
+OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, as for nook serve.`,
 	run: runMCP,
 }
 
@@ -45,12 +47,22 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
+	// Traces as the OTEL_* environment asks (none by default): stdout is
+	// the protocol's, so there is no /metrics here.
+	flush, err := a.startTelemetry(false)
+	if err != nil {
+		return err
+	}
+	defer flush()
 	set, err := a.toolSet(*readOnly)
 	if err != nil {
 		return err
 	}
 	a.warmWorkers()
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
+	if a.tel != nil {
+		server.AddReceivingMiddleware(a.tel.MCPMiddleware())
+	}
 	return mcpadapter.RunStdio(a.ctx, server)
 }
 
@@ -460,5 +472,5 @@ func (a *app) toolSet(readOnly bool) (*tools.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tools.New(f, toolOptions(a.ws.Runtime(), readOnly)), nil
+	return tools.New(f, observed(toolOptions(a.ws.Runtime(), readOnly), a.tel)), nil
 }

@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,8 +242,14 @@ func TestToolsSchemaCommand(t *testing.T) {
 // connectStdio starts "nook mcp" with the Go SDK's command transport.
 func connectStdio(t *testing.T, w *ws, args ...string) *sdk.ClientSession {
 	t.Helper()
+	return connectStdioEnv(t, w, nil, args...)
+}
+
+// connectStdioEnv is connectStdio with more environment variables.
+func connectStdioEnv(t *testing.T, w *ws, env []string, args ...string) *sdk.ClientSession {
+	t.Helper()
 	cmd := exec.Command(nookBin, append([]string{"--db", w.db, "mcp"}, args...)...)
-	cmd.Env = append(os.Environ(), "NOOK_DB=")
+	cmd.Env = append(append(os.Environ(), "NOOK_DB="), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "nook-cli-test", Version: "1"}, nil)
@@ -749,5 +756,45 @@ func TestServePublish(t *testing.T) {
 	}
 	if r := w.run("serve", "--publish", "--read-only"); r.code != 2 || !strings.Contains(r.stderr, "a read-only server has no publish tool") {
 		t.Errorf("serve --publish --read-only: %+v", r)
+	}
+}
+
+// "nook mcp" sends traces where the OTEL_* environment says, as "nook
+// serve" does: the MCP request's span and its tool call's, flushed when
+// the client disconnects.
+func TestMCPStdioTraces(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, r.URL.Path+" "+string(b))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer collector.Close()
+	w := newWS(t)
+	w.put("/a.txt", "a\n")
+	cs := connectStdioEnv(t, w, []string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=" + collector.URL + "/v1/traces",
+		"OTEL_SERVICE_NAME=nook-stdio-test"})
+	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "read", Arguments: map[string]any{"path": "/a.txt"}}); err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		all := strings.Join(got, "\n")
+		mu.Unlock()
+		if strings.Contains(all, "tools/call read") && strings.Contains(all, "execute_tool read") {
+			if !strings.Contains(all, "/v1/traces ") || !strings.Contains(all, "nook-stdio-test") {
+				t.Errorf("the collector got %q", all)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no spans of the tool call reached the collector: %q", all)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
