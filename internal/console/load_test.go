@@ -1,14 +1,21 @@
 package console_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,4 +107,142 @@ func TestPageRenderTimes(t *testing.T) {
 			t.Errorf("%s: median %s", path, times[len(times)/2])
 		}
 	}
+}
+
+// Load (not in -short): 200 followers of one run's live output by
+// server-sent events and 1,000 page loads, 20 at a time. Every follower
+// gets the whole output and the exit, every load succeeds, and then the
+// goroutines and the heap are back near where they were.
+func TestLoadFollowersAndPages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: 200 event streams and 1,000 page loads")
+	}
+	e := newEnv(t, "")
+	tr := &http.Transport{MaxIdleConnsPerHost: 20}
+	hc := &http.Client{Transport: tr}
+	settle := func() (int, uint64, uint64) {
+		tr.CloseIdleConnections()
+		var ms goruntime.MemStats
+		for range 20 {
+			time.Sleep(50 * time.Millisecond)
+			goruntime.GC()
+		}
+		debug.FreeOSMemory()
+		goruntime.ReadMemStats(&ms)
+		return goruntime.NumGoroutine(), ms.HeapInuse, rss()
+	}
+	g0, heap0, rss0 := settle()
+	h, p := e.startAsk("load", "go?")
+
+	const followers = 200
+	var connected, finished sync.WaitGroup
+	connected.Add(followers)
+	finished.Add(followers)
+	errs := make(chan error, followers)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for i := range followers {
+		go func() {
+			defer finished.Done()
+			first := true
+			once := func() {
+				if first {
+					first = false
+					connected.Done()
+				}
+			}
+			defer once()
+			req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/run/events?id=load", nil)
+			res, err := hc.Do(req)
+			if err != nil {
+				errs <- fmt.Errorf("follower %d: %v", i, err)
+				return
+			}
+			defer res.Body.Close()
+			var data []string
+			sc := bufio.NewScanner(res.Body)
+			for sc.Scan() {
+				line := sc.Text()
+				if strings.HasPrefix(line, "data: ") {
+					data = append(data, line[6:])
+					once()
+				}
+				if line == "event: exit" {
+					sc.Scan()
+					data = append(data, sc.Text()[6:])
+					break
+				}
+			}
+			want := []string{`{"stream":"stdout","text":"asking go?\n"}`, `{"stream":"stdout","text":"answered\n"}`, `{"exitCode":0,"status":"completed"}`}
+			if strings.Join(data, "|") != strings.Join(want, "|") {
+				errs <- fmt.Errorf("follower %d got %q", i, data)
+			}
+		}()
+	}
+	connected.Wait()
+	if err := e.ws.Runtime().Respond(ctx, p.RunID, p.CallID, "yes"); err != nil {
+		t.Fatal(err)
+	}
+	waitResult(t, h)
+	finished.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+
+	pages := []string{"/runs", "/run?id=load", "/approvals", "/files?path=/", "/changes", "/usage"}
+	var loads sync.WaitGroup
+	var failed atomic.Int64
+	sem := make(chan struct{}, 20)
+	t0 := time.Now()
+	for i := range 1000 {
+		loads.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; loads.Done() }()
+			res, err := hc.Get(e.srv.URL + pages[i%len(pages)])
+			if err != nil {
+				failed.Add(1)
+				return
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				failed.Add(1)
+			}
+		}()
+	}
+	loads.Wait()
+	t.Logf("1,000 page loads, 20 at a time, in %s", time.Since(t0).Round(time.Millisecond))
+	if n := failed.Load(); n > 0 {
+		t.Errorf("%d of 1,000 page loads failed", n)
+	}
+	g1, heap1, rss1 := settle()
+	t.Logf("goroutines %d -> %d, heap in use %s -> %s, RSS %s -> %s", g0, g1, humanMiB(heap0), humanMiB(heap1), humanMiB(rss0), humanMiB(rss1))
+	if g1 > g0+10 {
+		t.Errorf("goroutines did not return to their baseline: %d, were %d", g1, g0)
+	}
+	if heap1 > heap0+32<<20 {
+		t.Errorf("the heap did not return to its baseline: %s, was %s", humanMiB(heap1), humanMiB(heap0))
+	}
+	if rss0 > 0 && rss1 > rss0+64<<20 {
+		t.Errorf("the resident memory did not return near its baseline: %s, was %s", humanMiB(rss1), humanMiB(rss0))
+	}
+}
+
+func humanMiB(n uint64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// rss is the process's resident memory (Linux; 0 elsewhere).
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
