@@ -85,7 +85,7 @@ func New(opts Options) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range []string{"login", "runs", "run", "approvals", "files", "file", "changes", "usage", "error"} {
+	for _, p := range []string{"login", "runs", "run", "approvals", "files", "file", "changes", "usage", "checkpoints", "error"} {
 		t, err := template.Must(layout.Clone()).ParseFS(templateFS, "templates/"+p+".html")
 		if err != nil {
 			return nil, err
@@ -114,6 +114,7 @@ func New(opts Options) (*Console, error) {
 	m.Handle("GET /changes", c.authed(c.changesPage))
 	m.Handle("GET /changes/events", c.authed(c.changeEvents))
 	m.Handle("GET /usage", c.authed(c.usagePage))
+	m.Handle("GET /checkpoints", c.authed(c.checkpointsPage))
 	m.Handle("/", c.authed(func(w http.ResponseWriter, r *http.Request, ss *session) {
 		c.fail(w, r, ss, http.StatusNotFound, "There is no such page.")
 	}))

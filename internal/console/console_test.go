@@ -714,3 +714,60 @@ func TestInboxEvents(t *testing.T) {
 		}
 	}
 }
+
+// The Checkpoints page lists them and compares two, or one with the live
+// tree, with each changed text file's patch, its lines marked and escaped.
+func TestCheckpointsPage(t *testing.T) {
+	e := newEnv(t, testToken)
+	ctx := context.Background()
+	f := e.ws.FS()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk := &vfs.WriteOptions{MkdirAll: true}
+	must(f.WriteFile(ctx, "/workspace/a.txt", []byte("one\ntwo\n"), mk))
+	must(f.WriteFile(ctx, "/workspace/c.txt", []byte("gone\n"), mk))
+	_, err := f.Checkpoint(ctx, "one")
+	must(err)
+	must(f.WriteFile(ctx, "/workspace/a.txt", []byte("one\n<script>alert(2)</script>\n"), nil))
+	must(f.WriteFile(ctx, "/workspace/b.txt", []byte("new\n"), nil))
+	must(f.Remove(ctx, "/workspace/c.txt", nil))
+	_, err = f.Checkpoint(ctx, "two")
+	must(err)
+	c := e.client()
+	c.mustLogin("Ada")
+	p := c.get("/checkpoints")
+	if p.code != 200 || !strings.Contains(p.body, `<td class="mono">one</td>`) || !strings.Contains(p.body, `<td class="mono">two</td>`) {
+		t.Fatalf("checkpoints page: %d\n%s", p.code, p.body)
+	}
+	p = c.get("/checkpoints?a=one&b=two")
+	for _, s := range []string{
+		`<li class="modified"><span class="op">modified</span> <span class="mono">/workspace/a.txt</span> <span class="hint">(content`,
+		`<span class="del">-two</span>`, `<span class="add">&#43;&lt;script&gt;alert(2)&lt;/script&gt;</span>`, `<span> one</span>`,
+		`<li class="added"><span class="op">added</span> <span class="mono">/workspace/b.txt</span>`,
+		`<li class="deleted"><span class="op">deleted</span> <span class="mono">/workspace/c.txt</span>`,
+		`<option selected>one</option>`, `<option selected>two</option>`,
+	} {
+		if !strings.Contains(p.body, s) {
+			t.Errorf("comparison lacks %s:\n%s", s, p.body)
+		}
+	}
+	if strings.Contains(p.body, "<script>alert") {
+		t.Error("a file's text rendered as markup")
+	}
+	if p := c.get("/checkpoints?a=two&b="); !strings.Contains(p.body, `<p id="nodiff">No differences.</p>`) {
+		t.Errorf("two against the live tree:\n%s", p.body)
+	}
+	if p := c.get("/checkpoints?a=one&b=&path=/workspace/b.txt"); !strings.Contains(p.body, `/workspace/b.txt`) || strings.Contains(p.body, "/workspace/a.txt</span>") {
+		t.Errorf("one against the live tree under b.txt:\n%s", p.body)
+	}
+	if p := c.get("/checkpoints?a=nope&b=two"); p.code != http.StatusNotFound {
+		t.Errorf("an unknown checkpoint: %d %s", p.code, p.body)
+	}
+	if p := c.get("/checkpoints?a=&b="); p.code != http.StatusBadRequest {
+		t.Errorf("the live tree against itself: %d", p.code)
+	}
+}

@@ -39,4 +39,7 @@ const (
 	MaxFileView = 1 << 20
 	// ChangesPerPage is how many change-feed entries a page shows.
 	ChangesPerPage = 200
+	// MaxDiffEntries bounds the differences a comparison of checkpoints
+	// lists.
+	MaxDiffEntries = 2000
 )

@@ -147,6 +147,8 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 		{c, "GET", "/changes", nil, nil, 200},
 		{c, "GET", "/changes?before=1", nil, nil, 200},
 		{c, "GET", "/usage", nil, nil, 200},
+		{c, "GET", "/checkpoints", nil, nil, 200},
+		{c, "GET", "/checkpoints?a=nope", nil, nil, 404},
 		{anon, "GET", "/changes", nil, nil, http.StatusSeeOther},
 		{anon, "GET", "/changes/events", nil, nil, http.StatusSeeOther},
 		{c, "POST", "/run/action", url.Values{"csrf": {tok}, "action": {"kill"}, "id": {"xss-js"}},
