@@ -283,7 +283,7 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 			vals[i], _ = json.Marshal(tf)
 			ticks[i] = journal.Tick{Stream: journal.TimerStream, N: int64(i), Value: vals[i]}
 		}
-		if err := r.store.Append(ctx, o.ID, nil, journal.Progress{}, ticks); err != nil {
+		if err := r.appendEvents(ctx, o.ID, nil, journal.Progress{}, ticks); err != nil {
 			return nil, &Error{Op: op, ID: o.ID, Code: vfs.EIO, Text: "cannot record the run's timers: " + err.Error(), Err: err}
 		}
 		x.replay = &journal.Recording{Ticks: map[int][][]byte{journal.TimerStream: vals}}

@@ -36,7 +36,7 @@ func (x *run) interrupted() {
 	if x.jh != nil {
 		ticks = x.jh.takeTicks()
 	}
-	r.store.Append(ctx, x.id, evs, prog, ticks)
+	r.appendEvents(ctx, x.id, evs, prog, ticks)
 	// On failure (the database closed under the run) the record stays
 	// running and the next runtime reaps it as interrupted.
 	if rec, err := r.store.Get(ctx, x.id); err == nil {

@@ -261,7 +261,7 @@ func (h *journaledHost) Call(ctx context.Context, c *Call) (any, error) {
 			// finds that run again (see spawn.go).
 			begun := &journal.CallRecord{Seq: seq, Kind: string(c.Kind), Op: c.Op, Request: req}
 			ticks := h.takeTicks()
-			if err := h.x.rt.store.PutCall(ctx, h.x.id, ticks, begun); err != nil {
+			if err := h.x.rt.putCall(ctx, h.x.id, ticks, begun); err != nil {
 				h.putBack(ticks)
 				return nil, err
 			}
@@ -272,7 +272,7 @@ func (h *journaledHost) Call(ctx context.Context, c *Call) (any, error) {
 		}
 		out = record(res, cerr)
 		ticks := h.takeTicks()
-		if err := h.x.rt.store.PutCall(ctx, h.x.id, ticks, out); err != nil {
+		if err := h.x.rt.putCall(ctx, h.x.id, ticks, out); err != nil {
 			h.putBack(ticks)
 			return nil, err
 		}
@@ -347,7 +347,7 @@ func (h *journaledHost) decorate(cc *CallContext, seq int64) {
 			r.Request = req.([]byte)
 		}
 		ticks := h.takeTicks()
-		if err := h.x.rt.store.PutCall(ctx, h.x.id, ticks, r); err != nil {
+		if err := h.x.rt.putCall(ctx, h.x.id, ticks, r); err != nil {
 			h.putBack(ticks)
 			return err
 		}
@@ -367,7 +367,7 @@ func (h *journaledHost) decorate(cc *CallContext, seq int64) {
 		// Store what is pending first, so the wait survives a restart
 		// with everything before it.
 		if t := h.takeTicks(); len(t) > 0 {
-			if err := rt.store.Append(ctx, h.x.id, nil, journal.Progress{}, t); err != nil {
+			if err := rt.appendEvents(ctx, h.x.id, nil, journal.Progress{}, t); err != nil {
 				h.putBack(t)
 				return nil, err
 			}

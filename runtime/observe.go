@@ -3,6 +3,9 @@ package runtime
 import (
 	"context"
 	"errors"
+	"time"
+
+	"github.com/nookdev/nook/journal"
 )
 
 // Observer sees what the runtime does, for tracing and metrics
@@ -28,6 +31,38 @@ type Observer interface {
 	// of an earlier attempt (c.Replayed) was not carried out again; done
 	// follows at once.
 	HostCall(ctx context.Context, c HostCallStart) (cctx context.Context, done func(error))
+}
+
+// JournalObserver is implemented by an Observer that also wants the
+// durable journal writes of runs timed: each host call a replay-policy run
+// records ("call") and each batch of output and progress a run stores
+// ("events"). JournalWrite is called after each write, with how long it
+// took and its error; it must be cheap.
+type JournalObserver interface {
+	JournalWrite(kind string, d time.Duration, err error)
+}
+
+// putCall records a host call in the journal, timed for the observer.
+func (r *Runtime) putCall(ctx context.Context, id string, ticks []journal.Tick, rec *journal.CallRecord) error {
+	t0 := time.Now()
+	err := r.store.PutCall(ctx, id, ticks, rec)
+	r.journalWrote("call", t0, err)
+	return err
+}
+
+// appendEvents stores a run's output and progress, timed for the
+// observer.
+func (r *Runtime) appendEvents(ctx context.Context, id string, evs []journal.Event, p journal.Progress, ticks []journal.Tick) error {
+	t0 := time.Now()
+	err := r.store.Append(ctx, id, evs, p, ticks)
+	r.journalWrote("events", t0, err)
+	return err
+}
+
+func (r *Runtime) journalWrote(kind string, t0 time.Time, err error) {
+	if jo, ok := r.opts.Observer.(JournalObserver); ok {
+		jo.JournalWrite(kind, time.Since(t0), err)
+	}
 }
 
 // RunStart describes an attempt of a run as it starts.

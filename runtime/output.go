@@ -340,7 +340,7 @@ func (o *output) flush(evs []journal.Event, sp [3][]byte, p journal.Progress) {
 	if o.x.jh != nil {
 		ticks = o.x.jh.takeTicks()
 	}
-	err := o.x.rt.store.Append(ctx, o.x.id, evs, p, ticks)
+	err := o.x.rt.appendEvents(ctx, o.x.id, evs, p, ticks)
 	if err == nil {
 		o.storeFails = 0
 		o.x.wakeReaders()

@@ -311,7 +311,7 @@ func (x *run) park() {
 	if x.jh != nil {
 		ticks = x.jh.takeTicks()
 	}
-	if err := r.store.Append(wctx, x.id, evs, prog, ticks); err != nil {
+	if err := r.appendEvents(wctx, x.id, evs, prog, ticks); err != nil {
 		// Nothing is lost: the resumed run replays up to its wait and
 		// prints (and reads the clock) again what was not stored.
 		r.opts.Logger.Warn("nook: storing the output of a run that waits failed", "run", x.id, "err", err)

@@ -83,6 +83,8 @@ type meters struct {
 	hostCalls                             *Counter
 	mcpRequests                           *Counter
 	httpRequests                          *Counter
+	journalWrites                         *Histogram
+	journalErrors                         *Counter
 }
 
 // New returns a Telemetry.
@@ -110,8 +112,25 @@ func New(o Options) *Telemetry {
 		hostCalls:    r.NewCounter("nook_host_calls_total", "Host calls of runs, by kind (fs, module, fetch, exec), operation and result (ok, error, replayed: answered from the journal).", "kind", "op", "result"),
 		mcpRequests:  r.NewCounter("nook_mcp_requests_total", "MCP requests, by method and result (ok, error).", "method", "result"),
 		httpRequests: r.NewCounter("nook_http_requests_total", "HTTP requests of nook serve, by route and status code.", "route", "code"),
+		journalWrites: r.NewHistogram("nook_journal_write_seconds", "Durable journal writes of runs, by kind (call: a host call a replay-policy run records; events: a batch of output and progress).",
+			journalBuckets, "kind"),
+		journalErrors: r.NewCounter("nook_journal_write_errors_total", "Journal writes that failed, by kind.", "kind"),
 	}
 	return t
+}
+
+// journalBuckets are the bounds of journal write times: a write is one
+// SQLite transaction, tens of microseconds to a few milliseconds.
+var journalBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}
+
+var _ runtime.JournalObserver = (*Telemetry)(nil)
+
+// JournalWrite implements runtime.JournalObserver.
+func (t *Telemetry) JournalWrite(kind string, d time.Duration, err error) {
+	t.m.journalWrites.Observe(d.Seconds(), kind)
+	if err != nil {
+		t.m.journalErrors.Inc(kind)
+	}
 }
 
 // Metrics is the registry of t's metrics; add gauges of your own to it.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -360,5 +362,20 @@ export default () => [o.total, Boolean(w.isError)];`, runtime.ExecOptions{Backen
 		if !strings.Contains(body.String(), line+"\n") {
 			t.Errorf("metrics lack %q:\n%s", line, body.String())
 		}
+	}
+	// The journal writes were timed: the calls the run recorded (the get
+	// and the write, once each) and its output and progress.
+	for kind, least := range map[string]int{"call": 2, "events": 1} {
+		m := regexp.MustCompile(`nook_journal_write_seconds_count\{kind="` + kind + `"\} (\d+)\n`).FindStringSubmatch(body.String())
+		n := 0
+		if m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+		if n < least {
+			t.Errorf("journal writes of kind %s: %d, want at least %d:\n%s", kind, n, least, body.String())
+		}
+	}
+	if strings.Contains(body.String(), "nook_journal_write_errors_total{") {
+		t.Errorf("journal write errors counted:\n%s", body.String())
 	}
 }
