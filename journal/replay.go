@@ -238,8 +238,8 @@ func (st *Store) Pending(ctx context.Context) ([]Wait, error) {
 // Respond stores the answer to a waiting call and, when no other call of
 // the run still waits, makes the run resumable (waiting cleared, the time
 // it waited added to Waited). It fails with ErrNotWaiting when the call is
-// not waiting.
-func (st *Store) Respond(ctx context.Context, run string, seq int64, answer []byte, now time.Time) (resumable bool, err error) {
+// not waiting. since is when the call began to wait.
+func (st *Store) Respond(ctx context.Context, run string, seq int64, answer []byte, now time.Time) (since time.Time, resumable bool, err error) {
 	err = st.db.Write(ctx, func(c *sqldb.Conn) error {
 		s, err := c.Query(`SELECT since FROM journal_waits w JOIN journal_runs r ON r.id = w.run
 			WHERE w.run = ? AND w.seq = ? AND w.answer IS NULL AND r.finished IS NULL`, run, seq)
@@ -247,13 +247,14 @@ func (st *Store) Respond(ctx context.Context, run string, seq int64, answer []by
 			return err
 		}
 		found := s.Step()
-		since := s.ColumnInt64(0)
+		began := s.ColumnInt64(0)
 		if err := sqldb.Done(s, nil); err != nil {
 			return err
 		}
 		if !found {
 			return ErrNotWaiting
 		}
+		since = time.Unix(0, began)
 		if err := c.Exec(`UPDATE journal_waits SET answer = ? WHERE run = ? AND seq = ?`, answer, run, seq); err != nil {
 			return err
 		}
@@ -270,9 +271,9 @@ func (st *Store) Respond(ctx context.Context, run string, seq int64, answer []by
 			return nil
 		}
 		return c.Exec(`UPDATE journal_runs SET waiting = 0, waited = waited + ? WHERE id = ?`,
-			max(0, now.UnixNano()-since), run)
+			max(0, now.UnixNano()-began), run)
 	})
-	return resumable, err
+	return since, resumable, err
 }
 
 // Calls returns the journaled calls of a run, in order (for inspection).

@@ -52,13 +52,20 @@ func (r *Runtime) Respond(ctx context.Context, runID, callID string, answer any)
 	if err != nil {
 		return &Error{Op: op, ID: runID, Code: vfs.EINVAL, Text: "the answer must be JSON-compatible: " + err.Error()}
 	}
-	resumable, err := r.store.Respond(ctx, runID, seq, b, r.opts.Now())
+	now := r.opts.Now()
+	since, resumable, err := r.store.Respond(ctx, runID, seq, b, now)
 	if errors.Is(err, journal.ErrNotWaiting) {
 		return &Error{Op: op, ID: runID, Code: ENOTWAITING, Err: err,
 			Text: fmt.Sprintf("call %s is not waiting for an answer", callID)}
 	}
-	if err != nil || !resumable {
+	if err != nil {
 		return err
+	}
+	if wo, ok := r.opts.Observer.(WaitObserver); ok {
+		wo.CallAnswered(ctx, PendingCall{RunID: runID, CallID: callID, Since: since}, now)
+	}
+	if !resumable {
+		return nil
 	}
 	rec, err := r.store.Get(ctx, runID)
 	if err != nil {

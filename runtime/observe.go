@@ -42,6 +42,14 @@ type JournalObserver interface {
 	JournalWrite(kind string, d time.Duration, err error)
 }
 
+// WaitObserver is implemented by an Observer that also wants to hear of
+// each answer to a waiting call (an approval): c (its Payload left empty)
+// began to wait at c.Since and was answered at answered, by the caller
+// whose context is ctx (Runtime.Respond's).
+type WaitObserver interface {
+	CallAnswered(ctx context.Context, c PendingCall, answered time.Time)
+}
+
 // putCall records a host call in the journal, timed for the observer.
 func (r *Runtime) putCall(ctx context.Context, id string, ticks []journal.Tick, rec *journal.CallRecord) error {
 	t0 := time.Now()

@@ -85,6 +85,7 @@ type meters struct {
 	httpRequests                          *Counter
 	journalWrites                         *Histogram
 	journalErrors                         *Counter
+	approvalWaits                         *Histogram
 }
 
 // New returns a Telemetry.
@@ -115,6 +116,7 @@ func New(o Options) *Telemetry {
 		journalWrites: r.NewHistogram("nook_journal_write_seconds", "Durable journal writes of runs, by kind (call: a host call a replay-policy run records; events: a batch of output and progress).",
 			journalBuckets, "kind"),
 		journalErrors: r.NewCounter("nook_journal_write_errors_total", "Journal writes that failed, by kind.", "kind"),
+		approvalWaits: r.NewHistogram("nook_approval_wait_seconds", "How long answered calls waited for their answer (approvals).", approvalBuckets),
 	}
 	return t
 }
@@ -123,7 +125,27 @@ func New(o Options) *Telemetry {
 // SQLite transaction, tens of microseconds to a few milliseconds.
 var journalBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}
 
-var _ runtime.JournalObserver = (*Telemetry)(nil)
+var (
+	_ runtime.JournalObserver = (*Telemetry)(nil)
+	_ runtime.WaitObserver    = (*Telemetry)(nil)
+)
+
+// approvalBuckets are the bounds of approval waits: a person answers in
+// seconds, hours or days.
+var approvalBuckets = []float64{1, 10, 60, 300, 900, 3600, 4 * 3600, 24 * 3600, 7 * 24 * 3600}
+
+// CallAnswered implements runtime.WaitObserver: the wait is counted and,
+// with tracing, is an "approval wait" span from when the call began to
+// wait to its answer, in the trace of whoever answered.
+func (t *Telemetry) CallAnswered(ctx context.Context, c runtime.PendingCall, answered time.Time) {
+	t.m.approvalWaits.Observe(max(0, answered.Sub(c.Since)).Seconds())
+	if !t.tracing {
+		return
+	}
+	_, span := t.tracer.Start(ctx, "approval wait", trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(c.Since),
+		trace.WithAttributes(attribute.String("nook.run.id", c.RunID), attribute.String("nook.call.id", c.CallID)))
+	span.End(trace.WithTimestamp(answered))
+}
 
 // JournalWrite implements runtime.JournalObserver.
 func (t *Telemetry) JournalWrite(kind string, d time.Duration, err error) {

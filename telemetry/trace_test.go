@@ -332,14 +332,20 @@ export default () => [o.total, Boolean(w.isError)];`, runtime.ExecOptions{Backen
 	if err != nil || res.Status != runtime.StatusCompleted || string(res.Value) != "[42,false]" {
 		t.Fatalf("result %+v, %v", res, err)
 	}
-	var runs, gets []tracetest.SpanStub
+	var runs, gets, waits []tracetest.SpanStub
 	for _, s := range f.exp.GetSpans() {
 		switch s.Name {
 		case "run js":
 			runs = append(runs, s)
 		case "host module ws:orders/get":
 			gets = append(gets, s)
+		case "approval wait":
+			waits = append(waits, s)
 		}
+	}
+	if len(waits) != 1 || attrValue(waits[0], "nook.call.id") != pending[0].CallID || !waits[0].StartTime.Equal(pending[0].Since) ||
+		waits[0].EndTime.Before(waits[0].StartTime) {
+		t.Errorf("approval wait spans: %v (the call waited since %v)", waits, pending[0].Since)
 	}
 	if len(runs) != 2 || attrValue(runs[0], "nook.run.status") != "waiting" || attrValue(runs[1], "nook.run.attempt") == "0" ||
 		attrValue(runs[1], "nook.run.status") != "completed" {
@@ -358,6 +364,7 @@ export default () => [o.total, Boolean(w.isError)];`, runtime.ExecOptions{Backen
 		`nook_host_calls_total{kind="module",op="ws:orders/get",result="replayed"} 1`,
 		`nook_runs_started_total{backend="js"} 2`,
 		`nook_runs_finished_total{backend="js",status="completed"} 1`,
+		`nook_approval_wait_seconds_count 1`,
 	} {
 		if !strings.Contains(body.String(), line+"\n") {
 			t.Errorf("metrics lack %q:\n%s", line, body.String())
