@@ -98,6 +98,9 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 			_, err := g.file(&e, "", res.mnt, nil)
 			return err
 		}
+		if g.cands, g.indexed, err = f.indexCandidates(c, m.IndexQuery()); err != nil {
+			return err
+		}
 		query := fmt.Sprintf("%q %v %v %d %d %q %q %d", query, opts.Regex, opts.IgnoreCase, opts.Context,
 			opts.Mode, opts.Include, opts.Exclude, maxSize)
 		key := func(offset int) string { return cursorKey(op, res.path, query, offset) }
@@ -147,6 +150,9 @@ func (g *grepper) walk(res resolution, from string, excl *search.Excluder, inclu
 			return true, false, nil
 		}
 		if e.Kind != TypeFile || !includes(include, rel) {
+			return false, false, nil
+		}
+		if g.ruledOut(e) {
 			return false, false, nil
 		}
 		var mnt *mountRef
@@ -200,6 +206,11 @@ type grepper struct {
 	stopRel  string // where the next page starts (when NextOffset is set)
 	stopSkip int    // matches of stopRel this page already holds
 
+	// cands holds, when indexed, the inodes of the files the trigram
+	// index cannot rule out (see ruledOut).
+	cands   map[int64]bool
+	indexed bool
+
 	workers int        // goroutines that count matches in parallel
 	batch   []grepItem // files waiting for the workers, in walk order
 	stopped bool       // the page is full
@@ -229,6 +240,14 @@ type fileCount struct {
 	n      int
 	binary bool
 	known  bool // counted; otherwise the file is searched in order
+}
+
+// ruledOut reports whether the trigram index proves that a file holds no
+// match. It judges files of one stored chunk only (a match may straddle
+// the chunks of a larger one, which their filters judge), and not files
+// too large to search, which are listed as skipped.
+func (g *grepper) ruledOut(e *Entry) bool {
+	return g.indexed && e.Inode < 1<<62 && g.searchable(e) && e.Size <= ChunkSize && !g.cands[e.Inode]
 }
 
 // searchable reports whether a file needs reading at all.

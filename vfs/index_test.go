@@ -1,0 +1,176 @@
+package vfs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nookdev/nook/internal/sqldb"
+	"github.com/nookdev/nook/vfs/internal/search"
+)
+
+// indexWords make the files of the index tests: common words, some rare
+// ones, mixed case, and a non-ASCII word that folds.
+var indexWords = strings.Fields(`func main return error ctx context Context package import
+	fmt Println value nil if else for range TODO todo Error ERRORS handler ServeHTTP
+	straße STRASSE Kelvin ſtop x y z a b c ab bc abc { } ( ) := == != + -`)
+
+// indexCorpus writes n generated files (and a few special ones) into f.
+func indexCorpus(t testing.TB, f *FS, n int, seed uint64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	for i := range n {
+		var b strings.Builder
+		lines := 1 + r.IntN(30)
+		for range lines {
+			for w := r.IntN(8); w >= 0; w-- {
+				b.WriteString(indexWords[r.IntN(len(indexWords))])
+				b.WriteByte(" \t"[r.IntN(2)])
+			}
+			if r.IntN(200) == 0 {
+				fmt.Fprintf(&b, "rare%d", i)
+			}
+			b.WriteString([]string{"\n", "\r\n"}[r.IntN(2)])
+		}
+		put(t, f, fmt.Sprintf("/c/d%d/f%d.go", i%17, i), b.String())
+	}
+	// Identical content under two names, a rename, a hard link, a binary
+	// file, and a file of several chunks with a match across a boundary.
+	put(t, f, "/c/dup1.txt", "the needle in a haystack\n")
+	put(t, f, "/c/dup2.txt", "the needle in a haystack\n")
+	put(t, f, "/c/before.txt", "moved needle\n")
+	noErr(t, f.Rename(bg, "/c/before.txt", "/c/after.txt"))
+	noErr(t, f.Link(bg, "/c/dup1.txt", "/c/link.txt"))
+	putBytes(t, f, "/c/bin.dat", []byte("needle\x00needle\n"))
+	big := strings.Repeat("filler line\n", ChunkSize/12) + "fill"
+	big = big[:ChunkSize-3] + "nee" + "dle across\n" + strings.Repeat("tail\n", 100)
+	put(t, f, "/c/big.txt", big)
+}
+
+// indexQueries are searched with and without the index.
+var indexQueries = []GrepOptions{
+	{}, {IgnoreCase: true}, {Regex: true}, {Regex: true, IgnoreCase: true},
+}
+
+var indexPatterns = []struct {
+	pattern string
+	regex   bool
+}{
+	{"needle", false}, {"rare7", false}, {"rare", false}, {"ServeHTTP", false}, {"TODO", false},
+	{"straße", false}, {"kelvin", false}, {"ab", false}, {"func main", false}, {"nothing-here", false},
+	{`func \w+\(ctx context\.Context`, true}, {`(handler|ServeHTTP)\s+nil`, true}, {`rare[0-9]+`, true},
+	{`TODO|FIXME`, true}, {`a.*b`, true}, {`\d+`, true}, {`^package`, true}, {`error$`, true},
+	{`[Ee]rror\b`, true}, {`x+y+z`, true}, {`(?i)STRASSE`, true}, {`ſtop`, true}, {`ctx?`, true},
+	{`needle\nx`, true}, {`(foo)?bar`, true},
+}
+
+// grepBoth runs a grep with the index and then by scanning only, and
+// reports a difference.
+func grepBoth(t *testing.T, f *FS, pattern string, o GrepOptions) {
+	t.Helper()
+	f.grepScan = false
+	withIdx, err1 := f.Grep(bg, pattern, "/", &o)
+	f.grepScan = true
+	scan, err2 := f.Grep(bg, pattern, "/", &o)
+	f.grepScan = false
+	if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+		t.Fatalf("%q %+v: errors differ: index %v, scan %v", pattern, o, err1, err2)
+	}
+	if err1 != nil {
+		return
+	}
+	// Binary files are listed only when opened, which the index avoids.
+	withIdx.Skipped, scan.Skipped = nil, nil
+	if !reflect.DeepEqual(withIdx, scan) {
+		t.Errorf("%q %+v: with the index\n%+v\nscanning\n%+v", pattern, o, withIdx, scan)
+	}
+}
+
+func TestIndexGrepSameResults(t *testing.T) {
+	f := openTest(t)
+	indexCorpus(t, f, 700, 1)
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if !st.Enabled || st.Indexed < 2*indexBlock || st.Unindexed >= indexBlock {
+		t.Fatalf("after writing 700 files: %+v, want at least two blocks indexed and less than a block pending", st)
+	}
+	// The index narrows a rare literal's candidates to the few files that
+	// hold it and the pending ones.
+	noErr(t, f.db.Read(bg, func(c *sqldb.Conn) error {
+		m, err := search.Compile(search.Options{Pattern: "rare7"})
+		noErr(t, err)
+		cands, ok, err := f.indexCandidates(c, m.IndexQuery())
+		if !ok || len(cands) > int(st.Unindexed)+20 {
+			t.Errorf("candidates for rare7: %d (usable %v), with %d unindexed", len(cands), ok, st.Unindexed)
+		}
+		return err
+	}))
+	check := func(every int) {
+		t.Helper()
+		for i, p := range indexPatterns {
+			if i%every != 0 {
+				continue
+			}
+			for _, o := range indexQueries {
+				if !p.regex && o.Regex {
+					continue
+				}
+				o.Regex = o.Regex || p.regex
+				grepBoth(t, f, p.pattern, o)
+				o.Mode, o.Page = GrepCount, Page{Limit: 7, Offset: 5}
+				grepBoth(t, f, p.pattern, o)
+			}
+		}
+	}
+	check(1)
+	// Later rounds take a third of the patterns in -short.
+	every := 1
+	if testing.Short() {
+		every = 3
+	}
+	probs, err := f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) > 0 {
+		t.Fatalf("IndexCheck: %+v", probs)
+	}
+	// Removing files leaves dead documents, which grep and check pass
+	// over; a rebuild drops them.
+	for i := 0; i < 700; i += 3 {
+		noErr(t, f.Remove(bg, fmt.Sprintf("/c/d%d/f%d.go", i%17, i), nil))
+	}
+	check(every)
+	st, err = f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Dead == 0 {
+		t.Errorf("after removing files: %+v, want dead documents", st)
+	}
+	probs, err = f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) > 0 {
+		t.Fatalf("IndexCheck after removals: %+v", probs)
+	}
+	st, err = f.RebuildIndex(bg)
+	noErr(t, err)
+	if st.Dead != 0 || st.Unindexed != 0 || st.Indexed == 0 {
+		t.Errorf("after RebuildIndex: %+v, want everything indexed and nothing dead", st)
+	}
+	check(every)
+}
+
+// A corrupted posting list is reported by IndexCheck and fails grep with
+// EIO rather than give wrong results.
+func TestIndexCheckFindsCorruption(t *testing.T) {
+	f := openTest(t)
+	indexCorpus(t, f, 300, 2)
+	noErr(t, f.db.Write(bg, func(c *sqldb.Conn) error {
+		return c.Exec(`UPDATE vfs_tri_post SET docs = x'00' WHERE (blk, tri) = (SELECT blk, tri FROM vfs_tri_post LIMIT 1)`)
+	}))
+	probs, err := f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) == 0 {
+		t.Fatalf("IndexCheck found nothing wrong in a corrupted index")
+	}
+	t.Logf("%+v", probs[0])
+}
