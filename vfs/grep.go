@@ -104,14 +104,22 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 		query := fmt.Sprintf("%q %v %v %d %d %q %q %d", query, opts.Regex, opts.IgnoreCase, opts.Context,
 			opts.Mode, opts.Include, opts.Exclude, maxSize)
 		key := func(offset int) string { return cursorKey(op, res.path, query, offset) }
+		g.excl, g.include = excl, include
+		var handled bool
+		if handled, err = g.fromIndex(res); handled {
+			if err == nil && g.stopRel != "" && g.res.NextOffset > 0 {
+				f.cursors.put(key(g.res.NextOffset), cursor{from: g.stopRel, skip: g.stopSkip})
+			}
+			return err
+		}
 		from := ""
 		if cur, ok := f.cursors.get(key(offset)); ok && offset > 0 {
 			from, g.skip = cur.from, cur.skip
 		}
-		err = g.walk(res, from, excl, include)
+		err = g.walk(res, from)
 		if err == errResumeLost {
 			g.skip = offset
-			err = g.walk(res, "", excl, include)
+			err = g.walk(res, "")
 		}
 		if err == nil && g.stopRel != "" && g.res.NextOffset > 0 {
 			f.cursors.put(key(g.res.NextOffset), cursor{from: g.stopRel, skip: g.stopSkip})
@@ -137,43 +145,45 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 }
 
 // walk searches the files below res, starting at from (see FS.walk).
-func (g *grepper) walk(res resolution, from string, excl *search.Excluder, include []*search.Glob) error {
-	f, ctx := g.f, g.ctx
-	err := f.walk(g.c, res, from, func(e *Entry, rel string) (bool, bool, error) {
-		if err := ctx.Err(); err != nil {
-			return false, true, err
-		}
-		if excl.Excluded(rel, e.Kind == TypeDir) {
-			return false, false, nil
-		}
-		if e.Kind == TypeDir {
-			return true, false, nil
-		}
-		if e.Kind != TypeFile || !includes(include, rel) {
-			return false, false, nil
-		}
-		if g.ruledOut(e) {
-			return false, false, nil
-		}
-		var mnt *mountRef
-		if e.Inode >= 1<<62 {
-			mnt = f.mountRefFor(e.Path)
-		}
-		if g.workers <= 1 {
-			stop, err := g.file(e, rel, mnt, nil)
-			return false, stop, err
-		}
-		g.batch = append(g.batch, grepItem{e: *e, rel: rel, mnt: mnt})
-		if len(g.batch) < grepBatch {
-			return false, false, nil
-		}
-		stop, err := g.flush()
-		return false, stop, err
-	})
+func (g *grepper) walk(res resolution, from string) error {
+	err := g.f.walk(g.c, res, from, g.visit)
 	if err == nil && !g.stopped {
 		_, err = g.flush()
 	}
 	return err
+}
+
+// visit takes an entry of the walk (see visitFunc).
+func (g *grepper) visit(e *Entry, rel string) (descend, stop bool, err error) {
+	if err := g.ctx.Err(); err != nil {
+		return false, true, err
+	}
+	if g.excl.Excluded(rel, e.Kind == TypeDir) {
+		return false, false, nil
+	}
+	if e.Kind == TypeDir {
+		return true, false, nil
+	}
+	if e.Kind != TypeFile || !includes(g.include, rel) {
+		return false, false, nil
+	}
+	if g.ruledOut(e) {
+		return false, false, nil
+	}
+	var mnt *mountRef
+	if e.Inode >= 1<<62 {
+		mnt = g.f.mountRefFor(e.Path)
+	}
+	if g.workers <= 1 {
+		stop, err := g.file(e, rel, mnt, nil)
+		return false, stop, err
+	}
+	g.batch = append(g.batch, grepItem{e: *e, rel: rel, mnt: mnt})
+	if len(g.batch) < grepBatch {
+		return false, false, nil
+	}
+	stop, err = g.flush()
+	return false, stop, err
 }
 
 func includes(globs []*search.Glob, rel string) bool {
@@ -210,6 +220,9 @@ type grepper struct {
 	// index cannot rule out (see ruledOut).
 	cands   map[int64]bool
 	indexed bool
+
+	excl    *search.Excluder
+	include []*search.Glob
 
 	workers int        // goroutines that count matches in parallel
 	batch   []grepItem // files waiting for the workers, in walk order

@@ -52,7 +52,11 @@ const (
 //     documents' offsets in the block, delta+varint encoded
 //     (search.AppendPostings). Keyed by block first, so indexing a block
 //     appends at the end of the table.
-//   - vfs_chunks_blob: from a candidate blob to the files made of it.
+//   - vfs_chunks_blob: from a candidate blob to the files made of it;
+//     vfs_dirents_inode: from a candidate file to its names, so a grep
+//     with few candidates need not walk the tree; vfs_nodes_large: the
+//     files of more than one chunk (ChunkSize), which grep judges by
+//     their filters.
 //   - vfs_state.tri_on: whether the index is kept (SetIndex);
 //     tri_pending: an upper bound on the unindexed blobs, so that a write
 //     need not count them; tri_next: the next block number.
@@ -61,6 +65,8 @@ ALTER TABLE vfs_blobs ADD COLUMN doc INTEGER;
 CREATE UNIQUE INDEX vfs_blobs_doc ON vfs_blobs(doc) WHERE doc IS NOT NULL;
 CREATE INDEX vfs_blobs_unindexed ON vfs_blobs(id) WHERE doc IS NULL;
 CREATE INDEX vfs_chunks_blob ON vfs_chunks(blob);
+CREATE INDEX vfs_dirents_inode ON vfs_dirents(inode);
+CREATE INDEX vfs_nodes_large ON vfs_nodes(inode) WHERE size > 262144;
 CREATE TABLE vfs_tri_blocks(
 	blk INTEGER PRIMARY KEY,
 	docs INTEGER NOT NULL
@@ -132,6 +138,7 @@ func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
 	if err := sqldb.Done(s, nil); err != nil {
 		return 0, err
 	}
+	var tg search.Trigrammer
 	var pairs []uint64 // tri<<indexBlockBits | offset
 	done := 0
 	for len(ids) > 0 {
@@ -142,7 +149,7 @@ func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
 			if err != nil {
 				return done, err
 			}
-			for _, tri := range search.Trigrams(data) {
+			for _, tri := range tg.Trigrams(data) {
 				pairs = append(pairs, uint64(tri)<<indexBlockBits|uint64(n))
 			}
 			if err := c.Exec(`UPDATE vfs_blobs SET doc = ? WHERE id = ?`, blk<<indexBlockBits|int64(n), ids[n]); err != nil {
@@ -346,6 +353,7 @@ func (f *FS) IndexCheck(ctx context.Context) ([]IndexProblem, error) {
 		if err := sqldb.Done(s, nil); err != nil {
 			return err
 		}
+		var tg search.Trigrammer
 		for blk, n := range blocks {
 			if blk >= next {
 				add(blk, -1, "block at or past the next block number %d", next)
@@ -379,7 +387,7 @@ func (f *FS) IndexCheck(ctx context.Context) ([]IndexProblem, error) {
 				if err != nil {
 					return err
 				}
-				if want := search.Trigrams(data); !slices.Equal(got[off], want) {
+				if want := tg.Trigrams(data); !slices.Equal(got[off], want) {
 					add(blk, blk<<indexBlockBits|off, "chunk %d: the postings give %d trigrams, its data has %d", id, len(got[off]), len(want))
 				}
 			}

@@ -44,6 +44,10 @@ func indexCorpus(t testing.TB, f *FS, n int, seed uint64) {
 	noErr(t, f.Rename(bg, "/c/before.txt", "/c/after.txt"))
 	noErr(t, f.Link(bg, "/c/dup1.txt", "/c/link.txt"))
 	putBytes(t, f, "/c/bin.dat", []byte("needle\x00needle\n"))
+	noErr(t, f.Symlink(bg, "/c/d3", "/c/d3-link"))
+	noErr(t, f.Symlink(bg, "/c", "/clink"))
+	put(t, f, "/c/d3-x/needle", "needle needle\n")
+	put(t, f, "/c/d3.go", "needle\n")
 	big := strings.Repeat("filler line\n", ChunkSize/12) + "fill"
 	big = big[:ChunkSize-3] + "nee" + "dle across\n" + strings.Repeat("tail\n", 100)
 	put(t, f, "/c/big.txt", big)
@@ -70,10 +74,15 @@ var indexPatterns = []struct {
 // reports a difference.
 func grepBoth(t *testing.T, f *FS, pattern string, o GrepOptions) {
 	t.Helper()
+	grepBothIn(t, f, pattern, "/", o)
+}
+
+func grepBothIn(t *testing.T, f *FS, pattern, dir string, o GrepOptions) {
+	t.Helper()
 	f.grepScan = false
-	withIdx, err1 := f.Grep(bg, pattern, "/", &o)
+	withIdx, err1 := f.Grep(bg, pattern, dir, &o)
 	f.grepScan = true
-	scan, err2 := f.Grep(bg, pattern, "/", &o)
+	scan, err2 := f.Grep(bg, pattern, dir, &o)
 	f.grepScan = false
 	if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
 		t.Fatalf("%q %+v: errors differ: index %v, scan %v", pattern, o, err1, err2)
@@ -125,6 +134,17 @@ func TestIndexGrepSameResults(t *testing.T) {
 		}
 	}
 	check(1)
+	// Below a directory, through a symlink, with globs, and a page after
+	// a page.
+	for _, dir := range []string{"/c", "/c/d3", "/clink", "/c/d3-link"} {
+		grepBothIn(t, f, "needle", dir, GrepOptions{})
+		grepBothIn(t, f, "needle", dir, GrepOptions{Include: []string{"**/*.go"}, Exclude: []string{"d3"}})
+		grepBothIn(t, f, "rare", dir, GrepOptions{Exclude: []string{"d1*"}, Mode: GrepFiles})
+	}
+	o := GrepOptions{Page: Page{Limit: 2}}
+	for o.Offset = 0; o.Offset < 12; o.Offset += 2 {
+		grepBoth(t, f, "needle", o)
+	}
 	// Later rounds take a third of the patterns in -short.
 	every := 1
 	if testing.Short() {

@@ -11,23 +11,46 @@ import (
 // lower-cased in ASCII as the trigram filters are: b0 b1 b2 is the number
 // b0 | b1<<8 | b2<<16. Data that a search takes to be binary (a NUL in its
 // first 8 KiB) has none: the search reports no match in it, so an index
-// need not find it.
+// need not find it. A [Trigrammer] does the same without allocating its
+// table each time.
 func Trigrams(data []byte) []uint32 {
+	var tg Trigrammer
+	return tg.Trigrams(data)
+}
+
+// Trigrammer computes the trigrams of chunk after chunk. Its zero value is
+// ready to use; it is not safe for concurrent use.
+type Trigrammer struct {
+	// seen has a bit for each of the 2^24 trigrams (2 MiB), set while
+	// one chunk is processed and cleared after: deduplicating this way
+	// and sorting only the distinct trigrams took a third of the time of
+	// sorting them all, on Go source.
+	seen []uint64
+}
+
+// Trigrams is the package function Trigrams.
+func (tg *Trigrammer) Trigrams(data []byte) []uint32 {
 	if len(data) < 3 || bytes.IndexByte(data[:min(len(data), sniffLen)], 0) >= 0 {
 		return nil
 	}
-	// A bitmap over the 2^24 trigrams would be 2 MiB to clear for every
-	// chunk; a sort of the trigram sequence is cheaper for chunks of
-	// source code and no worse for the rest.
-	tris := make([]uint32, 0, len(data)-2)
+	if tg.seen == nil {
+		tg.seen = make([]uint64, 1<<24/64)
+	}
+	var tris []uint32
 	t := uint32(lowerASCII[data[0]]) | uint32(lowerASCII[data[1]])<<8
 	for _, c := range data[2:] {
 		t = t&0xffff | uint32(lowerASCII[c])<<16
-		tris = append(tris, t)
+		if w, bit := &tg.seen[t>>6], uint64(1)<<(t&63); *w&bit == 0 {
+			*w |= bit
+			tris = append(tris, t)
+		}
 		t >>= 8
 	}
+	for _, t := range tris {
+		tg.seen[t>>6] = 0
+	}
 	slices.Sort(tris)
-	return slices.Compact(tris)
+	return tris
 }
 
 // AppendPostings appends the encoding of docs, which must be strictly
