@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nookdev/nook/internal/sqldb"
 	"github.com/nookdev/nook/vfs/internal/search"
@@ -170,20 +171,52 @@ func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
 func (t *wtx) insertBlock(blk int64, n int, pairs []uint64) error {
 	slices.Sort(pairs)
 	var offs []uint32
-	var buf []byte
+	var lists []byte // the posting lists of the rows in args, end to end
+	var ends []int
+	args := make([]any, 0, 3*insertRows)
+	flush := func(sql string) error {
+		for i, end := range ends {
+			start := 0
+			if i > 0 {
+				start = ends[i-1]
+			}
+			args[3*i+2] = lists[start:end]
+		}
+		err := t.c.Exec(sql, args...)
+		args, lists, ends = args[:0], lists[:0], ends[:0]
+		return err
+	}
 	for i := 0; i < len(pairs); {
 		tri := pairs[i] >> indexBlockBits
 		offs = offs[:0]
 		for ; i < len(pairs) && pairs[i]>>indexBlockBits == tri; i++ {
 			offs = append(offs, uint32(pairs[i]&(indexBlock-1)))
 		}
-		buf = search.AppendPostings(buf[:0], offs)
-		if err := t.c.Exec(`INSERT INTO vfs_tri_post(blk, tri, docs) VALUES (?, ?, ?)`, blk, int64(tri), buf); err != nil {
+		lists = search.AppendPostings(lists, offs)
+		ends = append(ends, len(lists))
+		args = append(args, blk, int64(tri), nil)
+		if len(ends) == insertRows {
+			if err := flush(insertPostings); err != nil {
+				return err
+			}
+		}
+	}
+	// The rest, one statement per row.
+	start := 0
+	for r, end := range ends {
+		if err := t.c.Exec(`INSERT INTO vfs_tri_post(blk, tri, docs) VALUES (?, ?, ?)`, args[3*r], args[3*r+1], lists[start:end]); err != nil {
 			return err
 		}
+		start = end
 	}
 	return t.c.Exec(`INSERT INTO vfs_tri_blocks(blk, docs) VALUES (?, ?)`, blk, n)
 }
+
+// Posting rows are inserted insertRows to a statement: one statement per
+// row spent most of a block's time entering and leaving SQLite.
+const insertRows = 128
+
+var insertPostings = `INSERT INTO vfs_tri_post(blk, tri, docs) VALUES (?, ?, ?)` + strings.Repeat(`, (?, ?, ?)`, insertRows-1)
 
 func blobData(c *sqldb.Conn, id int64) ([]byte, error) {
 	s, err := c.Query(`SELECT data FROM vfs_blob_data WHERE id = ?`, id)
@@ -209,6 +242,38 @@ func (t *wtx) indexWrite() error {
 		return err
 	}
 	return t.c.Exec(`UPDATE vfs_state SET tri_pending = tri_pending + ? WHERE id = 1`, t.newBlobs)
+}
+
+// compactIndex drops the blocks of which more than half the documents are
+// dead, making their live blobs unindexed again, and returns how many it
+// dropped.
+func (t *wtx) compactIndex() (int64, error) {
+	c := t.c
+	s, err := c.Query(`SELECT blk FROM vfs_tri_blocks b WHERE 2 * (SELECT count(*) FROM vfs_blobs
+		WHERE doc >= b.blk << ?1 AND doc < (b.blk + 1) << ?1) < b.docs`, indexBlockBits)
+	if err != nil {
+		return 0, err
+	}
+	var blocks []int64
+	for s.Step() {
+		blocks = append(blocks, s.ColumnInt64(0))
+	}
+	if err := sqldb.Done(s, nil); err != nil || len(blocks) == 0 {
+		return 0, err
+	}
+	for _, blk := range blocks {
+		if err := c.Exec(`UPDATE vfs_blobs SET doc = NULL WHERE doc >= ? AND doc < ?`, blk<<indexBlockBits, (blk+1)<<indexBlockBits); err != nil {
+			return 0, err
+		}
+		if err := c.Exec(`DELETE FROM vfs_tri_post WHERE blk = ?`, blk); err != nil {
+			return 0, err
+		}
+		if err := c.Exec(`DELETE FROM vfs_tri_blocks WHERE blk = ?`, blk); err != nil {
+			return 0, err
+		}
+	}
+	t.dirty = true
+	return int64(len(blocks)), c.Exec(`UPDATE vfs_state SET tri_pending = (SELECT count(*) FROM vfs_blobs WHERE doc IS NULL) WHERE id = 1`)
 }
 
 // clearIndex empties the index: every blob becomes unindexed.

@@ -179,6 +179,46 @@ func TestIndexGrepSameResults(t *testing.T) {
 	check(every)
 }
 
+// GC drops blocks whose documents are mostly dead; grep stays exact and
+// the index sound.
+func TestIndexCompaction(t *testing.T) {
+	f := openTest(t)
+	indexCorpus(t, f, 600, 3)
+	_, err := f.RebuildIndex(bg)
+	noErr(t, err)
+	for i := 0; i < 600; i++ {
+		if i%4 != 0 {
+			noErr(t, f.Remove(bg, fmt.Sprintf("/c/d%d/f%d.go", i%17, i), nil))
+		}
+	}
+	before, err := f.IndexStatus(bg)
+	noErr(t, err)
+	gc, err := f.GC(bg)
+	noErr(t, err)
+	after, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if gc.IndexBlocks != before.Blocks || after.Blocks != 0 || after.Dead != 0 || after.Unindexed != before.Indexed {
+		t.Errorf("GC dropped %d blocks: before %+v, after %+v; want all blocks dropped and their live chunks unindexed", gc.IndexBlocks, before, after)
+	}
+	grepBoth(t, f, "needle", GrepOptions{})
+	grepBoth(t, f, "rare", GrepOptions{Mode: GrepFiles})
+	// Writes index them again once they make a block.
+	for i := range indexBlock - after.Unindexed {
+		put(t, f, fmt.Sprintf("/new/%d.txt", i), fmt.Sprintf("needle %d\n", i))
+	}
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Indexed != indexBlock || st.Unindexed != 0 || st.Dead != 0 {
+		t.Errorf("after writes: %+v, want one block indexed and nothing else", st)
+	}
+	probs, err := f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) > 0 {
+		t.Errorf("IndexCheck: %+v", probs)
+	}
+	grepBoth(t, f, "needle", GrepOptions{})
+}
+
 // A corrupted posting list is reported by IndexCheck and fails grep with
 // EIO rather than give wrong results.
 func TestIndexCheckFindsCorruption(t *testing.T) {
