@@ -49,10 +49,10 @@ const (
 //   - vfs_blobs.doc: the blob's document number in the index, NULL while
 //     it is unindexed (vfs_blobs_unindexed finds those).
 //   - vfs_tri_blocks: one row per block of documents: how many it holds.
-//   - vfs_tri_post: the posting list of trigram tri in block blk: the
-//     documents' offsets in the block, delta+varint encoded
-//     (search.AppendPostings). Keyed by block first, so indexing a block
-//     appends at the end of the table.
+//   - vfs_tri_post: the posting lists of the trigrams t with t>>8 = grp
+//     in block blk: for each, the documents' offsets in the block, delta+
+//     varint encoded (search.AppendGroupEntry). Keyed by block first, so
+//     indexing a block appends at the end of the table.
 //   - vfs_chunks_blob: from a candidate blob to the files made of it;
 //     vfs_dirents_inode: from a candidate file to its names, so a grep
 //     with few candidates need not walk the tree; vfs_nodes_large: the
@@ -74,9 +74,9 @@ CREATE TABLE vfs_tri_blocks(
 );
 CREATE TABLE vfs_tri_post(
 	blk INTEGER NOT NULL,
-	tri INTEGER NOT NULL,
-	docs BLOB NOT NULL,
-	PRIMARY KEY (blk, tri)
+	grp INTEGER NOT NULL,
+	lists BLOB NOT NULL,
+	PRIMARY KEY (blk, grp)
 ) WITHOUT ROWID;
 ALTER TABLE vfs_state ADD COLUMN tri_on INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE vfs_state ADD COLUMN tri_pending INTEGER NOT NULL DEFAULT 0;
@@ -91,7 +91,7 @@ type IndexStatus struct {
 	Unindexed int64 // stored chunks not yet indexed, which grep scans
 	Blocks    int64 // blocks of documents
 	Dead      int64 // documents of removed chunks still named by postings
-	Postings  int64 // posting-list rows
+	Rows      int64 // rows of posting lists (each of the trigrams that share their last two bytes)
 	Bytes     int64 // bytes of posting lists (without SQLite's row overhead)
 }
 
@@ -171,32 +171,33 @@ func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
 func (t *wtx) insertBlock(blk int64, n int, pairs []uint64) error {
 	slices.Sort(pairs)
 	var offs []uint32
-	var lists []byte // the posting lists of the rows in args, end to end
+	var groups []byte // the groups of the rows in args, end to end
 	var ends []int
 	args := make([]any, 0, 3*insertRows)
-	flush := func(sql string) error {
+	flush := func() error {
+		start := 0
 		for i, end := range ends {
-			start := 0
-			if i > 0 {
-				start = ends[i-1]
-			}
-			args[3*i+2] = lists[start:end]
+			args[3*i+2] = groups[start:end]
+			start = end
 		}
-		err := t.c.Exec(sql, args...)
-		args, lists, ends = args[:0], lists[:0], ends[:0]
+		err := t.c.Exec(insertPostings, args...)
+		args, groups, ends = args[:0], groups[:0], ends[:0]
 		return err
 	}
 	for i := 0; i < len(pairs); {
-		tri := pairs[i] >> indexBlockBits
-		offs = offs[:0]
-		for ; i < len(pairs) && pairs[i]>>indexBlockBits == tri; i++ {
-			offs = append(offs, uint32(pairs[i]&(indexBlock-1)))
+		grp := pairs[i] >> (8 + indexBlockBits)
+		for i < len(pairs) && pairs[i]>>(8+indexBlockBits) == grp {
+			tri := pairs[i] >> indexBlockBits
+			offs = offs[:0]
+			for ; i < len(pairs) && pairs[i]>>indexBlockBits == tri; i++ {
+				offs = append(offs, uint32(pairs[i]&(indexBlock-1)))
+			}
+			groups = search.AppendGroupEntry(groups, byte(tri), offs)
 		}
-		lists = search.AppendPostings(lists, offs)
-		ends = append(ends, len(lists))
-		args = append(args, blk, int64(tri), nil)
+		ends = append(ends, len(groups))
+		args = append(args, blk, int64(grp), nil)
 		if len(ends) == insertRows {
-			if err := flush(insertPostings); err != nil {
+			if err := flush(); err != nil {
 				return err
 			}
 		}
@@ -204,7 +205,7 @@ func (t *wtx) insertBlock(blk int64, n int, pairs []uint64) error {
 	// The rest, one statement per row.
 	start := 0
 	for r, end := range ends {
-		if err := t.c.Exec(`INSERT INTO vfs_tri_post(blk, tri, docs) VALUES (?, ?, ?)`, args[3*r], args[3*r+1], lists[start:end]); err != nil {
+		if err := t.c.Exec(`INSERT INTO vfs_tri_post(blk, grp, lists) VALUES (?, ?, ?)`, args[3*r], args[3*r+1], groups[start:end]); err != nil {
 			return err
 		}
 		start = end
@@ -216,7 +217,7 @@ func (t *wtx) insertBlock(blk int64, n int, pairs []uint64) error {
 // row spent most of a block's time entering and leaving SQLite.
 const insertRows = 128
 
-var insertPostings = `INSERT INTO vfs_tri_post(blk, tri, docs) VALUES (?, ?, ?)` + strings.Repeat(`, (?, ?, ?)`, insertRows-1)
+var insertPostings = `INSERT INTO vfs_tri_post(blk, grp, lists) VALUES (?, ?, ?)` + strings.Repeat(`, (?, ?, ?)`, insertRows-1)
 
 func blobData(c *sqldb.Conn, id int64) ([]byte, error) {
 	s, err := c.Query(`SELECT data FROM vfs_blob_data WHERE id = ?`, id)
@@ -344,7 +345,7 @@ func (f *FS) IndexStatus(ctx context.Context) (*IndexStatus, error) {
 			(SELECT count(*) FROM vfs_tri_blocks),
 			(SELECT coalesce(sum(docs), 0) FROM vfs_tri_blocks),
 			(SELECT count(*) FROM vfs_tri_post),
-			(SELECT coalesce(sum(length(docs)), 0) FROM vfs_tri_post)
+			(SELECT coalesce(sum(length(lists)), 0) FROM vfs_tri_post)
 			FROM vfs_state WHERE id = 1`)
 		if err != nil {
 			return err
@@ -353,7 +354,7 @@ func (f *FS) IndexStatus(ctx context.Context) (*IndexStatus, error) {
 			st.Enabled = s.ColumnInt(0) != 0
 			st.Indexed, st.Unindexed, st.Blocks = s.ColumnInt64(1), s.ColumnInt64(2), s.ColumnInt64(3)
 			st.Dead = s.ColumnInt64(4) - st.Indexed
-			st.Postings, st.Bytes = s.ColumnInt64(5), s.ColumnInt64(6)
+			st.Rows, st.Bytes = s.ColumnInt64(5), s.ColumnInt64(6)
 		}
 		return sqldb.Done(s, nil)
 	})
@@ -428,20 +429,27 @@ func (f *FS) IndexCheck(ctx context.Context) ([]IndexProblem, error) {
 			}
 			// The trigrams the postings give each document.
 			got := map[int64][]uint32{}
-			s, err := c.Query(`SELECT tri, docs FROM vfs_tri_post WHERE blk = ? ORDER BY tri`, blk)
+			s, err := c.Query(`SELECT grp, lists FROM vfs_tri_post WHERE blk = ? ORDER BY grp`, blk)
 			if err != nil {
 				return err
 			}
 			var offs []uint32
 			for s.Step() {
-				tri := s.ColumnInt64(0)
-				offs, err = search.DecodePostings(offs[:0], s.ColumnRawBlob(1), uint32(n-1))
-				if err != nil || len(offs) == 0 {
-					add(blk, -1, "trigram %06x: %s", tri, cmpOr(err, "empty posting list"))
-					continue
-				}
-				for _, o := range offs {
-					got[int64(o)] = append(got[int64(o)], uint32(tri))
+				grp := uint32(s.ColumnInt64(0))
+				err := search.GroupEntries(s.ColumnRawBlob(1), func(low byte, list []byte) error {
+					tri := grp<<8 | uint32(low)
+					var err error
+					offs, err = search.DecodePostings(offs[:0], list, uint32(n-1))
+					if err != nil {
+						add(blk, -1, "trigram %06x: %v", tri, err)
+					}
+					for _, o := range offs {
+						got[int64(o)] = append(got[int64(o)], tri)
+					}
+					return nil
+				})
+				if err != nil {
+					add(blk, -1, "trigrams %04xxx: %v", grp, err)
 				}
 			}
 			if err := sqldb.Done(s, nil); err != nil {
@@ -459,20 +467,13 @@ func (f *FS) IndexCheck(ctx context.Context) ([]IndexProblem, error) {
 		}
 		return nil
 	})
-	slices.SortFunc(probs, func(a, b IndexProblem) int {
+	slices.SortStableFunc(probs, func(a, b IndexProblem) int {
 		if a.Block != b.Block {
 			return int(a.Block - b.Block)
 		}
 		return int(a.Doc - b.Doc)
 	})
 	return probs, err
-}
-
-func cmpOr(err error, text string) string {
-	if err != nil {
-		return err.Error()
-	}
-	return text
 }
 
 // indexCandidates returns the files the trigram index cannot rule out for
@@ -548,13 +549,21 @@ func (f *FS) indexCandidates(c *sqldb.Conn, q *search.IndexQuery) (cands map[int
 	postings := make(map[uint32][]uint32, len(tris))
 	for _, blk := range blocks {
 		clear(postings)
-		for _, tri := range tris {
-			s, err := c.Query(`SELECT docs FROM vfs_tri_post WHERE blk = ? AND tri = ?`, blk, int64(tri))
+		for i := 0; i < len(tris); {
+			grp := tris[i] >> 8
+			s, err := c.Query(`SELECT lists FROM vfs_tri_post WHERE blk = ? AND grp = ?`, blk, int64(grp))
 			if err != nil {
 				return nil, false, err
 			}
-			if s.Step() {
-				postings[tri], err = search.DecodePostings(nil, s.ColumnRawBlob(0), indexBlock-1)
+			found := s.Step()
+			for ; i < len(tris) && tris[i]>>8 == grp; i++ {
+				if !found || err != nil {
+					continue
+				}
+				var list []byte
+				if list, err = search.GroupList(s.ColumnRawBlob(0), byte(tris[i])); err == nil && list != nil {
+					postings[tris[i]], err = search.DecodePostings(nil, list, indexBlock-1)
+				}
 			}
 			if err := sqldb.Done(s, err); err != nil {
 				return nil, false, fmt.Errorf("trigram index block %d: %w", blk, err)

@@ -57,7 +57,7 @@ func BenchmarkIndex(b *testing.B) {
 		b.ReportMetric(tOff.Seconds()/tOn.Seconds(), "import-on/off")
 		b.ReportMetric(float64(bytes)/1e6, "corpus-MB")
 		b.ReportMetric(float64(st.Bytes)/1e6, "postings-MB")
-		b.ReportMetric(float64(st.Postings), "posting-rows")
+		b.ReportMetric(float64(st.Rows), "posting-rows")
 		b.ReportMetric(float64(dbSize(on))/1e6, "db-on-MB")
 		b.ReportMetric(float64(dbSize(off))/1e6, "db-off-MB")
 		b.Logf("index after import: %+v", st)

@@ -225,7 +225,7 @@ func TestIndexCheckFindsCorruption(t *testing.T) {
 	f := openTest(t)
 	indexCorpus(t, f, 300, 2)
 	noErr(t, f.db.Write(bg, func(c *sqldb.Conn) error {
-		return c.Exec(`UPDATE vfs_tri_post SET docs = x'00' WHERE (blk, tri) = (SELECT blk, tri FROM vfs_tri_post LIMIT 1)`)
+		return c.Exec(`UPDATE vfs_tri_post SET lists = x'00' WHERE (blk, grp) = (SELECT blk, grp FROM vfs_tri_post LIMIT 1)`)
 	}))
 	probs, err := f.IndexCheck(bg)
 	noErr(t, err)
@@ -233,4 +233,59 @@ func TestIndexCheckFindsCorruption(t *testing.T) {
 		t.Fatalf("IndexCheck found nothing wrong in a corrupted index")
 	}
 	t.Logf("%+v", probs[0])
+}
+
+// A workspace of schema v3 opens and migrates: its chunks are unindexed,
+// grep finds what it holds, writes index it a few blocks at a time, and
+// RebuildIndex indexes the rest.
+func TestIndexMigrateV3(t *testing.T) {
+	path := t.TempDir() + "/old.db"
+	f, err := Open(bg, path, nil)
+	noErr(t, err)
+	indexCorpus(t, f, 1300, 4)
+	noErr(t, f.SetIndex(bg, false))
+	want, err := f.Grep(bg, "rare", "/", &GrepOptions{Mode: GrepFiles})
+	noErr(t, err)
+	// Back to what v3 stored: the same tables without the index.
+	noErr(t, f.db.Write(bg, func(c *sqldb.Conn) error {
+		return c.Exec(`
+DROP INDEX vfs_blobs_doc; DROP INDEX vfs_blobs_unindexed; DROP INDEX vfs_chunks_blob;
+DROP INDEX vfs_dirents_inode; DROP INDEX vfs_nodes_large;
+DROP TABLE vfs_tri_blocks; DROP TABLE vfs_tri_post;
+ALTER TABLE vfs_blobs DROP COLUMN doc;
+ALTER TABLE vfs_state DROP COLUMN tri_on; ALTER TABLE vfs_state DROP COLUMN tri_pending; ALTER TABLE vfs_state DROP COLUMN tri_next;
+UPDATE vfs_state SET schema_version = 3;`)
+	}))
+	noErr(t, f.Close())
+	f, err = Open(bg, path, nil)
+	noErr(t, err)
+	defer f.Close()
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if !st.Enabled || st.Indexed != 0 || st.Unindexed < 1300 {
+		t.Fatalf("after the migration: %+v, want the index on and every chunk unindexed", st)
+	}
+	got, err := f.Grep(bg, "rare", "/", &GrepOptions{Mode: GrepFiles})
+	noErr(t, err)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("grep after the migration:\n%+v\nwant\n%+v", got, want)
+	}
+	put(t, f, "/one-more.txt", "rare\n")
+	st, err = f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Indexed != indexMergeBlocks*indexBlock {
+		t.Errorf("after one write: %+v, want %d blocks indexed", st, indexMergeBlocks)
+	}
+	want.Files = append(want.Files, GrepFile{Path: "/one-more.txt", Count: 1})
+	got, err = f.Grep(bg, "rare", "/", &GrepOptions{Mode: GrepFiles})
+	noErr(t, err)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("grep after a write:\n%+v\nwant\n%+v", got, want)
+	}
+	st, err = f.RebuildIndex(bg)
+	noErr(t, err)
+	if st.Unindexed != 0 {
+		t.Errorf("after RebuildIndex: %+v", st)
+	}
+	grepBoth(t, f, "rare", GrepOptions{Mode: GrepFiles})
 }

@@ -54,7 +54,7 @@ func runIndex(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	out := map[string]any{"enabled": st.Enabled, "indexed": st.Indexed, "unindexed": st.Unindexed,
-		"blocks": st.Blocks, "dead": st.Dead, "postings": st.Postings, "bytes": st.Bytes}
+		"blocks": st.Blocks, "dead": st.Dead, "rows": st.Rows, "bytes": st.Bytes}
 	return a.emit(out, func() error {
 		state := "on"
 		if !st.Enabled {
@@ -63,7 +63,7 @@ func runIndex(a *app, fl *flag.FlagSet, args []string) error {
 		a.printf("trigram index: %s\n", state)
 		a.printf("chunks:   %d indexed, %d not yet (scanned by grep)\n", st.Indexed, st.Unindexed)
 		a.printf("blocks:   %d, with %d documents of removed chunks\n", st.Blocks, st.Dead)
-		a.printf("postings: %d lists, %s\n", st.Postings, humanBytes(st.Bytes))
+		a.printf("postings: %d rows, %s\n", st.Rows, humanBytes(st.Bytes))
 		return nil
 	})
 }

@@ -18,7 +18,7 @@ func TestIndexCommands(t *testing.T) {
 	equal(t, "index", w.ok("index"), `trigram index: on
 chunks:   0 indexed, 3 not yet (scanned by grep)
 blocks:   0, with 0 documents of removed chunks
-postings: 0 lists, 0 B
+postings: 0 rows, 0 B
 `)
 	out := w.ok("index", "rebuild")
 	if !strings.HasPrefix(out, "trigram index: on\nchunks:   3 indexed, 0 not yet (scanned by grep)\nblocks:   1, with 0 documents of removed chunks\n") {
@@ -37,7 +37,7 @@ postings: 0 lists, 0 B
 	equal(t, "index off", w.ok("index", "off"), `trigram index: off
 chunks:   0 indexed, 2 not yet (scanned by grep)
 blocks:   0, with 0 documents of removed chunks
-postings: 0 lists, 0 B
+postings: 0 rows, 0 B
 `)
 	equal(t, "grep -i without the index", w.ok("grep", "-i", "needle"), "/c/d.txt:1:a needle in lower case\n")
 	w.fail(1, "nook: the trigram index is off in this workspace (SetIndex) (EPERM)\n", "index", "rebuild")
@@ -55,7 +55,7 @@ postings: 0 lists, 0 B
 		t.Fatal(err)
 	}
 	err = db.Write(context.Background(), func(c *sqldb.Conn) error {
-		return c.Exec(`UPDATE vfs_tri_post SET docs = x'00' WHERE (blk, tri) = (SELECT blk, tri FROM vfs_tri_post ORDER BY blk, tri LIMIT 1)`)
+		return c.Exec(`UPDATE vfs_tri_post SET lists = x'00' WHERE (blk, grp) = (SELECT blk, grp FROM vfs_tri_post ORDER BY blk, grp LIMIT 1)`)
 	})
 	db.Close()
 	if err != nil {
@@ -64,7 +64,7 @@ postings: 0 lists, 0 B
 	r := w.run("index", "check")
 	// The list itself, and the chunk that lost a trigram with it.
 	want := result{code: 1, stderr: "nook: 2 problems in the trigram index (EIO)\n",
-		stdout: "block 0: trigram 0a6220: corrupt posting list\n" +
+		stdout: "block 0: trigrams 0a62xx: corrupt posting list\n" +
 			"block 0, document 1: chunk 5484634219926017415: the postings give 7 trigrams, its data has 8\n"}
 	if r != want {
 		t.Errorf("index check of a corrupted index: %+v, want %+v", r, want)
