@@ -10,7 +10,7 @@ import (
 // grepMaxFromIndex is the number of candidate files beyond which grep walks
 // the tree rather than find each candidate's names (a walk lists a
 // directory's entries in one query; a name lookup costs one per level).
-const grepMaxFromIndex = 4096
+const grepMaxFromIndex = 1024
 
 // fromIndex searches, when it can, only the files the trigram index left
 // as candidates, without walking the tree: their names come from

@@ -169,7 +169,7 @@ func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
 // insertBlock writes block blk of n documents from its (trigram, offset)
 // pairs.
 func (t *wtx) insertBlock(blk int64, n int, pairs []uint64) error {
-	slices.Sort(pairs)
+	pairs = sortPairs(pairs)
 	var offs []uint32
 	var groups []byte // the groups of the rows in args, end to end
 	var ends []int
@@ -211,6 +211,33 @@ func (t *wtx) insertBlock(blk int64, n int, pairs []uint64) error {
 		start = end
 	}
 	return t.c.Exec(`INSERT INTO vfs_tri_blocks(blk, docs) VALUES (?, ?)`, blk, n)
+}
+
+// sortPairs sorts (trigram, offset) pairs that were appended in offset
+// order by trigram, keeping that order among a trigram's pairs: a stable
+// radix sort on the 24 trigram bits, two passes of 12, which took a
+// fraction of the time of a comparison sort of the ~700,000 pairs of a
+// block of Go source.
+func sortPairs(pairs []uint64) []uint64 {
+	tmp := make([]uint64, len(pairs))
+	for shift := indexBlockBits; shift < indexBlockBits+24; shift += 12 {
+		var count [1 << 12]int
+		for _, p := range pairs {
+			count[p>>shift&(1<<12-1)]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, p := range pairs {
+			k := p >> shift & (1<<12 - 1)
+			tmp[count[k]] = p
+			count[k]++
+		}
+		pairs, tmp = tmp, pairs
+	}
+	return pairs
 }
 
 // Posting rows are inserted insertRows to a statement: one statement per

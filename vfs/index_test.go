@@ -1,9 +1,11 @@
 package vfs
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -288,4 +290,20 @@ UPDATE vfs_state SET schema_version = 3;`)
 		t.Errorf("after RebuildIndex: %+v", st)
 	}
 	grepBoth(t, f, "rare", GrepOptions{Mode: GrepFiles})
+}
+
+// sortPairs orders by trigram and keeps offset order within one.
+func TestSortPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var pairs []uint64
+	for off := range uint64(indexBlock) {
+		for range 50 {
+			pairs = append(pairs, uint64(r.Uint32N(1<<24))<<indexBlockBits|off)
+		}
+	}
+	want := slices.Clone(pairs)
+	slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>indexBlockBits, b>>indexBlockBits) })
+	if got := sortPairs(pairs); !slices.Equal(got, want) {
+		t.Errorf("sortPairs differs from a stable sort by trigram")
+	}
 }
