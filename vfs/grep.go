@@ -23,10 +23,14 @@ func init() { buildFilter = search.BuildFilter }
 // over opts.MaxFileSize are skipped and listed in Skipped. Symlinks inside a
 // searched directory are not followed.
 //
-// Each stored chunk carries a trigram filter, so files that cannot contain
-// the query's required literals are skipped without reading their bytes
-// (such files are not opened, so a binary file among them is not listed in
-// Skipped either). Files are searched by several goroutines at once when
+// Candidate files come from the workspace's trigram index (see SetIndex)
+// when the query has trigrams to look up: with few candidates the tree is
+// not even walked. Files the index does not cover yet, and files of more
+// than one chunk, are judged by the trigram filter each stored chunk
+// carries. Either way, files that cannot contain a match are skipped
+// without reading their bytes (such files are not opened, so a binary file
+// among them is not listed in Skipped either), and the results are those
+// of reading every file. Files are searched by several goroutines at once when
 // the machine has the cores and the database spare connections; results
 // and paging are the same as a search of one file after another. Under
 // concurrent writes, a file's content may be read from a slightly later
