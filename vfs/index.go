@@ -122,11 +122,14 @@ func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
 	if err := sqldb.Done(s, nil); err != nil {
 		return 0, err
 	}
+	unindexed := len(ids) // exact when less than a block
 	if !all {
 		ids = ids[:len(ids)/indexBlock*indexBlock]
 	}
 	if len(ids) == 0 {
-		return 0, nil
+		// tri_pending overcounted (blobs were removed unindexed): set it
+		// right, so that the next writes do not look again.
+		return 0, c.Exec(`UPDATE vfs_state SET tri_pending = ? WHERE id = 1`, unindexed)
 	}
 	s, err = c.Query(`SELECT tri_next FROM vfs_state WHERE id = 1`)
 	if err != nil {

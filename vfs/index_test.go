@@ -307,3 +307,35 @@ func TestSortPairs(t *testing.T) {
 		t.Errorf("sortPairs differs from a stable sort by trigram")
 	}
 }
+
+// Unindexed blobs that are removed leave tri_pending too high; the write
+// that finds fewer than a block sets it right.
+func TestIndexPendingCorrected(t *testing.T) {
+	f := openTest(t)
+	for i := range indexBlock - 1 {
+		put(t, f, fmt.Sprintf("/p/%d", i), fmt.Sprintf("pending %d\n", i))
+	}
+	noErr(t, f.Remove(bg, "/p/0", nil))
+	put(t, f, "/p/last", "last\n")
+	pending := func() (n int64) {
+		noErr(t, f.db.Read(bg, func(c *sqldb.Conn) error {
+			s, err := c.Query(`SELECT tri_pending FROM vfs_state`)
+			if err != nil {
+				return err
+			}
+			s.Step()
+			n = s.ColumnInt64(0)
+			return sqldb.Done(s, nil)
+		}))
+		return n
+	}
+	if got := pending(); got != indexBlock-1 {
+		t.Errorf("tri_pending = %d, want %d (the unindexed blobs)", got, indexBlock-1)
+	}
+	put(t, f, "/p/one-more", "one more\n")
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Indexed != indexBlock || st.Unindexed != 0 || pending() != 0 {
+		t.Errorf("after a block's worth: %+v, tri_pending %d", st, pending())
+	}
+}
