@@ -66,6 +66,7 @@ func (t *wtx) putBlob(ch chunk, refs int64) (int64, error) {
 		id, ch.hash[:], int64(len(ch.data)), refs, unref); err != nil {
 		return 0, err
 	}
+	t.newBlobs++
 	data := ch.data
 	if data == nil {
 		data = []byte{}

@@ -325,7 +325,7 @@ func checkUsage(ctx context.Context, f *FS) error {
 // checkStorage checks the content tables' bookkeeping: every blob's
 // reference count is the number of chunks pointing at it, every chunk's
 // blob and every blob's data exist, and no unlinked node is left behind (no
-// process holds a handle when this runs).
+// process holds a handle when this runs), and the trigram index is sound.
 func checkStorage(ctx context.Context, f *FS) error {
 	checks := []struct{ what, sql string }{
 		{"blobs whose refs differ from their chunk count", `SELECT count(*) FROM vfs_blobs b
@@ -346,7 +346,7 @@ func checkStorage(ctx context.Context, f *FS) error {
 		{"nodes without a directory entry", `SELECT count(*) FROM vfs_nodes n WHERE n.inode != 1
 			AND NOT EXISTS (SELECT 1 FROM vfs_dirents d WHERE d.inode = n.inode)`},
 	}
-	return f.db.Read(ctx, func(c *sqldb.Conn) error {
+	err := f.db.Read(ctx, func(c *sqldb.Conn) error {
 		for _, ck := range checks {
 			s, err := c.Query(ck.sql)
 			if err != nil {
@@ -365,6 +365,15 @@ func checkStorage(ctx context.Context, f *FS) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// The trigram index agrees with the content (nook index check).
+	probs, err := f.IndexCheck(ctx)
+	if err == nil && len(probs) > 0 {
+		err = fmt.Errorf("trigram index: %d problems, the first %+v", len(probs), probs[0])
+	}
+	return err
 }
 
 // ---------------------------------------------------------------------------

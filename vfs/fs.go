@@ -141,6 +141,8 @@ type FS struct {
 
 	cursors cursorCache // where recent Find and Grep pages stopped
 
+	grepScan bool // tests: grep ignores the trigram index
+
 	closed atomic.Bool
 }
 
@@ -330,6 +332,12 @@ type wtx struct {
 	dNodes  int64
 	changes []Change
 	dirty   bool // something was written
+
+	// The trigram index (index.go): whether it is on, the bound on
+	// unindexed blobs when the transaction began, and the blobs it stored.
+	triOn      bool
+	triPending int64
+	newBlobs   int64
 }
 
 // update runs fn in a write transaction and commits it with one new
@@ -350,17 +358,21 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 	var changed bool
 	err := f.db.Write(ctx, func(c *sqldb.Conn) error {
 		t := &wtx{f: f, c: c, now: f.now()}
-		s, err := c.Query(`SELECT rev, bytes, nodes, seq FROM vfs_state WHERE id = 1`)
+		s, err := c.Query(`SELECT rev, bytes, nodes, seq, tri_on, tri_pending FROM vfs_state WHERE id = 1`)
 		if err != nil {
 			return err
 		}
 		if s.Step() {
 			t.rev, t.bytes, t.nodes, t.seq = s.ColumnInt64(0)+1, s.ColumnInt64(1), s.ColumnInt64(2), s.ColumnInt64(3)
+			t.triOn, t.triPending = s.ColumnInt(4) != 0, s.ColumnInt64(5)
 		}
 		if err := sqldb.Done(s, nil); err != nil {
 			return err
 		}
 		if err := fn(t); err != nil {
+			return err
+		}
+		if err := t.indexWrite(); err != nil {
 			return err
 		}
 		if !t.dirty && len(t.changes) == 0 {

@@ -8,16 +8,21 @@ import (
 
 // GCStats reports what GC removed.
 type GCStats struct {
-	Blobs    int64 // unreferenced chunks deleted
-	Bytes    int64 // their bytes
-	Orphans  int64 // unlinked files no handle of this process holds
-	Changes  int64 // change-feed entries pruned beyond Limits.MaxChanges
-	Vacuumed bool  // free pages returned to the OS
+	Blobs   int64 // unreferenced chunks deleted
+	Bytes   int64 // their bytes
+	Orphans int64 // unlinked files no handle of this process holds
+	Changes int64 // change-feed entries pruned beyond Limits.MaxChanges
+	// IndexBlocks counts trigram-index blocks dropped because most of
+	// their documents were removed; their live chunks are indexed again
+	// as writes come (or by RebuildIndex).
+	IndexBlocks int64
+	Vacuumed    bool // free pages returned to the OS
 }
 
 // GC deletes chunks no file has referenced for longer than the GC window,
 // removed files that a crashed process left open, and change-feed entries
-// beyond Limits.MaxChanges. Files other processes hold open after removing
+// beyond Limits.MaxChanges, and drops the trigram index's blocks whose
+// documents are mostly of removed chunks. Files other processes hold open after removing
 // them are not distinguishable from those of crashed processes: GC collects
 // them, and such handles then read an empty file.
 func (f *FS) GC(ctx context.Context) (*GCStats, error) {
@@ -59,6 +64,9 @@ func (f *FS) GC(ctx context.Context) (*GCStats, error) {
 			return err
 		}
 		if err := c.Exec(`DELETE FROM vfs_blobs WHERE refs = 0 AND unref_at <= ?`, cutoff); err != nil {
+			return err
+		}
+		if st.IndexBlocks, err = t.compactIndex(); err != nil {
 			return err
 		}
 		// Keep the newest MaxChanges entries, rounded down to whole

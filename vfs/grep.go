@@ -23,10 +23,14 @@ func init() { buildFilter = search.BuildFilter }
 // over opts.MaxFileSize are skipped and listed in Skipped. Symlinks inside a
 // searched directory are not followed.
 //
-// Each stored chunk carries a trigram filter, so files that cannot contain
-// the query's required literals are skipped without reading their bytes
-// (such files are not opened, so a binary file among them is not listed in
-// Skipped either). Files are searched by several goroutines at once when
+// Candidate files come from the workspace's trigram index (see SetIndex)
+// when the query has trigrams to look up: with few candidates the tree is
+// not even walked. Files the index does not cover yet, and files of more
+// than one chunk, are judged by the trigram filter each stored chunk
+// carries. Either way, files that cannot contain a match are skipped
+// without reading their bytes (such files are not opened, so a binary file
+// among them is not listed in Skipped either), and the results are those
+// of reading every file. Files are searched by several goroutines at once when
 // the machine has the cores and the database spare connections; results
 // and paging are the same as a search of one file after another. Under
 // concurrent writes, a file's content may be read from a slightly later
@@ -98,17 +102,28 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 			_, err := g.file(&e, "", res.mnt, nil)
 			return err
 		}
+		if g.cands, g.indexed, err = f.indexCandidates(c, m.IndexQuery()); err != nil {
+			return err
+		}
 		query := fmt.Sprintf("%q %v %v %d %d %q %q %d", query, opts.Regex, opts.IgnoreCase, opts.Context,
 			opts.Mode, opts.Include, opts.Exclude, maxSize)
 		key := func(offset int) string { return cursorKey(op, res.path, query, offset) }
+		g.excl, g.include = excl, include
+		var handled bool
+		if handled, err = g.fromIndex(res); handled {
+			if err == nil && g.stopRel != "" && g.res.NextOffset > 0 {
+				f.cursors.put(key(g.res.NextOffset), cursor{from: g.stopRel, skip: g.stopSkip})
+			}
+			return err
+		}
 		from := ""
 		if cur, ok := f.cursors.get(key(offset)); ok && offset > 0 {
 			from, g.skip = cur.from, cur.skip
 		}
-		err = g.walk(res, from, excl, include)
+		err = g.walk(res, from)
 		if err == errResumeLost {
 			g.skip = offset
-			err = g.walk(res, "", excl, include)
+			err = g.walk(res, "")
 		}
 		if err == nil && g.stopRel != "" && g.res.NextOffset > 0 {
 			f.cursors.put(key(g.res.NextOffset), cursor{from: g.stopRel, skip: g.stopSkip})
@@ -134,40 +149,45 @@ func (f *FS) Grep(ctx context.Context, query, path string, opts *GrepOptions) (*
 }
 
 // walk searches the files below res, starting at from (see FS.walk).
-func (g *grepper) walk(res resolution, from string, excl *search.Excluder, include []*search.Glob) error {
-	f, ctx := g.f, g.ctx
-	err := f.walk(g.c, res, from, func(e *Entry, rel string) (bool, bool, error) {
-		if err := ctx.Err(); err != nil {
-			return false, true, err
-		}
-		if excl.Excluded(rel, e.Kind == TypeDir) {
-			return false, false, nil
-		}
-		if e.Kind == TypeDir {
-			return true, false, nil
-		}
-		if e.Kind != TypeFile || !includes(include, rel) {
-			return false, false, nil
-		}
-		var mnt *mountRef
-		if e.Inode >= 1<<62 {
-			mnt = f.mountRefFor(e.Path)
-		}
-		if g.workers <= 1 {
-			stop, err := g.file(e, rel, mnt, nil)
-			return false, stop, err
-		}
-		g.batch = append(g.batch, grepItem{e: *e, rel: rel, mnt: mnt})
-		if len(g.batch) < grepBatch {
-			return false, false, nil
-		}
-		stop, err := g.flush()
-		return false, stop, err
-	})
+func (g *grepper) walk(res resolution, from string) error {
+	err := g.f.walk(g.c, res, from, g.visit)
 	if err == nil && !g.stopped {
 		_, err = g.flush()
 	}
 	return err
+}
+
+// visit takes an entry of the walk (see visitFunc).
+func (g *grepper) visit(e *Entry, rel string) (descend, stop bool, err error) {
+	if err := g.ctx.Err(); err != nil {
+		return false, true, err
+	}
+	if g.excl.Excluded(rel, e.Kind == TypeDir) {
+		return false, false, nil
+	}
+	if e.Kind == TypeDir {
+		return true, false, nil
+	}
+	if e.Kind != TypeFile || !includes(g.include, rel) {
+		return false, false, nil
+	}
+	if g.ruledOut(e) {
+		return false, false, nil
+	}
+	var mnt *mountRef
+	if e.Inode >= 1<<62 {
+		mnt = g.f.mountRefFor(e.Path)
+	}
+	if g.workers <= 1 {
+		stop, err := g.file(e, rel, mnt, nil)
+		return false, stop, err
+	}
+	g.batch = append(g.batch, grepItem{e: *e, rel: rel, mnt: mnt})
+	if len(g.batch) < grepBatch {
+		return false, false, nil
+	}
+	stop, err = g.flush()
+	return false, stop, err
 }
 
 func includes(globs []*search.Glob, rel string) bool {
@@ -200,6 +220,14 @@ type grepper struct {
 	stopRel  string // where the next page starts (when NextOffset is set)
 	stopSkip int    // matches of stopRel this page already holds
 
+	// cands holds, when indexed, the inodes of the files the trigram
+	// index cannot rule out (see ruledOut).
+	cands   map[int64]bool
+	indexed bool
+
+	excl    *search.Excluder
+	include []*search.Glob
+
 	workers int        // goroutines that count matches in parallel
 	batch   []grepItem // files waiting for the workers, in walk order
 	stopped bool       // the page is full
@@ -229,6 +257,14 @@ type fileCount struct {
 	n      int
 	binary bool
 	known  bool // counted; otherwise the file is searched in order
+}
+
+// ruledOut reports whether the trigram index proves that a file holds no
+// match. It judges files of one stored chunk only (a match may straddle
+// the chunks of a larger one, which their filters judge), and not files
+// too large to search, which are listed as skipped.
+func (g *grepper) ruledOut(e *Entry) bool {
+	return g.indexed && e.Inode < 1<<62 && g.searchable(e) && e.Size <= ChunkSize && !g.cands[e.Inode]
 }
 
 // searchable reports whether a file needs reading at all.

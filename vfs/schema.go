@@ -7,7 +7,7 @@ import (
 )
 
 // SchemaVersion is the version of the vfs tables this build writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // schemaV1 creates the vfs tables at version 1.
 //
@@ -179,6 +179,10 @@ WHERE id = 1;`)
 	// vfs_nodes gets an index on its revision so that a checkpoint finds
 	// what changed since the previous one without scanning the tree.
 	2: func(c *sqldb.Conn, now int64) error { return c.Exec(schemaV3) },
+	// v4: the trigram index (see index.go and RATIONALE.md). Existing
+	// chunks start unindexed, which grep scans as before; writes index
+	// them a few blocks at a time, or RebuildIndex all at once.
+	3: func(c *sqldb.Conn, now int64) error { return c.Exec(schemaV4) },
 }
 
 // migrate brings the schema to SchemaVersion inside the caller's write

@@ -274,8 +274,11 @@ type GrepSkip struct {
 
 // GrepResult is a page of grep results.
 type GrepResult struct {
-	Matches    []GrepMatch // content mode
-	Files      []GrepFile  // files and count modes
+	Matches []GrepMatch // content mode
+	Files   []GrepFile  // files and count modes
+	// Skipped lists files too large to search, and binary files that
+	// grep opened: those the trigram filters or index ruled out are not
+	// read, so they are not known to be binary.
 	Skipped    []GrepSkip
 	NextOffset int // 0 when there is nothing more
 	// TimedOut reports that GrepOptions.Timeout ended the search: the

@@ -78,6 +78,7 @@ type Matcher struct {
 	matchCap int // MaxMatchLineBytes, lowered by tests
 	window   int // regexWindow, lowered by tests
 	query    *Query
+	indexQ   *IndexQuery
 }
 
 // Compile validates and compiles grep options.
@@ -119,6 +120,7 @@ func Compile(o Options) (*Matcher, error) {
 	// "\n" and is not part of the line's text.
 	m.exact = !strings.Contains(o.Pattern, "\r")
 	m.query = newQuery([][]byte{toLowerASCII(lit)})
+	m.indexQ = literalIndexQuery(lit)
 	return m, nil
 }
 
@@ -147,6 +149,7 @@ func (m *Matcher) compileRegex(expr string, ignoreCase bool) error {
 		m.matchCap = max(minMatchLineBytes, min(MaxMatchLineBytes, regexStepBudget/n))
 		m.window = max(minMatchLineBytes, min(regexWindow, regexStepBudget/n))
 	}
+	m.indexQ = regexIndexQuery(re)
 	pieces := requiredPieces(re)
 	lower := make([][]byte, len(pieces))
 	for i, p := range pieces {
@@ -211,6 +214,13 @@ func (m *Matcher) MatchLineBytes() int { return m.matchCap }
 // bytes.
 func (m *Matcher) Query() *Query {
 	return m.query
+}
+
+// IndexQuery returns the trigram formula that every file containing a
+// match satisfies, for a trigram index (see [Trigrams]), or nil when the
+// pattern has no usable trigram and every file must be scanned.
+func (m *Matcher) IndexQuery() *IndexQuery {
+	return m.indexQ
 }
 
 // index returns the offset of the first candidate in b[from:], counted
