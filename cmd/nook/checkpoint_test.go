@@ -107,4 +107,3 @@ func reflectEqual(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
 }
-
