@@ -236,3 +236,22 @@ func (r *Runtime) pruneRunCheckpoints(ctx context.Context) {
 		r.fs.DeleteCheckpoint(ctx, AfterCheckpoint(id))
 	}
 }
+
+// ForkOptions configure Runtime.Fork.
+type ForkOptions struct {
+	// Force forks even while runs are in flight: the fork then holds
+	// them as interrupted runs of a process that is gone.
+	Force bool
+}
+
+// Fork writes a new workspace database at path whose files are exactly
+// checkpoint name's (vfs.FS.Fork), refusing with EBUSY while a run of
+// any process is in flight, unless o.Force.
+func (r *Runtime) Fork(ctx context.Context, name, path string, o ForkOptions) (*vfs.ForkStats, error) {
+	if !o.Force {
+		if err := r.refuseInFlight(ctx, "fork", "", "fork"); err != nil {
+			return nil, err
+		}
+	}
+	return r.fs.Fork(ctx, name, path)
+}

@@ -195,6 +195,10 @@ func TestRestoreRefusedDuringRun(t *testing.T) {
 		err.Error() != "cannot restore while run slow is in flight (wait for it, kill it, or force the restore)" {
 		t.Fatalf("restore during a run: %v", err)
 	}
+	if _, err := rt.Fork(ctx, "c1", filepath.Join(t.TempDir(), "f.db"), runtime.ForkOptions{}); code(err) != runtime.EBUSY ||
+		err.Error() != "cannot fork while run slow is in flight (wait for it, kill it, or force the fork)" {
+		t.Errorf("fork during a run: %v", err)
+	}
 	if _, err := rt.Undo(ctx, "done", runtime.UndoOptions{}); code(err) != runtime.EBUSY {
 		t.Errorf("undo during a run: %v, want EBUSY", err)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/nookdev/nook/vfs"
 )
 
-// The checkpoint commands: checkpoint, checkpoints, restore, diff, undo
-// (registered in command.go, in the order "nook help" lists them).
+// The checkpoint commands: checkpoint, checkpoints, restore, diff, fork,
+// undo (registered in command.go, in the order "nook help" lists them).
 
 var cmdCheckpoint = &command{
 	name: "checkpoint", group: "Workspace", synopsis: "NAME | --delete NAME",
@@ -260,4 +260,32 @@ func runUndo(a *app, fl *flag.FlagSet, args []string) error {
 		a.printf("to take it back: nook undo %s\n", u.ID)
 		return nil
 	})
+}
+
+var cmdFork = &command{
+	name: "fork", group: "Workspace", synopsis: "[--force] NAME NEWDB",
+	summary: "copy the workspace at a checkpoint into a new workspace file",
+	help: `Writes a new workspace database NEWDB (which must not exist) whose files
+are exactly checkpoint NAME's, to diverge from this one: "nook --db NEWDB"
+then works on the fork. The fork keeps every checkpoint, so "nook diff"
+in either compares against the same names, and the records of finished
+runs. It is a full copy of the database (compacted). While a run of any
+process is in flight the fork is refused (EBUSY); --force forks anyway.`,
+	run: runFork,
+}
+
+func runFork(a *app, fl *flag.FlagSet, args []string) error {
+	force := fl.Bool("force", false, "fork even while runs are in flight")
+	if _, err := a.parseOpen(fl, args, 2, 2); err != nil {
+		return err
+	}
+	st, err := a.ws.Runtime().Fork(a.ctx, fl.Arg(0), fl.Arg(1), runtime.ForkOptions{Force: *force})
+	if err != nil {
+		return err
+	}
+	return a.emit(map[string]any{"checkpoint": fl.Arg(0), "path": st.Path, "bytes": st.Bytes, "rev": st.Restore.Rev},
+		func() error {
+			a.printf("forked checkpoint %s into %s (%s)\n", shown(fl.Arg(0)), st.Path, humanBytes(st.Bytes))
+			return nil
+		})
 }

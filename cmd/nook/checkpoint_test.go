@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"testing"
 )
@@ -98,6 +99,7 @@ func TestRestoreDuringRun(t *testing.T) {
 		t.Errorf("restore --json during a run: %+v", r)
 	}
 	equal(t, "a.txt after the refused restore", w.ok("cat", "/workspace/a.txt"), "2")
+	w.fail(1, "nook: cannot fork while run slow is in flight (wait for it, kill it, or force the fork) (EBUSY)\n", "fork", "c1", filepath.Join(t.TempDir(), "f.db"))
 	equal(t, "restore --force", w.ok("restore", "--force", "c1"), "restored c1 at revision 4: 0 removed, 0 created, 1 updated\n")
 	equal(t, "a.txt after restore --force", w.ok("cat", "/workspace/a.txt"), "1")
 }
@@ -106,4 +108,33 @@ func reflectEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// nook fork copies the workspace at a checkpoint into a new file that
+// then diverges on its own.
+func TestForkCommand(t *testing.T) {
+	w := newWS(t)
+	w.put("/a.txt", "one\n")
+	w.ok("checkpoint", "c1")
+	w.put("/a.txt", "two\n")
+	w.put("/b.txt", "b\n")
+	fork := filepath.Join(t.TempDir(), "fork.db")
+	out := w.ok("fork", "c1", fork)
+	if !regexp.MustCompile(`^forked checkpoint c1 into ` + regexp.QuoteMeta(fork) + ` \(\d+\.\d KiB\)\n$`).MatchString(out) {
+		t.Errorf("fork: %q", out)
+	}
+	f := &ws{t: t, db: fork}
+	equal(t, "cat in the fork", f.ok("cat", "/a.txt"), "one\n")
+	equal(t, "ls in the fork", f.ok("ls", "/"), "a.txt\n")
+	equal(t, "diff in the fork", f.ok("diff", "c1"), "")
+	equal(t, "cat in the original", w.ok("cat", "/a.txt"), "two\n")
+	f.put("/c.txt", "fork's own\n")
+	equal(t, "diff in the fork after a change", f.ok("diff", "c1"), "A /c.txt\n")
+	equal(t, "diff in the original", w.ok("diff", "c1"), "M /a.txt (content, times)\nA /b.txt\n")
+	w.fail(1, "nook: file exists: "+fork+" (EEXIST)\n", "fork", "c1", fork)
+	w.fail(1, "nook: no such checkpoint: nosuch (ENOENT)\n", "fork", "nosuch", filepath.Join(t.TempDir(), "x.db"))
+	doc := jsonDoc(t, "fork --json", w.ok("--json", "fork", "c1", filepath.Join(t.TempDir(), "y.db")))
+	if doc["checkpoint"] != "c1" || doc["bytes"].(float64) <= 0 || doc["rev"].(float64) <= 0 {
+		t.Errorf("fork --json: %v", doc)
+	}
 }

@@ -298,7 +298,7 @@ func init() {
 		cmdImport, cmdExport,
 		cmdExec, cmdRuns, cmdUndo, cmdApprovals, cmdReplay, cmdConformance,
 		cmdMCP, cmdServe, cmdTools, cmdTool, cmdNode,
-		cmdDemo, cmdChanges, cmdCheckpoint, cmdCheckpoints, cmdRestore, cmdDiff, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
+		cmdDemo, cmdChanges, cmdCheckpoint, cmdCheckpoints, cmdRestore, cmdDiff, cmdFork, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",
 			summary: "show help for nook or for one command",
