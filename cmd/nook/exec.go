@@ -89,7 +89,7 @@ func openWorkspace(ctx context.Context, path string, iso runtime.Isolator, tel *
 
 var cmdExec = &command{
 	name: "exec", group: "Runs",
-	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--root DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE [-- ARGS...]",
+	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--root DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] [--checkpoint] FILE|-e SOURCE [-- ARGS...]",
 	summary:  "run code in the workspace's sandbox",
 	help: `Runs the program in the host file FILE ("-" reads it from standard input;
 "ws:PATH" reads the workspace file PATH, e.g. ws:/workspace/main.ts), or
