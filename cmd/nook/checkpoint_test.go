@@ -75,7 +75,7 @@ func TestUndoCommand(t *testing.T) {
 	}
 	equal(t, "a.txt after undo", w.ok("cat", "/workspace/a.txt"), "A\n")
 	equal(t, "ls after undo", w.ok("ls", "/workspace"), "a.txt\n")
-	doc := jsonDoc(t, "undo --json", w.ok("--json", "undo", m[1]))
+	doc := jsonDoc(t, "runs undo --json", w.ok("--json", "runs", "undo", m[1]))
 	if doc["run"] != m[1] || !reflectEqual(doc["paths"], []any{"/workspace/a.txt", "/workspace/n.txt"}) || doc["created"] != 1.0 {
 		t.Errorf("undo of the undo: %v", doc)
 	}
