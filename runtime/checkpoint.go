@@ -255,3 +255,22 @@ func (r *Runtime) Fork(ctx context.Context, name, path string, o ForkOptions) (*
 	}
 	return r.fs.Fork(ctx, name, path)
 }
+
+// Bracket makes an operation outside any run (a tool call) undoable: it
+// takes the checkpoint before it under a new id (prefix, "-" and a ULID)
+// and returns done, which takes the one after it. Undo(id) then reverts
+// every path that differs between the two (what else was written
+// meanwhile included). The checkpoints count towards MaxRunCheckpoints.
+func (r *Runtime) Bracket(ctx context.Context, prefix string) (id string, done func(), err error) {
+	id = prefix + "-" + ulid.Make().String()
+	if err := r.checkpoint(ctx, "bracket", BeforeCheckpoint(id)); err != nil {
+		return "", nil, err
+	}
+	return id, func() {
+		ctx := context.WithoutCancel(ctx)
+		if err := r.checkpoint(ctx, "bracket", AfterCheckpoint(id)); err != nil {
+			r.opts.Logger.Error("nook: the checkpoint after an operation failed; it cannot be undone", "id", id, "err", err)
+		}
+		r.pruneRunCheckpoints(ctx)
+	}, nil
+}

@@ -16,6 +16,11 @@ import (
 // workspace and rewind its own work.
 type CheckpointOptions struct {
 	Enabled bool
+	// EachCall brackets every call of a tool that may change files (not
+	// exec, not a dry run) with checkpoints (Runtime.Bracket, so the set
+	// needs Options.Runtime), and its result names the call's id, which
+	// the checkpoint tool's undo action (or Runtime.Undo) reverts.
+	EachCall bool
 	// MaxList is the most checkpoints (the newest) and differences a call
 	// lists (default DefaultCheckpointMaxList).
 	MaxList int
@@ -30,11 +35,11 @@ func checkpointTool(s *Set) *Tool {
 	}
 	return &Tool{
 		Name: "checkpoint",
-		Description: "Record the workspace files under a name, list the checkpoints, list what changed since one (diff), or put the files back as one recorded them (restore; path limits it to a subtree). " +
+		Description: "Record the workspace files under a name, list the checkpoints, list what changed since one (diff), put the files back as one recorded them (restore; path limits it to a subtree), or undo what one run or tool call changed (name: its id). " +
 			"Take one before risky changes.",
 		InputSchema: schema(fmt.Sprintf(`{"type":"object","properties":{
-			"action":{"type":"string","enum":["create","list","diff","restore"],"description":"What to do"},
-			"name":{"type":"string","minLength":1,"maxLength":%d,"description":"The checkpoint (create, diff, restore)"},
+			"action":{"type":"string","enum":["create","list","diff","restore","undo"],"description":"What to do"},
+			"name":{"type":"string","minLength":1,"maxLength":%d,"description":"The checkpoint (create, diff, restore), or the run or call to undo"},
 			"path":{"type":"string","minLength":1,"description":"Only the tree at this path (diff, restore)"}},
 			"required":["action"],"additionalProperties":false}`, vfs.MaxCheckpointName)),
 		OutputSchema: schema(`{"type":"object","properties":{
@@ -94,10 +99,10 @@ func (s *Set) checkpoint(ctx context.Context, raw json.RawMessage) (*Result, err
 	if r := decode("checkpoint", raw, &in); r != nil {
 		return r, nil
 	}
-	needName := in.Action == "create" || in.Action == "diff" || in.Action == "restore"
+	needName := in.Action == "create" || in.Action == "diff" || in.Action == "restore" || in.Action == "undo"
 	switch {
 	case !needName && in.Action != "list":
-		return Errorf(`action must be "create", "list", "diff" or "restore", got %q`, in.Action), nil
+		return Errorf(`action must be "create", "list", "diff", "restore" or "undo", got %q`, in.Action), nil
 	case needName && in.Name == "":
 		return Errorf("checkpoint %s needs a name", in.Action), nil
 	case in.Path != "" && in.Action != "diff" && in.Action != "restore":
@@ -166,6 +171,18 @@ func (s *Set) checkpoint(ctx context.Context, raw json.RawMessage) (*Result, err
 			fmt.Fprintf(&b, "(the first %d differences, limit Checkpoint.MaxList; pass path to see one subtree)", max)
 		}
 		return Text(strings.TrimSuffix(b.String(), "\n"), out), nil
+	}
+	if in.Action == "undo" {
+		if s.opts.Runtime == nil {
+			return Errorf("undo needs the workspace's runtime (Options.Runtime)"), nil
+		}
+		u, err := s.opts.Runtime.Undo(ctx, in.Name, runtime.UndoOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return Text(fmt.Sprintf(`Undid %s: %d paths put back (%d removed, %d created, %d updated). Undo the undo with {"action":"undo","name":%q}.`,
+			shown(in.Name), len(u.Paths), u.Removed, u.Created, u.Updated, u.ID),
+			checkpointOut{OK: true, Removed: &u.Removed, Created: &u.Created, Updated: &u.Updated}), nil
 	}
 	var st *vfs.RestoreStats
 	var err error

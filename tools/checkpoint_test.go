@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -114,8 +115,63 @@ func TestCheckpointTool(t *testing.T) {
 	h.Result(bg)
 
 	fails(t, s, "checkpoint", `{"action":"restore","name":"nosuch"}`, "no such checkpoint: nosuch")
-	fails(t, s, "checkpoint", `{"action":"undo"}`, `action must be "create", "list", "diff" or "restore", got "undo"`)
+	fails(t, s, "checkpoint", `{"action":"rewind"}`, `action must be "create", "list", "diff", "restore" or "undo", got "rewind"`)
 	fails(t, s, "checkpoint", `{"action":"create"}`, "checkpoint create needs a name")
 	fails(t, s, "checkpoint", `{"action":"list","path":"/x"}`, "path applies to diff and restore, not list")
 	fails(t, s, "checkpoint", `{}`, "invalid arguments for checkpoint: action is required")
+}
+
+// With EachCall, every call that may change files is bracketed by
+// checkpoints and says how to undo it; the undo action reverts exactly
+// that call, and its own undo redoes it.
+func TestCheckpointEachCall(t *testing.T) {
+	s, ws := newExecSet(t, Options{Checkpoint: CheckpointOptions{Enabled: true, EachCall: true}})
+	f := ws.FS()
+	mustWrite(t, f, "/f.txt", "line 1\nline 2\n")
+	before, _ := f.Stat(bg, "/f.txt")
+	hint := regexp.MustCompile(`\nUndo this call with checkpoint \{"action":"undo","name":"(call-[0-9A-Z]{26})"\}\.$`)
+	edit := call(t, s, "edit", editArgs("/f.txt", [2]string{"line 2\n", "line two\n"}))
+	m := hint.FindStringSubmatch(text(edit))
+	if edit.IsError || m == nil {
+		t.Fatalf("edit: %q", text(edit))
+	}
+	w := call(t, s, "write", `{"path":"/g.txt","content":"g"}`)
+	mw := hint.FindStringSubmatch(text(w))
+	if mw == nil {
+		t.Fatalf("write: %q", text(w))
+	}
+	// Reads and dry runs take no checkpoints.
+	for _, c := range [][2]string{{"read", `{"path":"/f.txt"}`}, {"edit", `{"path":"/f.txt","dryRun":true,"edits":[{"oldText":"line 1","newText":"x"}]}`}} {
+		if r := call(t, s, c[0], c[1]); hint.MatchString(text(r)) {
+			t.Errorf("%s %s has an undo: %q", c[0], c[1], text(r))
+		}
+	}
+
+	// Undo the edit alone: the write stays.
+	r := call(t, s, "checkpoint", `{"action":"undo","name":"`+m[1]+`"}`)
+	redo := regexp.MustCompile(`^Undid ` + m[1] + `: 1 paths put back \(0 removed, 0 created, 1 updated\)\. Undo the undo with \{"action":"undo","name":"(undo-[0-9A-Z]{26})"\}\.$`).FindStringSubmatch(text(r))
+	if r.IsError || redo == nil {
+		t.Fatalf("undo: %q", text(r))
+	}
+	data, _ := f.ReadFile(bg, "/f.txt")
+	after, _ := f.Stat(bg, "/f.txt")
+	if string(data) != "line 1\nline 2\n" || !after.Mtime.Equal(before.Mtime) {
+		t.Errorf("after undo: %q (mtime %v, want %v)", data, after.Mtime, before.Mtime)
+	}
+	if data, _ := f.ReadFile(bg, "/g.txt"); string(data) != "g" {
+		t.Errorf("undo of the edit changed g.txt: %q", data)
+	}
+	ok(t, s, "checkpoint", `{"action":"undo","name":"`+redo[1]+`"}`)
+	if data, _ := f.ReadFile(bg, "/f.txt"); string(data) != "line 1\nline two\n" {
+		t.Errorf("after redo: %q", data)
+	}
+	// A later change conflicts.
+	ok(t, s, "write", `{"path":"/g.txt","content":"later"}`)
+	fails(t, s, "checkpoint", `{"action":"undo","name":"`+mw[1]+`"}`, "1 paths changed since, nothing was reverted: /g.txt (modified)")
+
+	plain, _ := newSet(t, Options{Checkpoint: CheckpointOptions{Enabled: true, EachCall: true}})
+	if r := ok(t, plain, "write", `{"path":"/x","content":"x"}`); hint.MatchString(text(r)) {
+		t.Errorf("a set without a runtime brackets calls: %q", text(r))
+	}
+	fails(t, plain, "checkpoint", `{"action":"undo","name":"x"}`, "undo needs the workspace's runtime (Options.Runtime)")
 }
