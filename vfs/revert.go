@@ -82,12 +82,12 @@ func (f *FS) Revert(ctx context.Context, from, to string, paths []string) (*Rest
 	st := &RestoreStats{}
 	var conflict *ConflictError // returned as it is (update wraps other errors)
 	err := f.update(ctx, op, from, func(t *wtx) error {
+		if from == "" || to == "" {
+			return perr(op, "", EINVAL, "revert needs two checkpoints")
+		}
 		tFrom, err := resolveTree(t.c, op, from, "/")
 		if err != nil {
 			return err
-		}
-		if from == "" || to == "" {
-			return perr(op, "", EINVAL, "revert needs two checkpoints")
 		}
 		tTo, err := resolveTree(t.c, op, to, "/")
 		if err != nil {

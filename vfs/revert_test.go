@@ -66,6 +66,9 @@ func TestRevert(t *testing.T) {
 	expectContent(t, f, "/src/a.txt", "A\n")
 	expectContent(t, f, "/src/b.txt", "two")
 
+	if _, err := f.Revert(bg, "", "a2", nil); Code(err) != EINVAL || err.Error() != "revert needs two checkpoints" {
+		t.Errorf("revert from the live tree: %v, want EINVAL", err)
+	}
 	if _, err := f.Revert(bg, "b2", "nosuch", nil); Code(err) != ENOENT {
 		t.Errorf("revert to a missing checkpoint: %v, want ENOENT", err)
 	}
