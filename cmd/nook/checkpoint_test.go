@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -137,4 +138,25 @@ func TestForkCommand(t *testing.T) {
 	if doc["checkpoint"] != "c1" || doc["bytes"].(float64) <= 0 || doc["rev"].(float64) <= 0 {
 		t.Errorf("fork --json: %v", doc)
 	}
+}
+
+// nook tool --checkpoint-tool: the checkpoint tool, and an undo for every
+// file-changing call.
+func TestCheckpointToolFlag(t *testing.T) {
+	w := newWS(t)
+	w.put("/a.txt", "one\n")
+	r := w.run("tool", "checkpoint", `{"action":"list"}`)
+	if r.code != 1 || !strings.HasPrefix(r.stderr, `nook: unknown tool "checkpoint"`) {
+		t.Errorf("checkpoint without the flag: %+v", r)
+	}
+	out := w.ok("tool", "--checkpoint-tool", "write", `{"path":"/a.txt","content":"two\n"}`)
+	m := regexp.MustCompile(`^Overwrote /a.txt \(4 bytes\)\nUndo this call with checkpoint \{"action":"undo","name":"(call-[0-9A-Z]{26})"\}\.\n$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("write with --checkpoint-tool: %q", out)
+	}
+	out = w.ok("tool", "--checkpoint-tool", "checkpoint", `{"action":"undo","name":"`+m[1]+`"}`)
+	if !strings.HasPrefix(out, "Undid "+m[1]+": 1 paths put back (0 removed, 0 created, 1 updated).") {
+		t.Errorf("undo: %q", out)
+	}
+	equal(t, "a.txt after the undo", w.ok("cat", "/a.txt"), "one\n")
 }
