@@ -66,6 +66,10 @@ type ExecOptions struct {
 	// its firings, so that a timer racing a call takes the recorded path.
 	// Other policies ignore them.
 	Timers []TimerFiring
+	// Checkpoint brackets the run with checkpoints of the workspace
+	// (BeforeCheckpoint and AfterCheckpoint of its id), so that Undo can
+	// revert what it changed. Nested runs are part of their parent's.
+	Checkpoint bool
 }
 
 // request is what is stored of a run's request.
@@ -262,11 +266,27 @@ func (r *Runtime) exec(ctx context.Context, source string, o ExecOptions, nest *
 			snapshot = s.Snapshot()
 		}
 	}
+	if x.checkpoint = nest == nil && (o.Checkpoint || r.opts.CheckpointRuns); x.checkpoint {
+		// Checkpoints left by a disposed run of the same id go first (a
+		// run that exists makes Create fail below).
+		if _, err := r.store.Get(ctx, o.ID); errors.Is(err, journal.ErrNotFound) {
+			r.fs.DeleteCheckpoint(ctx, BeforeCheckpoint(o.ID))
+			r.fs.DeleteCheckpoint(ctx, AfterCheckpoint(o.ID))
+			if err := r.checkpoint(ctx, op, BeforeCheckpoint(o.ID)); err != nil {
+				return nil, err
+			}
+		} else {
+			x.checkpoint = false
+		}
+	}
 	stored, _ := json.Marshal(q)
 	now := r.opts.Now()
 	rec := &journal.Run{ID: o.ID, Backend: info.ID, Request: stored, Owner: r.owner, Created: now,
 		Policy: string(policy), Program: snapshot}
 	if err := r.store.Create(ctx, rec); err != nil {
+		if x.checkpoint {
+			r.fs.DeleteCheckpoint(context.WithoutCancel(ctx), BeforeCheckpoint(o.ID))
+		}
 		if errors.Is(err, journal.ErrExists) {
 			return nil, &Error{Op: op, ID: o.ID, Code: vfs.EEXIST,
 				Text: fmt.Sprintf("run %s already exists (dispose of it before reusing its id)", o.ID), Err: err}

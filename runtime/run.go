@@ -57,6 +57,7 @@ type run struct {
 	depth       int                // how deeply the run is nested (0: started by Exec)
 	attempt     int                // the attempt number once resumed (0 on the first)
 	tree        string             // Request.Tree: the budget it shares with its tree
+	checkpoint  bool               // take AfterCheckpoint at the end (ExecOptions.Checkpoint)
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -253,6 +254,13 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	// fresh context, bounded.
 	wctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	if x.checkpoint {
+		// Before the record says finished, so that a finished run has it.
+		if err := r.checkpoint(wctx, "exec", AfterCheckpoint(x.id)); err != nil {
+			r.opts.Logger.Error("nook: the checkpoint after a run failed; the run cannot be undone", "run", x.id, "err", err)
+		}
+		r.pruneRunCheckpoints(wctx)
+	}
 	// On failure (the database closed under the run) the record stays
 	// running and is reaped as interrupted by the next runtime.
 	gone, err := r.store.Finish(wctx, x.id, evs, prog, final, r.retain())

@@ -86,6 +86,13 @@ type Options struct {
 	// (package telemetry); nil (the default) sees nothing and costs
 	// nothing.
 	Observer Observer
+	// CheckpointRuns brackets every run started by Exec with checkpoints
+	// of the workspace, as ExecOptions.Checkpoint does for one, so that
+	// Undo can revert it.
+	CheckpointRuns bool
+	// MaxRunCheckpoints is how many runs keep their checkpoints (default
+	// DefaultMaxRunCheckpoints); the oldest runs' are deleted past it.
+	MaxRunCheckpoints int
 }
 
 // Defaults of Options.
@@ -164,6 +171,9 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 	}
 	if opts.MaxConcurrent <= 0 {
 		opts.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if opts.MaxRunCheckpoints <= 0 {
+		opts.MaxRunCheckpoints = DefaultMaxRunCheckpoints
 	}
 	if opts.OutputDir == "" {
 		opts.OutputDir = DefaultOutputDir

@@ -64,7 +64,7 @@ func Module(set *Set) runtime.Module {
 func LateModule(opts Options) (mod runtime.Module, bind func(*Set)) {
 	var names []string
 	for _, b := range builders {
-		if b.mutating && opts.ReadOnly || b.name == "publish" && opts.Publisher == nil {
+		if b.mutating && opts.ReadOnly || b.name == "publish" && opts.Publisher == nil || b.name == "checkpoint" && !opts.Checkpoint.Enabled {
 			continue
 		}
 		names = append(names, b.name)

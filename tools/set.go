@@ -39,6 +39,9 @@ type Options struct {
 	Publisher Publisher
 	// Publish configures the publish tool.
 	Publish PublishOptions
+	// Checkpoint gives the set the checkpoint tool (create, list, diff,
+	// restore) when Enabled; off by default (not in a read-only set).
+	Checkpoint CheckpointOptions
 	// Hooks are middleware on every call of the set's tools (see Hook):
 	// to validate, block, substitute results, require approval, observe
 	// or redact.
@@ -156,6 +159,9 @@ func (o Options) withDefaults(f *vfs.FS) Options {
 			o.Exec.OutputDir = o.Runtime.OutputDir()
 		}
 	}
+	if o.Checkpoint.MaxList <= 0 {
+		o.Checkpoint.MaxList = DefaultCheckpointMaxList
+	}
 	if o.Publish.DefaultExpiry <= 0 {
 		o.Publish.DefaultExpiry = DefaultPublishExpiry
 	}
@@ -193,6 +199,7 @@ var builders = []struct {
 	{"delete", true, deleteTool},
 	{"exec", true, execTool},
 	{"publish", true, publishTool},
+	{"checkpoint", true, checkpointTool},
 }
 
 // New returns the tool set over the workspace filesystem f.

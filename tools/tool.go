@@ -70,14 +70,42 @@ func (t *Tool) call(ctx context.Context, in json.RawMessage) (res *Result, err e
 	if r := t.checkRequired(in); r != nil {
 		return r, nil
 	}
+	var undoID string
+	var bracketed func()
+	if t.undoable(in) {
+		if undoID, bracketed, err = t.set.opts.Runtime.Bracket(ctx, "call"); err != nil {
+			return fromError(err), nil
+		}
+	}
 	res, err = t.run(ctx, in)
+	if bracketed != nil {
+		bracketed()
+	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
 		}
 		return fromError(err), nil
 	}
+	if undoID != "" && !res.IsError {
+		note := fmt.Sprintf(`Undo this call with checkpoint {"action":"undo","name":%q}.`, undoID)
+		if n := len(res.Content); n > 0 && res.Content[n-1].Type == TextContent {
+			res.Content[n-1].Text = strings.TrimSuffix(res.Content[n-1].Text, "\n") + "\n" + note
+		} else {
+			res.Content = append(res.Content, Content{Type: TextContent, Text: note})
+		}
+	}
 	return res, nil
+}
+
+// undoable reports whether a call of t with input in is bracketed by
+// checkpoints (CheckpointOptions.EachCall): a call that may change files,
+// not a dry run, and not exec or checkpoint (a run has checkpoints of its
+// own; checkpoint is the rewinding itself).
+func (t *Tool) undoable(in json.RawMessage) bool {
+	o := t.set.opts
+	return o.Checkpoint.Enabled && o.Checkpoint.EachCall && o.Runtime != nil && !t.Annotations.ReadOnly &&
+		t.id != "exec" && t.id != "checkpoint" && !(&Call{Tool: t.id, Input: in}).DryRun()
 }
 
 // checkRequired refuses arguments that lack a property the input schema

@@ -37,7 +37,7 @@ var sysErrno = map[Errno]syscall.Errno{
 	EPERM: syscall.EPERM, EROFS: syscall.EROFS, ELOOP: syscall.ELOOP,
 	ENAMETOOLONG: syscall.ENAMETOOLONG, EIO: syscall.EIO, ENOSPC: syscall.ENOSPC,
 	EFBIG: syscall.EFBIG, EBADF: syscall.EBADF, EXDEV: syscall.EXDEV,
-	EACCES: syscall.EACCES, EBUSY: syscall.EBUSY,
+	EACCES: syscall.EACCES, EBUSY: syscall.EBUSY, ESTALE: syscall.ESTALE,
 }
 
 // Error returns the code itself, e.g. "ENOENT".

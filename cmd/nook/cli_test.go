@@ -129,7 +129,8 @@ func TestJSONKeysAreCamelCase(t *testing.T) {
 	w.put("/a.txt", "hello\n")
 	w.okIn([]byte{0xff, 0xfe, 0}, "put", "/bin")
 	w.ok("mv", "/a.txt", "/b.txt")
-	w.ok("exec", "--id", "r1", "--backend", "shell", "-e", "echo hi > c.txt")
+	w.ok("checkpoint", "k1")
+	w.ok("exec", "--id", "r1", "--checkpoint", "--backend", "shell", "-e", "echo hi > c.txt")
 	host := t.TempDir()
 	os.WriteFile(filepath.Join(host, "h.txt"), []byte("h"), 0o644)
 	keys := map[string]bool{}
@@ -139,6 +140,7 @@ func TestJSONKeysAreCamelCase(t *testing.T) {
 		{"find", "*"}, {"grep", "hello"}, {"import", host, "/h"}, {"export", "/h", t.TempDir()},
 		{"tools", "list"}, {"exec", "--backend", "shell", "-e", "echo hi > d.txt"},
 		{"tool", "ls", `{"path":"/"}`},
+		{"checkpoint", "k2"}, {"checkpoints"}, {"diff", "k1"}, {"undo", "r1"}, {"restore", "k1"},
 	} {
 		out := w.ok(append([]string{"--json"}, args...)...)
 		var v any

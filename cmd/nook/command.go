@@ -296,9 +296,9 @@ func init() {
 		cmdPut, cmdCat, cmdLs, cmdStat, cmdMkdir, cmdRm, cmdMv, cmdLn,
 		cmdFind, cmdGrep,
 		cmdImport, cmdExport,
-		cmdExec, cmdRuns, cmdApprovals, cmdReplay, cmdConformance,
+		cmdExec, cmdRuns, cmdUndo, cmdApprovals, cmdReplay, cmdConformance,
 		cmdMCP, cmdServe, cmdTools, cmdTool, cmdNode,
-		cmdDemo, cmdChanges, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
+		cmdDemo, cmdChanges, cmdCheckpoint, cmdCheckpoints, cmdRestore, cmdDiff, cmdFork, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",
 			summary: "show help for nook or for one command",

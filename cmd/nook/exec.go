@@ -89,7 +89,7 @@ func openWorkspace(ctx context.Context, path string, iso runtime.Isolator, tel *
 
 var cmdExec = &command{
 	name: "exec", group: "Runs",
-	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--root DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] FILE|-e SOURCE [-- ARGS...]",
+	synopsis: "[--backend ID] [--input JSON] [--timeout D] [--cwd DIR] [--root DIR] [--id ID] [--env K=V]... [--stdin] [--on-interrupt fail|restart|replay] [--checkpoint] FILE|-e SOURCE [-- ARGS...]",
 	summary:  "run code in the workspace's sandbox",
 	help: `Runs the program in the host file FILE ("-" reads it from standard input;
 "ws:PATH" reads the workspace file PATH, e.g. ws:/workspace/main.ts), or
@@ -167,6 +167,7 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 	source := fl.String("e", "", "run `SOURCE` instead of a file")
 	stdin := fl.Bool("stdin", false, "pass standard input to the run")
 	onInterrupt := fl.String("on-interrupt", "", "what happens if the process dies mid-run: `fail`, restart or replay (default fail)")
+	undoable := fl.Bool("checkpoint", false, `take checkpoints before and after the run, so that "nook undo ID" can revert it`)
 	var env stringList
 	fl.Var(&env, "env", "set the environment variable `K=V` (repeatable)")
 	// Arguments after "--" are the program's.
@@ -193,7 +194,7 @@ func runExec(a *app, fl *flag.FlagSet, args []string) error {
 		return a.usagef("exec: --timeout must not be negative")
 	}
 	o := runtime.ExecOptions{Backend: *backend, Cwd: *cwd, ID: *id, Timeout: *timeout, Args: progArgs,
-		OnInterrupt: runtime.Policy(*onInterrupt)}
+		OnInterrupt: runtime.Policy(*onInterrupt), Checkpoint: *undoable}
 	if *input != "" {
 		if !json.Valid([]byte(*input)) {
 			return a.usagef("exec: --input is not valid JSON: %s", *input)

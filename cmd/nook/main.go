@@ -65,6 +65,10 @@ type app struct {
 	// tool, say), so it must exist already (see command.reads).
 	reads bool
 
+	// checkpointTool gives the tool set the checkpoint tool and undoable
+	// calls (--checkpoint-tool of mcp, serve and tool).
+	checkpointTool bool
+
 	isolation string    // the tier of runs: "process" or "in-process"
 	pool      *lazyPool // the process tier, once a workspace has used it
 

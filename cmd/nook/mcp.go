@@ -23,7 +23,7 @@ import (
 // The model tool commands: mcp, serve, tools, tool.
 
 var cmdMCP = &command{
-	name: "mcp", group: "Model tools", synopsis: "[--read-only] [--log-format text|json] [--log-level LEVEL]",
+	name: "mcp", group: "Model tools", synopsis: "[--read-only] [--checkpoint-tool] [--log-format text|json] [--log-level LEVEL]",
 	summary: "serve the workspace's tools over MCP on stdin/stdout",
 	help: `Runs a Model Context Protocol server on stdin and stdout for one client
 (Claude Desktop, an IDE, an agent) until the client disconnects. The tools
@@ -38,6 +38,7 @@ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, as for nook serve.`,
 
 func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
+	ckTool := fl.Bool("checkpoint-tool", false, "add the checkpoint tool (create, list, diff, restore, undo) and make every file-changing call undoable")
 	logFormat, logLevel := logFlags(fl, "warn")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
@@ -47,6 +48,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	a.reads = *readOnly // a read-only server of a workspace that is not there serves nothing
+	a.checkpointTool = *ckTool
 	// Traces as the OTEL_* environment asks (none by default): stdout is
 	// the protocol's, so there is no /metrics here.
 	flush, err := a.startTelemetry(false)
@@ -67,7 +69,7 @@ func runMCP(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdServe = &command{
-	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--publish [--publish-url URL]] [--metrics=false] [--console=false] [--log-format text|json] [--log-level LEVEL]",
+	name: "serve", group: "Model tools", synopsis: "[--addr HOST:PORT] [--token-file FILE] [--read-only] [--checkpoint-tool] [--publish [--publish-url URL]] [--metrics=false] [--console=false] [--log-format text|json] [--log-level LEVEL]",
 	summary: "serve the workspace's tools over MCP (streamable HTTP)",
 	help: `Serves the workspace's tools over MCP's streamable HTTP transport at
 http://HOST:PORT/mcp until interrupted, and prints that URL on stderr.
@@ -110,6 +112,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	addr := fl.String("addr", "127.0.0.1:8765", "listen on `HOST:PORT` (port 0: any free port)")
 	tokenFile := fl.String("token-file", "", "require the bearer token in `FILE` (default $NOOK_TOKEN)")
 	readOnly := fl.Bool("read-only", false, "serve only the tools that do not change the workspace")
+	ckTool := fl.Bool("checkpoint-tool", false, "add the checkpoint tool (create, list, diff, restore, undo) and make every file-changing call undoable")
 	publish := fl.Bool("publish", false, "add the publish tool, sharing files through signed expiring links at /p/")
 	publishURL := fl.String("publish-url", "", "the base `URL` of published links (default http://HOST:PORT)")
 	metrics := fl.Bool("metrics", true, "serve Prometheus metrics at /metrics (behind the token, if any)")
@@ -155,6 +158,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	defer ln.Close()
 	opts := observed(toolOptions(a.ws.Runtime(), *readOnly), a.tel)
+	opts.Checkpoint = checkpointToolOptions(*ckTool)
 	mux := http.NewServeMux()
 	if *publish {
 		base := *publishURL
@@ -351,7 +355,7 @@ func runTools(a *app, fl *flag.FlagSet, args []string) error {
 }
 
 var cmdTool = &command{
-	name: "tool", group: "Model tools", synopsis: "[--json] [--read-only] NAME [ARGS|-]",
+	name: "tool", group: "Model tools", synopsis: "[--json] [--read-only] [--checkpoint-tool] NAME [ARGS|-]",
 	summary: "call one model tool",
 	help: `Calls the tool NAME with ARGS, a JSON object (default {}; - reads it from
 stdin), exactly as a model would, and prints its text content. Images and
@@ -372,6 +376,7 @@ goes to stdout).
 func runTool(a *app, fl *flag.FlagSet, args []string) error {
 	fl.BoolVar(&a.json, "json", a.json, "print the whole result as JSON")
 	readOnly := fl.Bool("read-only", false, "allow only the tools that do not change the workspace")
+	ckTool := fl.Bool("checkpoint-tool", false, "add the checkpoint tool (create, list, diff, restore, undo) and make every file-changing call undoable")
 	if err := a.parse(fl, args, 1, 2); err != nil {
 		return err
 	}
@@ -388,6 +393,7 @@ func runTool(a *app, fl *flag.FlagSet, args []string) error {
 		in = []byte(arg)
 	}
 	a.reads = *readOnly || readOnlyTool(fl.Arg(0))
+	a.checkpointTool = *ckTool
 	set, err := a.toolSet(*readOnly)
 	if err != nil {
 		return err
@@ -472,5 +478,13 @@ func (a *app) toolSet(readOnly bool) (*tools.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tools.New(f, observed(toolOptions(a.ws.Runtime(), readOnly), a.tel)), nil
+	o := observed(toolOptions(a.ws.Runtime(), readOnly), a.tel)
+	o.Checkpoint = checkpointToolOptions(a.checkpointTool)
+	return tools.New(f, o), nil
+}
+
+// checkpointToolOptions are the checkpoint tool's options for
+// --checkpoint-tool: the tool, and every file-changing call undoable.
+func checkpointToolOptions(on bool) tools.CheckpointOptions {
+	return tools.CheckpointOptions{Enabled: on, EachCall: on}
 }

@@ -15,7 +15,7 @@ import (
 )
 
 var cmdRuns = &command{
-	name: "runs", group: "Runs", synopsis: "ls|show|tail|kill|dispose|recover|journal|backends [flags] [ID]",
+	name: "runs", group: "Runs", synopsis: "ls|show|tail|kill|dispose|recover|undo|journal|backends [flags] [ID]",
 	summary: "list, inspect, follow, stop and delete runs",
 	help: `Every run of "nook exec" (or of the exec tool, or of Runtime.Exec) is recorded
 in the workspace with its output, until it is disposed of or pruned by
@@ -35,6 +35,8 @@ retention. Subcommands:
   recover             resume the runs interrupted by a dead process (restart
                       and replay policies; fail-policy runs are failed) and
                       wait for them to finish
+  undo [--force] ID   revert what a run started with "nook exec --checkpoint"
+                      changed in the files ("nook undo ID")
   journal ID          the calls a replay-policy run made out of its sandbox,
                       as journaled: number, kind, operation, arguments, result
   backends            the backends runs can use, the default first
@@ -52,7 +54,7 @@ Flags come after the subcommand: "nook runs tail --from 12 ID".`,
 
 func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 	if len(args) == 0 {
-		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose, recover, journal, export or backends)")
+		return a.usagef("runs: missing subcommand (ls, show, tail, kill, dispose, recover, undo, journal, export or backends)")
 	}
 	sub, args := subcommand(args)
 	if sub == "" {
@@ -86,10 +88,12 @@ func runRuns(a *app, fl *flag.FlagSet, args []string) error {
 		return runsRecover(a, fl, args)
 	case "journal":
 		return runsJournal(a, fl, args)
+	case "undo":
+		return runUndo(a, fl, args)
 	case "export":
 		return runsExport(a, fl, args)
 	}
-	return a.usagef("runs: unknown subcommand %q (want ls, show, tail, kill, dispose, recover, journal, export or backends)", sub)
+	return a.usagef("runs: unknown subcommand %q (want ls, show, tail, kill, dispose, recover, undo, journal, export or backends)", sub)
 }
 
 // openRuntime parses the arguments, opens the workspace and returns its

@@ -398,6 +398,24 @@ func (db *DB) readOn(ctx context.Context, c *Conn, fn func(*Conn) error) (err er
 	return fn(c)
 }
 
+// VacuumInto writes a compacted copy of the database, as one read
+// transaction sees it, to the new file path (SQLite's VACUUM INTO, which
+// fails when the file exists). An in-memory database has no reader to
+// copy it from.
+func (db *DB) VacuumInto(ctx context.Context, path string) error {
+	if db.memory {
+		return errors.New("sqldb: an in-memory database cannot be copied to a file")
+	}
+	c, err := db.getReader(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.putReader(c)
+	old := c.SetInterrupt(ctx)
+	defer c.SetInterrupt(old)
+	return wrapCtx(ctx, c.Exec(`VACUUM INTO ?`, path))
+}
+
 // TryRead is Read when a reader connection is free (or may be opened) right
 // now; otherwise it runs nothing and returns false. It never waits for a
 // connection, so code that already holds one can use it to fan out without
