@@ -46,6 +46,12 @@ func transportErr(u string, err error) error {
 	if errors.As(err, &ce) {
 		return fatalf("%s", ce.Message)
 	}
+	var le *ResponseLimitError
+	if errors.As(err, &le) {
+		fe := fatalf("unable to access '%s/': %s", strings.TrimSuffix(u, "/"), le).(*fatalErr)
+		fe.cause = le
+		return fe
+	}
 	switch {
 	case errors.Is(err, transport.ErrRepositoryNotFound):
 		return fatalf("repository '%s/' not found", strings.TrimSuffix(u, "/"))
@@ -350,7 +356,8 @@ func (x *cli) cloneEmpty(dir, u, origin string) int {
 // workspace.
 func isTransport(err error) bool {
 	var ce *runtime.CallError
-	return errors.As(err, &ce) || strings.Contains(err.Error(), ErrNetworkDenied) ||
+	var le *ResponseLimitError
+	return errors.As(err, &ce) || errors.As(err, &le) || strings.Contains(err.Error(), ErrNetworkDenied) ||
 		errors.Is(err, transport.ErrRepositoryNotFound) || errors.Is(err, transport.ErrAuthenticationRequired) ||
 		errors.Is(err, transport.ErrAuthorizationFailed) || strings.Contains(err.Error(), "dial tcp") ||
 		strings.Contains(err.Error(), "connection refused")

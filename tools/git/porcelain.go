@@ -40,6 +40,9 @@ type cli struct {
 	// bad commit.
 	exec        *ExecRequest
 	bisectFound bool
+	// failed is the cause of the command's failure when it has one to
+	// test for (a *ResponseLimitError), for the JSON functions' errors.
+	failed error
 }
 
 func (x *cli) ctx() context.Context { return x.c.ctx }
@@ -68,6 +71,7 @@ func (x *cli) fail(err error) int {
 	}
 	var fe *fatalErr
 	if errors.As(err, &fe) {
+		x.failed = fe.cause
 		x.eprintf("%s", fe.text)
 		return fe.code
 	}
@@ -82,11 +86,15 @@ func (x *cli) notSupported(cmd, opt string) int {
 
 // fatalErr is an error with git's exact text and exit status.
 type fatalErr struct {
-	text string
-	code int
+	text  string
+	code  int
+	cause error // what went wrong underneath, when it is an error to test for
 }
 
 func (e *fatalErr) Error() string { return strings.TrimSpace(e.text) }
+
+// Unwrap returns the cause, if any.
+func (e *fatalErr) Unwrap() error { return e.cause }
 
 func fatalf(format string, a ...any) error {
 	return &fatalErr{text: "fatal: " + fmt.Sprintf(format, a...) + "\n", code: 128}
