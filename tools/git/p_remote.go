@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -399,9 +400,15 @@ type fetchLine struct {
 }
 
 // refLines reports the refs that changed between before and after, as
-// git's fetch does.
+// git's fetch does: the current branch's upstream first (the ref
+// FETCH_HEAD merges), then the others by name, branches before tags.
 func (x *cli) refLines(before, after map[string]plumbing.Hash, remote string) []fetchLine {
 	var out []fetchLine
+	branch, _ := x.head()
+	merge := ""
+	if x.cfg("branch."+branch+".remote") == remote {
+		merge = strings.TrimPrefix(x.cfg("branch."+branch+".merge"), "refs/heads/")
+	}
 	for name, h := range after {
 		var from string
 		switch {
@@ -418,10 +425,13 @@ func (x *cli) refLines(before, after map[string]plumbing.Hash, remote string) []
 		short := strings.TrimPrefix(strings.TrimPrefix(name, "refs/remotes/"), "refs/tags/")
 		old, had := before[name]
 		l := fetchLine{from: from, to: short, sortKey: name}
-		if strings.HasPrefix(name, "refs/tags/") {
-			l.sortKey = "refs/tags/" + from
-		} else {
-			l.sortKey = "refs/heads/" + from
+		switch {
+		case strings.HasPrefix(name, "refs/tags/"):
+			l.sortKey = "2 refs/tags/" + from
+		case from == merge:
+			l.sortKey = "0"
+		default:
+			l.sortKey = "1 refs/heads/" + from
 		}
 		switch {
 		case !had && strings.HasPrefix(name, "refs/tags/"):
@@ -441,22 +451,31 @@ func (x *cli) refLines(before, after map[string]plumbing.Hash, remote string) []
 	return out
 }
 
-// printRefLines prints fetch's report: the URL once, then a line a ref
-// with the remote names in a column at least 10 wide.
-func (x *cli) printRefLines(u string, lines []fetchLine) {
+// termColumns is the width git assumes for its output when it is not a
+// terminal; a fetch line that would not fit does not widen the column.
+const termColumns = 80
+
+// printRefLines prints fetch's report: the URL once (unless shown says
+// it was), then a line a ref with the remote names in a column at least
+// 10 wide, widened for the names whose line fits in termColumns. It
+// returns whether the URL has been shown.
+func (x *cli) printRefLines(u string, lines []fetchLine, shown bool) bool {
 	if len(lines) == 0 {
-		return
+		return shown
 	}
-	x.eprintf("From %s\n", displayURL(u))
+	if !shown {
+		x.eprintf("From %s\n", displayURL(u))
+	}
 	w := 10
 	for _, l := range lines {
-		if len(l.from) > w {
+		if len(l.from) > w && 21+len(l.from)+4+len(l.to) < termColumns {
 			w = len(l.from)
 		}
 	}
 	for _, l := range lines {
 		x.eprintf(" %c %-17s %-*s -> %s%s\n", l.flag, l.summary, w, l.from, l.to, l.note)
 	}
+	return true
 }
 
 const fetchUsage = "usage: git fetch [<options>] [<repository> [<refspec>...]]\n   or: git fetch [<options>] <group>\n   or: git fetch --multiple [<options>] [(<repository> | <group>)...]\n   or: git fetch --all [<options>]\n"
@@ -467,12 +486,31 @@ var fetchOpts = []opt{
 	{long: "unshallow"}, {long: "dry-run"},
 }
 
+// fetchFlags is what a fetch does beyond the remote's refspecs.
+type fetchFlags struct {
+	quiet, tags, force bool
+	// prune is --prune (1), --no-prune (-1) or neither (0: the remote's
+	// prune, else fetch.prune).
+	prune int
+}
+
+// pruneFlag reads --prune and --no-prune.
+func pruneFlag(f *flags) int {
+	switch {
+	case f.has("prune"):
+		return 1
+	case f.negated("prune"):
+		return -1
+	}
+	return 0
+}
+
 func cmdFetch(x *cli, args []string) int {
 	f, err := parseOpts(args, fetchOpts, fetchUsage, false, "")
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("all", "prune", "depth", "unshallow", "dry-run"); o != "" {
+	if o := f.refuse("all", "depth", "unshallow", "dry-run"); o != "" {
 		return x.notSupported("fetch", o)
 	}
 	branch, _ := x.head()
@@ -483,13 +521,25 @@ func cmdFetch(x *cli, args []string) int {
 	if len(f.pos) > 1 {
 		return x.fatal("nook's git fetches a remote's configured refspecs only (no refspec arguments)")
 	}
-	_, code := x.fetchRemote(name, f.has("quiet"), f.has("tags"), f.has("force"))
+	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: pruneFlag(f)})
 	return code
+}
+
+// configBool reads a boolean config value as git does; ok is false when
+// the key is not set.
+func (x *cli) configBool(key string) (v, ok bool) {
+	switch strings.ToLower(x.cfg(key)) {
+	case "":
+		return false, false
+	case "true", "yes", "on", "1":
+		return true, true
+	}
+	return false, true
 }
 
 // fetchRemote fetches a configured remote's refspecs and prints git's
 // report; it returns the remote's URL.
-func (x *cli) fetchRemote(name string, quiet, tags, force bool) (string, int) {
+func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 	rc, err := x.remoteConfig(name)
 	if err != nil {
 		return "", x.fail(err)
@@ -503,9 +553,25 @@ func (x *cli) fetchRemote(name string, quiet, tags, force bool) (string, int) {
 		return "", x.fail(err)
 	}
 	defer cancel()
+	prune := ff.prune > 0
+	if ff.prune == 0 {
+		if v, ok := x.configBool("remote." + name + ".prune"); ok {
+			prune = v
+		} else {
+			prune, _ = x.configBool("fetch.prune")
+		}
+	}
+	var pruned []fetchLine
+	if prune {
+		// As git does, before fetching: the remote-tracking refs whose
+		// branch the remote no longer has.
+		if pruned, err = x.pruneRefs(ctx, rc); err != nil {
+			return "", x.fail(transportErr(u, err))
+		}
+	}
 	before := x.refState()
-	opts := &gogit.FetchOptions{RemoteName: name, Force: force}
-	if tags {
+	opts := &gogit.FetchOptions{RemoteName: name, Force: ff.force}
+	if ff.tags {
 		opts.Tags = gogit.AllTags
 	}
 	err = x.r.FetchContext(ctx, opts)
@@ -516,11 +582,48 @@ func (x *cli) fetchRemote(name string, quiet, tags, force bool) (string, int) {
 		return "", x.fatal("%s", errText(err))
 	}
 	after := x.refState()
-	if !quiet {
-		x.printRefLines(u, x.refLines(before, after, name))
+	if !ff.quiet {
+		// git's column is 10 wide for the pruned refs: it is widened
+		// only once the fetch's own refs are known.
+		shown := x.printRefLines(u, pruned, false)
+		x.printRefLines(u, x.refLines(before, after, name), shown)
 	}
 	x.writeFetchHead(rc, u, after)
 	return u, 0
+}
+
+// pruneRefs deletes the refs a remote's fetch refspecs map the remote's
+// refs to (refs/remotes/origin/*) whose source the remote no longer has,
+// and returns fetch's report lines for them. Symbolic refs
+// (origin/HEAD) are kept, as git keeps them.
+func (x *cli) pruneRefs(ctx context.Context, rc *config.RemoteConfig) ([]fetchLine, error) {
+	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs}).ListContext(ctx, &gogit.ListOptions{})
+	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return nil, err
+	}
+	remote := map[plumbing.ReferenceName]bool{}
+	for _, r := range adv {
+		remote[r.Name()] = true
+	}
+	var lines []fetchLine
+	for _, r := range x.refs("refs/") {
+		for _, spec := range rc.Fetch {
+			// Reversed without its "+", which go-git's Reverse would
+			// carry into the destination.
+			rev := config.RefSpec(strings.TrimPrefix(string(spec), "+")).Reverse()
+			if !rev.Match(r.Name()) || remote[rev.Dst(r.Name())] {
+				continue
+			}
+			if err := x.r.Storer.RemoveReference(r.Name()); err != nil {
+				return nil, err
+			}
+			x.r.wt.removeRaw(".git/logs/" + r.Name().String())
+			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", from: "(none)",
+				to: strings.TrimPrefix(strings.TrimPrefix(r.Name().String(), "refs/remotes/"), "refs/")})
+			break
+		}
+	}
+	return lines, nil
 }
 
 // writeFetchHead records what the fetch brought as .git/FETCH_HEAD: the
@@ -554,6 +657,7 @@ var pullOpts = []opt{
 	{short: 'q', long: "quiet"}, {short: 'v', long: "verbose"}, {short: 'r', long: "rebase", arg: argOptional},
 	{long: "ff"}, {long: "ff-only"}, {long: "commit"}, {long: "edit"}, {long: "stat"}, {short: 'n', key: "no-stat"},
 	{long: "autostash"}, {long: "all"}, {long: "tags"}, {long: "depth", arg: argRequired}, {long: "squash"},
+	{short: 'p', long: "prune"},
 }
 
 func cmdPull(x *cli, args []string) int {
@@ -582,7 +686,7 @@ func cmdPull(x *cli, args []string) int {
 			return x.fatal("nook's git pulls one branch at a time")
 		}
 	}
-	u, code := x.fetchRemote(name, f.has("quiet"), f.has("tags"), false)
+	u, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), prune: pruneFlag(f)})
 	if code != 0 {
 		return code
 	}
@@ -685,8 +789,14 @@ func cmdPush(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("tags", "all", "dry-run", "force-with-lease", "porcelain", "mirror", "follow-tags"); o != "" {
+	if o := f.refuse("all", "dry-run", "force-with-lease", "porcelain", "mirror", "follow-tags"); o != "" {
 		return x.notSupported("push", o)
+	}
+	if f.has("delete") && f.has("tags") {
+		return x.fatal("options '--delete' and '--all/--mirror/--tags' cannot be used together")
+	}
+	if f.has("delete") && len(f.pos) < 2 {
+		return x.fatal("--delete doesn't make sense without any refs")
 	}
 	branch, _ := x.head()
 	name := x.remoteOf(branch)
@@ -705,7 +815,15 @@ func cmdPush(x *cli, args []string) int {
 	if len(specs) > 0 {
 		specs = specs[1:]
 	}
-	if len(specs) == 0 {
+	var ups []*pushUpdate
+	if f.has("tags") {
+		// refs/tags/*, in the order of the local refs, after the
+		// command line's refspecs (git matches explicit ones first).
+		for _, r := range x.refs("refs/tags/") {
+			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash()})
+		}
+	}
+	if len(specs) == 0 && !f.has("tags") {
 		if branch == "" {
 			return x.fatal("You are not currently on a branch.\nTo push the history leading to the current (detached HEAD)\nstate now, use\n\n    git push %s HEAD:<name-of-remote-branch>\n", name)
 		}
@@ -723,7 +841,7 @@ func cmdPush(x *cli, args []string) int {
 		}
 		specs = []string{branch + ":" + up}
 	}
-	var ups []*pushUpdate
+	var explicit []*pushUpdate
 	for _, s := range specs {
 		p := &pushUpdate{force: f.has("force")}
 		if strings.HasPrefix(s, "+") {
@@ -737,35 +855,20 @@ func cmdPush(x *cli, args []string) int {
 			dst = src
 		}
 		if src != "" {
-			h, err := x.rev(src)
+			ref, h, err := x.pushSource(src, branch)
 			if err != nil {
 				x.eprintf("error: src refspec %s does not match any\nerror: failed to push some refs to '%s'\n", src, u)
 				return 1
 			}
-			p.local = h
-			if src == "HEAD" {
-				src = branch
-			}
-			p.src = "refs/heads/" + strings.TrimPrefix(src, "refs/heads/")
-			if _, err := x.r.Storer.Reference(plumbing.ReferenceName(p.src)); err != nil {
-				if _, err := x.r.Storer.Reference(plumbing.NewTagReferenceName(src)); err == nil {
-					p.src = "refs/tags/" + src
-				}
-			}
+			p.src, p.local = ref, h
 		}
 		if dst == "HEAD" {
 			dst = branch
 		}
-		if !strings.HasPrefix(dst, "refs/") {
-			if strings.HasPrefix(p.src, "refs/tags/") {
-				dst = "refs/tags/" + dst
-			} else {
-				dst = "refs/heads/" + dst
-			}
-		}
 		p.dst = dst
-		ups = append(ups, p)
+		explicit = append(explicit, p)
 	}
+	ups = append(explicit, ups...)
 	ctx, cancel, err := x.netFor("push", u)
 	if err != nil {
 		return x.fail(err)
@@ -786,6 +889,30 @@ func cmdPush(x *cli, args []string) int {
 			remoteRefs[r.Name().String()] = r.Hash()
 		}
 	}
+	// A destination that is not a full name is the remote ref it names
+	// (git's rules: refs/heads/ and refs/tags/ before the others), or,
+	// when the remote has none, a new ref of the source's kind.
+	for _, p := range ups {
+		if strings.HasPrefix(p.dst, "refs/") {
+			continue
+		}
+		full, err := matchRemoteRef(p.dst, remoteRefs)
+		if err != nil {
+			x.eprintf("error: %v\nerror: failed to push some refs to '%s'\n", err, u)
+			return 1
+		}
+		switch {
+		case full != "":
+			p.dst = full
+		case p.src == "":
+			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", p.dst, u)
+			return 1
+		case strings.HasPrefix(p.src, "refs/tags/"):
+			p.dst = "refs/tags/" + p.dst
+		default:
+			p.dst = "refs/heads/" + p.dst
+		}
+	}
 	var send []config.RefSpec
 	rejected, changed := false, false
 	for _, p := range ups {
@@ -793,7 +920,7 @@ func cmdPush(x *cli, args []string) int {
 		p.old = old
 		switch {
 		case p.src == "" && !had:
-			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", strings.TrimPrefix(p.dst, "refs/heads/"), u)
+			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", p.dst, u)
 			return 1
 		case p.src == "":
 			send = append(send, config.RefSpec(":"+p.dst))
@@ -805,6 +932,8 @@ func cmdPush(x *cli, args []string) int {
 		case p.force:
 			p.forcedMsg = !x.r.isAncestor(old, p.local)
 			send = append(send, config.RefSpec("+"+p.src+":"+p.dst))
+		case strings.HasPrefix(p.dst, "refs/tags/"):
+			p.rejected = "already exists"
 		default:
 			if _, err := x.r.CommitObject(old); err != nil {
 				p.rejected = "fetch first"
@@ -857,7 +986,21 @@ func cmdPush(x *cli, args []string) int {
 	if !f.has("quiet") || rejected {
 		x.eprintf("To %s\n", u)
 	}
-	for _, p := range ups {
+	// git reports the refs the remote had in its order (by name), then
+	// the new ones in the order they were matched; accepted ones first,
+	// then the rejected.
+	order := slices.Clone(ups)
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if (a.rejected != "") != (b.rejected != "") {
+			return b.rejected != ""
+		}
+		if a.old.IsZero() != b.old.IsZero() {
+			return !a.old.IsZero()
+		}
+		return !a.old.IsZero() && a.dst < b.dst
+	})
+	for _, p := range order {
 		short := func(r string) string {
 			return strings.TrimPrefix(strings.TrimPrefix(r, "refs/heads/"), "refs/tags/")
 		}
@@ -897,6 +1040,10 @@ func cmdPush(x *cli, args []string) int {
 					"hint: its remote counterpart. Integrate the remote changes (e.g.\n" +
 					"hint: 'git pull ...') before pushing again.\n" +
 					"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
+				break
+			}
+			if p.rejected == "already exists" {
+				x.eprintf("hint: Updates were rejected because the tag already exists in the remote.\n")
 				break
 			}
 		}
@@ -1023,7 +1170,7 @@ func cmdLsRemote(x *cli, args []string) int {
 				continue
 			}
 		}
-		if (f.has("refs") || f.has("heads") || f.has("tags")) && strings.HasSuffix(name, "^{}") {
+		if f.has("refs") && strings.HasSuffix(name, "^{}") {
 			continue
 		}
 		if f.has("refs") && name == "HEAD" {
@@ -1503,4 +1650,69 @@ func (x *cli) pushLanded(ctx context.Context, remote *gogit.Remote, ups []*pushU
 		}
 	}
 	return true
+}
+
+// matchRefName finds the ref a short name means among names, as git's
+// push matches a refspec's side (count_refspec_match): refs/<s>,
+// refs/tags/<s>, refs/heads/<s>, refs/remotes/<s> and
+// refs/remotes/<s>/HEAD; a match under refs/heads or refs/tags (or
+// refs/<s>) is strong and wins over the others. It returns "" when
+// nothing matches and n > 1 when the name is ambiguous.
+func matchRefName(short string, has func(string) bool) (name string, n int) {
+	var strong, weak []string
+	for _, c := range []string{"refs/" + short, "refs/tags/" + short, "refs/heads/" + short, "refs/remotes/" + short, "refs/remotes/" + short + "/HEAD"} {
+		if !has(c) {
+			continue
+		}
+		if c == "refs/"+short || strings.HasPrefix(c, "refs/heads/") || strings.HasPrefix(c, "refs/tags/") {
+			strong = append(strong, c)
+		} else {
+			weak = append(weak, c)
+		}
+	}
+	if len(strong) == 0 {
+		strong = weak
+	}
+	if len(strong) == 0 {
+		return "", 0
+	}
+	return strong[0], len(strong)
+}
+
+// matchRemoteRef is the remote ref a push's short destination names ("" if
+// none), or git's error when it names more than one.
+func matchRemoteRef(short string, refs map[string]plumbing.Hash) (string, error) {
+	name, n := matchRefName(short, func(c string) bool { _, ok := refs[c]; return ok })
+	if n > 1 {
+		return "", fmt.Errorf("dst refspec %s matches more than one", short)
+	}
+	return name, nil
+}
+
+// pushSource is the local ref a push's source names and its value (a tag
+// object for an annotated tag, not the commit it points at).
+func (x *cli) pushSource(src, branch string) (string, plumbing.Hash, error) {
+	if src == "HEAD" {
+		h, err := x.rev("HEAD")
+		if branch == "" {
+			return "HEAD", h, err
+		}
+		return "refs/heads/" + branch, h, err
+	}
+	name := src
+	if !strings.HasPrefix(src, "refs/") {
+		var n int
+		name, n = matchRefName(src, func(c string) bool {
+			_, err := x.r.Storer.Reference(plumbing.ReferenceName(c))
+			return err == nil
+		})
+		if n > 1 {
+			return "", plumbing.ZeroHash, fmt.Errorf("src refspec %s matches more than one", src)
+		}
+	}
+	ref, err := x.r.Storer.Reference(plumbing.ReferenceName(name))
+	if err != nil || name == "" {
+		return "", plumbing.ZeroHash, fmt.Errorf("src refspec %s does not match any", src)
+	}
+	return name, ref.Hash(), nil
 }

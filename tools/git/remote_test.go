@@ -412,3 +412,92 @@ func TestCloneBranchDepth(t *testing.T) {
 	p.both("", "clone", "--depth", "0", u, "z")
 	p.both("", "clone")
 }
+
+// serverGit runs the real git in proj.git of both copies of the server.
+func (p *remotePair) serverGit(args ...string) {
+	p.t.Helper()
+	for _, root := range []string{p.hostRoot, p.nookRoot} {
+		mustGit(p.t, filepath.Join(root, "proj.git"), args...)
+	}
+}
+
+func TestFetchPrune(t *testing.T) {
+	p := newRemotePair(t, 3)
+	p.serverGit("branch", "gone", "main~1")
+	p.serverGit("branch", "kept", "main~2")
+	p.serverGit("branch", "later", "main")
+	p.both("", "clone", "-q", p.srv.url("proj.git"))
+	p.both("proj", "branch", "-r")
+	p.serverGit("branch", "-D", "gone")
+	p.both("proj", "fetch") // no pruning by default
+	p.both("proj", "branch", "-r")
+	p.both("proj", "fetch", "--prune")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "fetch", "--prune") // nothing left to prune
+	// Pruned and updated in one fetch; a long branch name widens the column.
+	p.serverGit("branch", "-D", "kept")
+	p.serverGit("branch", "a-rather-long-branch-name", "main~1")
+	p.upstream("main", "NEW", "new\n", "four")
+	p.both("proj", "fetch", "-p")
+	p.both("proj", "branch", "-r")
+	// fetch.prune, remote.origin.prune over it, --no-prune over both.
+	p.serverGit("branch", "-D", "later")
+	p.both("proj", "config", "fetch.prune", "true")
+	p.both("proj", "fetch", "--no-prune")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "config", "remote.origin.prune", "false")
+	p.both("proj", "fetch")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "config", "--unset", "remote.origin.prune")
+	p.both("proj", "fetch", "-q")
+	p.both("proj", "branch", "-r")
+	p.serverGit("branch", "-D", "a-rather-long-branch-name")
+	p.both("proj", "pull", "--prune")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "status", "-sb")
+}
+
+func TestPushTagsDelete(t *testing.T) {
+	p := newRemotePair(t, 3)
+	u := p.srv.url("proj.git")
+	p.both("", "clone", "-q", u)
+	p.both("proj", "tag", "v1", "HEAD~2")
+	p.both("proj", "tag", "-a", "v2", "-m", "version two", "HEAD~1")
+	p.both("proj", "tag", "light")
+	p.both("proj", "push", "--tags")
+	p.sameServers()
+	p.both("proj", "push", "--tags") // all there already
+	p.both("proj", "ls-remote", "--tags", "origin")
+	p.both("proj", "tag", "v3")
+	p.write("proj/F", "f\n")
+	p.both("proj", "add", "F")
+	p.both("proj", "commit", "-q", "-m", "four")
+	p.both("proj", "push", "--tags", "origin", "main")
+	p.sameServers()
+	// A tag the remote has elsewhere is rejected without --force; the
+	// accepted refs are reported before it.
+	p.both("proj", "tag", "-f", "v3", "HEAD~1")
+	p.both("proj", "tag", "v4")
+	p.both("proj", "push", "--tags")
+	p.both("proj", "push", "origin", "v4:v5", "v3", "main:zz", "main:aa")
+	p.both("proj", "push", "-f", "origin", "v3")
+	p.sameServers()
+	p.both("proj", "push", "-q", "origin", ":zz", ":aa", ":v5", ":v4")
+	// Deleting: --delete, -d, :ref, by short name or full, tags and
+	// branches, and refs the remote does not have.
+	p.both("proj", "push", "-q", "origin", "main:side", "main:other", "main:third")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "push", "origin", ":side")
+	p.both("proj", "push", "origin", "--delete", "other", "v1")
+	p.both("proj", "push", "-d", "origin", "refs/heads/third")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "push", "origin", ":refs/tags/v2")
+	p.both("proj", "push", "origin", ":light")
+	p.sameServers()
+	p.both("proj", "push", "origin", ":nope")
+	p.both("proj", "push", "--delete", "origin", "nope")
+	p.both("proj", "push", "--delete", "origin")
+	p.both("proj", "push", "--delete")
+	p.both("proj", "ls-remote", "origin")
+	p.sameServers()
+}
