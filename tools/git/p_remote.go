@@ -176,7 +176,10 @@ func cmdClone(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("bare", "mirror", "filter", "recurse-submodules", "template", "reference", "local", "shared"); o != "" {
+	if f.has("filter") {
+		return x.refuseFilter(f, "clone without --filter (--depth 1 keeps only the latest commit)")
+	}
+	if o := f.refuse("bare", "mirror", "recurse-submodules", "template", "reference", "local", "shared"); o != "" {
 		return x.notSupported("clone", o)
 	}
 	if len(f.pos) == 0 {
@@ -483,7 +486,7 @@ const fetchUsage = "usage: git fetch [<options>] [<repository> [<refspec>...]]\n
 var fetchOpts = []opt{
 	{short: 'q', long: "quiet"}, {short: 'v', long: "verbose"}, {long: "all"}, {short: 'p', long: "prune"},
 	{short: 't', long: "tags"}, {long: "depth", arg: argRequired}, {long: "progress"}, {short: 'f', long: "force"},
-	{long: "unshallow"}, {long: "dry-run"},
+	{long: "unshallow"}, {long: "dry-run"}, {long: "filter", arg: argRequired},
 }
 
 // fetchFlags is what a fetch does beyond the remote's refspecs.
@@ -510,6 +513,10 @@ func cmdFetch(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	if f.has("filter") {
+		// git's fetch --filter makes the repository a partial clone.
+		return x.refuseFilter(f, "fetch without --filter")
+	}
 	if o := f.refuse("all", "depth", "unshallow", "dry-run"); o != "" {
 		return x.notSupported("fetch", o)
 	}
@@ -523,6 +530,69 @@ func cmdFetch(x *cli, args []string) int {
 	}
 	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: pruneFlag(f)})
 	return code
+}
+
+// checkFilterSpec checks a --filter value as git parses it, with git's
+// errors for the ones it does not take.
+func checkFilterSpec(spec string) error {
+	kind, arg, _ := strings.Cut(spec, "=")
+	switch {
+	case spec == "blob:none", strings.HasPrefix(spec, "sparse:oid="), strings.HasPrefix(spec, "combine:"):
+		return nil
+	case kind == "blob:limit":
+		if _, ok := parseULong(arg); ok {
+			return nil
+		}
+	case strings.HasPrefix(spec, "tree:"):
+		if _, ok := parseULong(spec[len("tree:"):]); ok {
+			return nil
+		}
+		return fatalf("expected 'tree:<depth>'")
+	case strings.HasPrefix(spec, "sparse:path="):
+		return fatalf("sparse:path filters support has been dropped")
+	case kind == "object:type":
+		switch arg {
+		case "blob", "tree", "commit", "tag":
+			return nil
+		}
+		return fatalf("'%s' for 'object:type=<type>' is not a valid object type", arg)
+	}
+	return fatalf("invalid filter-spec '%s'", spec)
+}
+
+// parseULong is git's git_parse_ulong: digits with an optional k, m or g.
+func parseULong(s string) (uint64, bool) {
+	mult := uint64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult, s = 1<<10, s[:n-1]
+		case 'm', 'M':
+			mult, s = 1<<20, s[:n-1]
+		case 'g', 'G':
+			mult, s = 1<<30, s[:n-1]
+		}
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v > ^uint64(0)/mult {
+		return 0, false
+	}
+	return v * mult, true
+}
+
+// refuseFilter is clone or fetch --filter: a filter git would take is
+// refused with the reason and what to do instead, one it would not gets
+// git's error.
+func (x *cli) refuseFilter(f *flags, instead string) int {
+	specs := f.all("filter")
+	for _, spec := range specs {
+		if err := checkFilterSpec(spec); err != nil {
+			return x.fail(err)
+		}
+	}
+	return x.fatal("--filter=%s: nook's git cannot make a partial clone: go-git neither asks the server "+
+		"for a filtered pack nor fetches the objects a filter leaves out when a later command needs them; %s",
+		specs[len(specs)-1], instead)
 }
 
 // configBool reads a boolean config value as git does; ok is false when

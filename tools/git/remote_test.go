@@ -501,3 +501,48 @@ func TestPushTagsDelete(t *testing.T) {
 	p.both("proj", "ls-remote", "origin")
 	p.sameServers()
 }
+
+// --filter: a spec git does not take gets git's error, fetch in a
+// repository that is no partial clone gets git's, and a partial clone is
+// refused with the reason, before any request and leaving nothing.
+func TestFilter(t *testing.T) {
+	p := newRemotePair(t, 2)
+	u := p.srv.url("proj.git")
+	p.both("", "clone", "-q", u)
+	for _, spec := range []string{"foo", "", "blob:limit=abc", "blob:limit=", "tree:x", "sparse:path=a", "object:type=file"} {
+		p.both("", "clone", "--filter="+spec, u, "f")
+		p.both("proj", "fetch", "--filter="+spec)
+	}
+	p.both("", "clone", "--filter=blob:none", "--filter=foo", u, "f")
+	n := p.srv.requests()
+	config := nookGit(t, p.g, "-C", "proj", "config", "--list")
+	for _, c := range []struct {
+		dir, spec string
+		args      []string
+	}{
+		{"", "blob:none", []string{"clone", "--filter=blob:none", u}},
+		{"", "tree:0", []string{"clone", "--filter", "tree:0", "-q", u, "f"}},
+		{"proj", "blob:limit=1k", []string{"fetch", "--filter=blob:limit=1k"}},
+		{"proj", "object:type=blob", []string{"fetch", "--filter", "object:type=blob", "origin"}},
+	} {
+		out := p.g.Run(bg, c.args, "/workspace/"+c.dir)
+		instead := "clone without --filter (--depth 1 keeps only the latest commit)"
+		if c.args[0] == "fetch" {
+			instead = "fetch without --filter"
+		}
+		want := "fatal: --filter=" + c.spec + ": nook's git cannot make a partial clone: go-git neither asks the server for a filtered pack " +
+			"nor fetches the objects a filter leaves out when a later command needs them; " + instead + "\n"
+		if out.ExitCode != 128 || out.Stdout != "" || out.Stderr != want {
+			t.Errorf("git %v: exit %d\n%q\nwant\n%q", c.args, out.ExitCode, out.Stderr, want)
+		}
+	}
+	if got := nookGit(t, p.g, "-C", "proj", "config", "--list"); got != config {
+		t.Errorf("a refused fetch changed the config:\n%s\nwas\n%s", got, config)
+	}
+	if got := p.srv.requests(); got != n {
+		t.Errorf("a refused clone made %d requests", got-n)
+	}
+	if _, err := p.g.fs.Lstat(bg, "/workspace/f"); err == nil {
+		t.Errorf("a refused clone left /workspace/f")
+	}
+}
