@@ -328,7 +328,7 @@ git add c.txt
 git commit -q -m "main c"
 write a.txt "1\n2\n3\n4\n5\n6m\n"
 git commit -q -am "main a"
-git merge --no-edit feature
+git merge -q --no-edit feature
 write c.txt "c\nafter\n"
 git commit -q -am "after c"
 git log --graph --oneline -- a.txt

@@ -662,11 +662,63 @@ func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 	return u, 0
 }
 
+const remotePruneUsage = "usage: git remote prune [<options>] <name>\n\n" +
+	"    -n, --dry-run         dry run\n\n"
+
+// remotePrune is git remote prune [-n] <name>...: the remote-tracking refs
+// whose branch each remote no longer has are deleted (or, with -n,
+// listed), as fetch --prune deletes them.
+func (x *cli) remotePrune(args []string) int {
+	f, err := parseOpts(args, []opt{{short: 'n', long: "dry-run"}}, remotePruneUsage, false, "")
+	if err != nil {
+		return x.fail(err)
+	}
+	if len(f.pos) == 0 {
+		x.eprintf("%s", remotePruneUsage)
+		return 129
+	}
+	for _, name := range f.pos {
+		rc, err := x.remoteConfig(name)
+		if err != nil {
+			return x.fail(err)
+		}
+		if rc == nil {
+			return x.fail(noRemote(name))
+		}
+		ctx, cancel, err := x.netFor("remote prune", rc.URLs[0])
+		if err != nil {
+			return x.fail(err)
+		}
+		lines, err := x.staleRefs(ctx, rc, !f.has("dry-run"))
+		cancel()
+		if err != nil {
+			return x.fail(transportErr(rc.URLs[0], err))
+		}
+		if len(lines) > 0 {
+			x.printf("Pruning %s\nURL: %s\n", name, rc.URLs[0])
+		}
+		for _, l := range lines {
+			if f.has("dry-run") {
+				x.printf(" * [would prune] %s\n", l.to)
+			} else {
+				x.printf(" * [pruned] %s\n", l.to)
+			}
+		}
+	}
+	return 0
+}
+
 // pruneRefs deletes the refs a remote's fetch refspecs map the remote's
 // refs to (refs/remotes/origin/*) whose source the remote no longer has,
 // and returns fetch's report lines for them. Symbolic refs
 // (origin/HEAD) are kept, as git keeps them.
 func (x *cli) pruneRefs(ctx context.Context, rc *config.RemoteConfig) ([]fetchLine, error) {
+	return x.staleRefs(ctx, rc, true)
+}
+
+// staleRefs finds the refs pruneRefs prunes, and deletes them when remove
+// is set.
+func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove bool) ([]fetchLine, error) {
 	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs}).ListContext(ctx, &gogit.ListOptions{})
 	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
 		return nil, err
@@ -684,10 +736,12 @@ func (x *cli) pruneRefs(ctx context.Context, rc *config.RemoteConfig) ([]fetchLi
 			if !rev.Match(r.Name()) || remote[rev.Dst(r.Name())] {
 				continue
 			}
-			if err := x.r.Storer.RemoveReference(r.Name()); err != nil {
-				return nil, err
+			if remove {
+				if err := x.r.Storer.RemoveReference(r.Name()); err != nil {
+					return nil, err
+				}
+				x.r.wt.removeRaw(".git/logs/" + r.Name().String())
 			}
-			x.r.wt.removeRaw(".git/logs/" + r.Name().String())
 			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", from: "(none)",
 				to: strings.TrimPrefix(strings.TrimPrefix(r.Name().String(), "refs/remotes/"), "refs/")})
 			break
@@ -1454,7 +1508,9 @@ func cmdRemote(x *cli, args []string) int {
 			return x.fatal("credentials in a URL are not accepted by nook's git; the embedder supplies them")
 		}
 		rc.URLs = []string{rest[1]}
-	case "show", "prune", "update", "set-head", "set-branches":
+	case "prune":
+		return x.remotePrune(rest)
+	case "show", "update", "set-head", "set-branches":
 		return x.fatal("'git remote %s' is not supported by nook's git", sub)
 	default:
 		x.eprintf("error: unknown subcommand: `%s'\n%s", sub, remoteUsage)

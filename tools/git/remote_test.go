@@ -455,6 +455,18 @@ func TestFetchPrune(t *testing.T) {
 	p.both("proj", "pull", "--prune")
 	p.both("proj", "branch", "-r")
 	p.both("proj", "status", "-sb")
+	// git remote prune, -n first.
+	p.serverGit("branch", "one", "main")
+	p.serverGit("branch", "two", "main")
+	p.both("proj", "fetch", "-q")
+	p.serverGit("branch", "-D", "one", "two")
+	p.both("proj", "remote", "prune", "-n", "origin")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "remote", "prune", "origin")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "remote", "prune", "origin")
+	p.both("proj", "remote", "prune", "nope")
+	p.both("proj", "remote", "prune")
 }
 
 func TestPushTagsDelete(t *testing.T) {
