@@ -164,10 +164,14 @@ func TestMaxResponseBytesEndless(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		if n := sent.Load(); n > 32<<20 {
 			t.Errorf("%s: the server sent %d bytes to a client bounded at %d", name, n, max)
+		} else {
+			t.Logf("%s: the server got %d bytes out before the client hung up", name, n)
 		}
 	}
 	goruntime.ReadMemStats(&ms1)
-	if grown := ms1.TotalAlloc - ms0.TotalAlloc; grown > 256<<20 {
+	if grown := ms1.TotalAlloc - ms0.TotalAlloc; grown > 96<<20 {
 		t.Errorf("four bounded transfers allocated %d MiB", grown>>20)
+	} else {
+		t.Logf("four bounded transfers allocated %d MiB in all", grown>>20)
 	}
 }

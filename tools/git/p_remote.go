@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -913,7 +914,7 @@ func cmdPush(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("all", "dry-run", "force-with-lease", "porcelain", "mirror", "follow-tags"); o != "" {
+	if o := f.refuse("all", "dry-run", "force-with-lease", "porcelain", "mirror"); o != "" {
 		return x.notSupported("push", o)
 	}
 	if f.has("delete") && f.has("tags") {
@@ -1036,6 +1037,9 @@ func cmdPush(x *cli, args []string) int {
 		default:
 			p.dst = "refs/heads/" + p.dst
 		}
+	}
+	if f.has("follow-tags") || !f.negated("follow-tags") && x.cfg("push.followtags") == "true" {
+		ups = append(ups, x.followTags(ups, remoteRefs, f.has("force"))...)
 	}
 	var send []config.RefSpec
 	rejected, changed := false, false
@@ -1776,6 +1780,45 @@ func (x *cli) pushLanded(ctx context.Context, remote *gogit.Remote, ups []*pushU
 		}
 	}
 	return true
+}
+
+// followTags is push --follow-tags: the annotated tags the remote lacks
+// whose commit the remote's refs reach once pushed (git's
+// add_missing_tags: a pushed ref's new value, every other ref's present
+// one, a deleted ref's present one too).
+func (x *cli) followTags(ups []*pushUpdate, remoteRefs map[string]plumbing.Hash, force bool) []*pushUpdate {
+	ends := maps.Clone(remoteRefs)
+	for _, p := range ups {
+		if p.src != "" {
+			ends[p.dst] = p.local
+		}
+	}
+	var tips []plumbing.Hash
+	for _, h := range ends {
+		if c, err := x.peelCommit(h); err == nil {
+			if _, err := x.r.CommitObject(c); err == nil {
+				tips = append(tips, c)
+			}
+		}
+	}
+	var out []*pushUpdate
+	for _, r := range x.refs("refs/tags/") {
+		name := r.Name().String()
+		if _, had := remoteRefs[name]; had || slices.ContainsFunc(ups, func(p *pushUpdate) bool { return p.dst == name }) {
+			continue
+		}
+		if _, err := x.r.TagObject(r.Hash()); err != nil {
+			continue // lightweight tags do not follow
+		}
+		c, err := x.peelCommit(r.Hash())
+		if err != nil {
+			continue
+		}
+		if slices.ContainsFunc(tips, func(t plumbing.Hash) bool { return t == c || x.r.isAncestor(c, t) }) {
+			out = append(out, &pushUpdate{force: force, src: name, dst: name, local: r.Hash()})
+		}
+	}
+	return out
 }
 
 // matchRefName finds the ref a short name means among names, as git's

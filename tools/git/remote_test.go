@@ -495,6 +495,26 @@ func TestPushTagsDelete(t *testing.T) {
 	p.both("proj", "push", "-f", "origin", "v3")
 	p.sameServers()
 	p.both("proj", "push", "-q", "origin", ":zz", ":aa", ":v5", ":v4")
+	// --follow-tags: the annotated tags the pushed commits reach, not
+	// the lightweight ones nor those of other commits; push.followTags too.
+	p.both("proj", "checkout", "-q", "-b", "ft")
+	p.write("proj/G", "g\n")
+	p.both("proj", "add", "G")
+	p.both("proj", "commit", "-q", "-m", "five")
+	p.both("proj", "tag", "-a", "ann5", "-m", "five")
+	p.both("proj", "tag", "-a", "ann4", "-m", "four", "HEAD~1")
+	p.both("proj", "tag", "light5")
+	p.both("proj", "checkout", "-q", "-b", "other-side", "HEAD~2")
+	p.both("proj", "tag", "-a", "elsewhere", "-m", "not pushed", "HEAD")
+	p.both("proj", "checkout", "-q", "ft")
+	p.both("proj", "push", "--follow-tags", "origin", "ft")
+	p.both("proj", "tag", "-a", "ann6", "-m", "six")
+	p.both("proj", "config", "push.followTags", "true")
+	p.both("proj", "push", "origin", "ft:ft2")
+	p.both("proj", "push", "--no-follow-tags", "origin", "ft:ft3")
+	p.sameServers()
+	p.both("proj", "checkout", "-q", "main")
+	p.both("proj", "push", "-q", "origin", ":ft", ":ft2", ":ft3", ":ann4", ":ann5", ":ann6")
 	// Deleting: --delete, -d, :ref, by short name or full, tags and
 	// branches, and refs the remote does not have.
 	p.both("proj", "push", "-q", "origin", "main:side", "main:other", "main:third")
