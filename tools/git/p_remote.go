@@ -914,7 +914,7 @@ func cmdPush(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("all", "dry-run", "force-with-lease", "porcelain", "mirror"); o != "" {
+	if o := f.refuse("all", "force-with-lease", "porcelain", "mirror"); o != "" {
 		return x.notSupported("push", o)
 	}
 	if f.has("delete") && f.has("tags") {
@@ -1077,7 +1077,8 @@ func cmdPush(x *cli, args []string) int {
 			changed = true
 		}
 	}
-	if len(send) > 0 {
+	dryRun := f.has("dry-run")
+	if len(send) > 0 && !dryRun {
 		err := x.r.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: send})
 		if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) && x.pushLanded(ctx, remote, ups) {
 			// A push repeated after a crash can race the first one's
@@ -1095,7 +1096,7 @@ func cmdPush(x *cli, args []string) int {
 	// The remote-tracking refs follow what the remote now has (up to
 	// date ones too: a push repeated after a crash finds its refs there).
 	for _, p := range ups {
-		if p.rejected != "" || !strings.HasPrefix(p.dst, "refs/heads/") {
+		if p.rejected != "" || !strings.HasPrefix(p.dst, "refs/heads/") || dryRun {
 			continue
 		}
 		track := plumbing.ReferenceName("refs/remotes/" + name + "/" + strings.TrimPrefix(p.dst, "refs/heads/"))
@@ -1194,8 +1195,15 @@ func (x *cli) setUpstreams(f *flags, remote string, ups []*pushUpdate, code int)
 			continue
 		}
 		b := strings.TrimPrefix(p.src, "refs/heads/")
+		if f.has("dry-run") {
+			x.printf("Would set upstream of '%s' to '%s' of '%s'\n", b, strings.TrimPrefix(p.dst, "refs/heads/"), remote)
+			continue
+		}
 		cfg.Branches[b] = &config.Branch{Name: b, Remote: remote, Merge: plumbing.ReferenceName(p.dst)}
 		x.printf("branch '%s' set up to track '%s/%s'.\n", b, remote, strings.TrimPrefix(p.dst, "refs/heads/"))
+	}
+	if f.has("dry-run") {
+		return code
 	}
 	if err := x.r.SetConfig(cfg); err != nil {
 		return x.fail(err)

@@ -495,6 +495,14 @@ func TestPushTagsDelete(t *testing.T) {
 	p.both("proj", "push", "-f", "origin", "v3")
 	p.sameServers()
 	p.both("proj", "push", "-q", "origin", ":zz", ":aa", ":v5", ":v4")
+	// --dry-run / -n: git's report, nothing sent, no ref moved.
+	p.both("proj", "tag", "dry")
+	p.both("proj", "push", "-n", "--tags")
+	p.both("proj", "push", "--dry-run", "origin", "main:dry-branch", ":v3")
+	p.both("proj", "push", "-n", "-u", "origin", "main:dry-up")
+	p.both("proj", "branch", "-avv")
+	p.sameServers()
+	p.both("proj", "tag", "-d", "dry")
 	// --follow-tags: the annotated tags the pushed commits reach, not
 	// the lightweight ones nor those of other commits; push.followTags too.
 	p.both("proj", "checkout", "-q", "-b", "ft")
