@@ -900,7 +900,8 @@ var pushOpts = []opt{
 
 // pushUpdate is one ref a push sends.
 type pushUpdate struct {
-	src, dst  string // src "" deletes dst
+	src, dst  string // src "" deletes dst; a commit's hash when it is no ref
+	shown     string // the source as git's report names it (HEAD, main, main~1)
 	local     plumbing.Hash
 	old       plumbing.Hash
 	force     bool
@@ -945,7 +946,7 @@ func cmdPush(x *cli, args []string) int {
 		// refs/tags/*, in the order of the local refs, after the
 		// command line's refspecs (git matches explicit ones first).
 		for _, r := range x.refs("refs/tags/") {
-			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash()})
+			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash(), shown: shortRefName(r.Name().String())})
 		}
 	}
 	if len(specs) == 0 && !f.has("tags") {
@@ -982,10 +983,13 @@ func cmdPush(x *cli, args []string) int {
 		if src != "" {
 			ref, h, err := x.pushSource(src, branch)
 			if err != nil {
-				x.eprintf("error: src refspec %s does not match any\nerror: failed to push some refs to '%s'\n", src, u)
+				x.eprintf("error: %v\nerror: failed to push some refs to '%s'\n", err, u)
 				return 1
 			}
-			p.src, p.local = ref, h
+			p.src, p.local, p.shown = ref, h, src
+			if strings.HasPrefix(ref, "refs/") && src != "HEAD" {
+				p.shown = shortRefName(ref)
+			}
 		}
 		if dst == "HEAD" {
 			dst = branch
@@ -1034,8 +1038,21 @@ func cmdPush(x *cli, args []string) int {
 			return 1
 		case strings.HasPrefix(p.src, "refs/tags/"):
 			p.dst = "refs/tags/" + p.dst
-		default:
+		case strings.HasPrefix(p.src, "refs/heads/"):
 			p.dst = "refs/heads/" + p.dst
+		default:
+			x.eprintf("error: The destination you provided is not a full refname (i.e.,\n"+
+				"starting with \"refs/\"). We tried to guess what you meant by:\n\n"+
+				"- Looking for a ref that matches '%s' on the remote side.\n"+
+				"- Checking if the <src> being pushed ('%s')\n"+
+				"  is a ref in \"refs/{heads,tags}/\". If so we add a corresponding\n"+
+				"  refs/{heads,tags}/ prefix on the remote side.\n\n"+
+				"Neither worked, so we gave up. You must fully qualify the ref.\n"+
+				"hint: The <src> part of the refspec is a commit object.\n"+
+				"hint: Did you mean to create a new branch by pushing to\n"+
+				"hint: '%s:refs/heads/%s'?\n"+
+				"error: failed to push some refs to '%s'\n", p.dst, p.shown, p.shown, p.dst, u)
+			return 1
 		}
 	}
 	if f.has("follow-tags") || !f.negated("follow-tags") && x.cfg("push.followtags") == "true" {
@@ -1133,7 +1150,7 @@ func cmdPush(x *cli, args []string) int {
 		short := func(r string) string {
 			return strings.TrimPrefix(strings.TrimPrefix(r, "refs/heads/"), "refs/tags/")
 		}
-		from, to := short(p.src), short(p.dst)
+		from, to := p.shown, short(p.dst)
 		switch {
 		case p.upToDate:
 			continue
@@ -1155,26 +1172,36 @@ func cmdPush(x *cli, args []string) int {
 	}
 	if rejected {
 		x.eprintf("error: failed to push some refs to '%s'\n", u)
+		// One hint, for the first of git's reasons (push.c's order): the
+		// current branch behind, another branch behind, a tag that
+		// exists, work the remote has that this repository has not.
+		reasons := map[string]bool{}
 		for _, p := range ups {
-			if p.rejected == "fetch first" {
-				x.eprintf("hint: Updates were rejected because the remote contains work that you do\n" +
-					"hint: not have locally. This is usually caused by another repository pushing\n" +
-					"hint: to the same ref. You may want to first integrate the remote changes\n" +
-					"hint: (e.g., 'git pull ...') before pushing again.\n" +
-					"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
-				break
+			r := p.rejected
+			if r == "non-fast-forward" && (branch == "" || p.dst != "refs/heads/"+branch) {
+				r = "non-fast-forward other"
 			}
-			if p.rejected == "non-fast-forward" {
-				x.eprintf("hint: Updates were rejected because the tip of your current branch is behind\n" +
-					"hint: its remote counterpart. Integrate the remote changes (e.g.\n" +
-					"hint: 'git pull ...') before pushing again.\n" +
-					"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
-				break
-			}
-			if p.rejected == "already exists" {
-				x.eprintf("hint: Updates were rejected because the tag already exists in the remote.\n")
-				break
-			}
+			reasons[r] = true
+		}
+		switch {
+		case reasons["non-fast-forward"]:
+			x.eprintf("hint: Updates were rejected because the tip of your current branch is behind\n" +
+				"hint: its remote counterpart. Integrate the remote changes (e.g.\n" +
+				"hint: 'git pull ...') before pushing again.\n" +
+				"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
+		case reasons["non-fast-forward other"]:
+			x.eprintf("hint: Updates were rejected because a pushed branch tip is behind its remote\n" +
+				"hint: counterpart. Check out this branch and integrate the remote changes\n" +
+				"hint: (e.g. 'git pull ...') before pushing again.\n" +
+				"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
+		case reasons["already exists"]:
+			x.eprintf("hint: Updates were rejected because the tag already exists in the remote.\n")
+		case reasons["fetch first"]:
+			x.eprintf("hint: Updates were rejected because the remote contains work that you do\n" +
+				"hint: not have locally. This is usually caused by another repository pushing\n" +
+				"hint: to the same ref. You may want to first integrate the remote changes\n" +
+				"hint: (e.g., 'git pull ...') before pushing again.\n" +
+				"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
 		}
 		return 1
 	}
@@ -1823,7 +1850,7 @@ func (x *cli) followTags(ups []*pushUpdate, remoteRefs map[string]plumbing.Hash,
 			continue
 		}
 		if slices.ContainsFunc(tips, func(t plumbing.Hash) bool { return t == c || x.r.isAncestor(c, t) }) {
-			out = append(out, &pushUpdate{force: force, src: name, dst: name, local: r.Hash()})
+			out = append(out, &pushUpdate{force: force, src: name, dst: name, local: r.Hash(), shown: shortRefName(name)})
 		}
 	}
 	return out
@@ -1871,10 +1898,13 @@ func matchRemoteRef(short string, refs map[string]plumbing.Hash) (string, error)
 func (x *cli) pushSource(src, branch string) (string, plumbing.Hash, error) {
 	if src == "HEAD" {
 		h, err := x.rev("HEAD")
-		if branch == "" {
-			return "HEAD", h, err
+		if err != nil {
+			return "", h, fmt.Errorf("src refspec %s does not match any", src)
 		}
-		return "refs/heads/" + branch, h, err
+		if branch == "" {
+			return h.String(), h, nil
+		}
+		return "refs/heads/" + branch, h, nil
 	}
 	name := src
 	if !strings.HasPrefix(src, "refs/") {
@@ -1887,9 +1917,22 @@ func (x *cli) pushSource(src, branch string) (string, plumbing.Hash, error) {
 			return "", plumbing.ZeroHash, fmt.Errorf("src refspec %s matches more than one", src)
 		}
 	}
-	ref, err := x.r.Storer.Reference(plumbing.ReferenceName(name))
-	if err != nil || name == "" {
-		return "", plumbing.ZeroHash, fmt.Errorf("src refspec %s does not match any", src)
+	if ref, err := x.r.Storer.Reference(plumbing.ReferenceName(name)); err == nil && name != "" {
+		return name, ref.Hash(), nil
 	}
-	return name, ref.Hash(), nil
+	// A revision (main~1, a hash) pushes its commit.
+	if h, err := x.rev(src); err == nil {
+		return h.String(), h, nil
+	}
+	return "", plumbing.ZeroHash, fmt.Errorf("src refspec %s does not match any", src)
+}
+
+// shortRefName is a ref's name as git's reports show it.
+func shortRefName(name string) string {
+	for _, p := range []string{"refs/heads/", "refs/tags/", "refs/remotes/"} {
+		if strings.HasPrefix(name, p) {
+			return name[len(p):]
+		}
+	}
+	return name
 }

@@ -503,6 +503,19 @@ func TestPushTagsDelete(t *testing.T) {
 	p.both("proj", "branch", "-avv")
 	p.sameServers()
 	p.both("proj", "tag", "-d", "dry")
+	// Sources that are HEAD, a detached HEAD or a revision.
+	p.both("proj", "push", "origin", "HEAD:h1")
+	p.both("proj", "push", "origin", "HEAD:refs/heads/h2")
+	p.both("proj", "push", "origin", "main~1:refs/heads/h3")
+	p.both("proj", "push", "origin", "main~1:h4")
+	p.both("proj", "checkout", "-q", "--detach", "HEAD~1")
+	p.both("proj", "push", "origin", "HEAD:h5")
+	p.both("proj", "push", "origin", "HEAD:refs/heads/h5")
+	p.both("proj", "push", "origin", "HEAD:h1")
+	p.both("proj", "push", "origin", "nope:h1")
+	p.both("proj", "checkout", "-q", "main")
+	p.sameServers()
+	p.both("proj", "push", "-q", "origin", ":h1", ":h2", ":h3", ":h5")
 	// --follow-tags: the annotated tags the pushed commits reach, not
 	// the lightweight ones nor those of other commits; push.followTags too.
 	p.both("proj", "checkout", "-q", "-b", "ft")
