@@ -309,6 +309,74 @@ git log --topo-order --oneline
 git log --date-order --oneline
 git log --graph --oneline -- f.txt
 `,
+	// A path-limited --graph of merged histories: git rewrites each shown
+	// commit's parents to the nearest shown ones, through the commits and
+	// merges the pathspec hides.
+	"graph-pathspec-merges": `
+write a.txt "1\n2\n3\n4\n5\n6\n"
+write b.txt "b\n"
+git add a.txt b.txt
+git commit -q -m base
+git checkout -q -b feature
+write a.txt "1f\n2\n3\n4\n5\n6\n"
+git commit -q -am "feature a"
+write b.txt "b\nfeature\n"
+git commit -q -am "feature b"
+git checkout -q main
+write c.txt "c\n"
+git add c.txt
+git commit -q -m "main c"
+write a.txt "1\n2\n3\n4\n5\n6m\n"
+git commit -q -am "main a"
+git merge -q --no-edit feature
+write c.txt "c\nafter\n"
+git commit -q -am "after c"
+git log --graph --oneline -- a.txt
+git log --graph --oneline -- b.txt
+git log --graph --oneline -- c.txt
+git log --graph --oneline -- a.txt b.txt
+git log --graph --oneline --all -- a.txt
+git log --graph -- a.txt
+git log --graph --format='%h %p %s' -- a.txt
+git log --graph --stat --format=%s -- a.txt
+git log --graph --oneline -- '*.txt'
+git log --topo-order --oneline -- a.txt
+git log --graph --oneline -- nothing.txt
+`,
+	"graph-pathspec-rewrite": `
+write a.txt "1\n2\n3\n4\n5\n6\n"
+git add a.txt
+git commit -q -m base
+git checkout -q -b topic
+write t.txt "t\n"
+git add t.txt
+git commit -q -m "topic t"
+write a.txt "1t\n2\n3\n4\n5\n6\n"
+git commit -q -am "topic a"
+git checkout -q main
+write m.txt "m\n"
+git add m.txt
+git commit -q -m "main m"
+write a.txt "1\n2\n3\n4\n5\n6m\n"
+git commit -q -am "main a"
+git merge -m "merge topic" topic
+git checkout -q topic
+write t.txt "t\nt2\n"
+git commit -q -am "topic t2"
+git checkout -q main
+write m.txt "m\nm2\n"
+git commit -q -am "main m2"
+git merge -m "merge topic again" topic
+git log --graph --oneline -- a.txt
+git log --graph --oneline -- t.txt
+git log --graph --oneline -- m.txt t.txt
+git log --graph --oneline -- a.txt t.txt
+git log --graph --format='%h %p %s' -- m.txt t.txt
+git log --graph --oneline --first-parent -- a.txt
+git log --graph --oneline main~1 -- a.txt m.txt
+git log --graph --oneline --decorate --all -- t.txt
+git log --graph --oneline topic..main -- a.txt t.txt
+`,
 	"graph-unmerged": `
 write a.txt "one\n"
 git add a.txt
@@ -357,6 +425,10 @@ git merge -q -m "merge side again" side
 git log --graph --oneline --all
 git log --graph --oneline --decorate
 git log --graph --format='%h %p %s'
+git log --graph --oneline -- s.txt m.txt
+git log --graph --oneline -- t.txt
+git log --graph --oneline --all -- a.txt s.txt
+git log --graph --format='%h %p %s' -- m.txt t.txt
 `,
 	"graph-many": `
 write a.txt "0\n"
@@ -389,6 +461,10 @@ git merge -q --no-edit x
 git log --graph --oneline --all
 git log --graph --oneline --all --decorate
 git log --graph --format=%s --all
+git log --graph --oneline -- x.txt y.txt
+git log --graph --oneline --all -- a.txt z.txt
+git log --graph --oneline -- a.txt x.txt y.txt z.txt
+git log --graph --format='%h %p %s' -- y.txt z.txt
 `,
 }
 

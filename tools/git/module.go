@@ -68,6 +68,14 @@ type Options struct {
 	// (refused), and the headers are never written to the repository, the
 	// output or the journal.
 	Credentials func(host string) http.Header
+	// MaxResponseBytes bounds one response of a transfer (the refs a
+	// server advertises, the pack a clone, fetch or pull receives, a
+	// push's report), default DefaultMaxResponseBytes. A server that
+	// sends more fails the command with a *ResponseLimitError naming
+	// this limit (EFBIG), and a clone leaves no repository. The
+	// workspace's own quotas (MaxTotalBytes, MaxFileSize) bound what the
+	// objects take once written.
+	MaxResponseBytes int64
 	// ReceiptDir is where calls leave receipts that make a repeated call
 	// (a replay after a crash) return the first result (default
 	// runtime.DefaultOutputDir: receipts live in each run's directory,
@@ -180,6 +188,10 @@ func module(get func(context.Context) (*Git, error)) runtime.Module {
 				var ce *runtime.CallError
 				if errors.As(err, &ce) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 					return nil, err
+				}
+				var le *ResponseLimitError
+				if errors.As(err, &le) {
+					return nil, &runtime.CallError{Code: string(vfs.EFBIG), Message: err.Error()}
 				}
 				return nil, &runtime.CallError{Code: ErrGit, Message: err.Error()}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -31,12 +32,58 @@ const ErrNetworkDenied = "ERR_GIT_NETWORK_DENIED"
 // would.
 type policyKey struct{}
 
-// netPolicy is what a request's context carries: the outbound policy and
-// the embedder's credentials.
+// netPolicy is what a request's context carries: the outbound policy, the
+// embedder's credentials and the bound on one response.
 type netPolicy struct {
-	out   *runtime.Outbound
-	creds func(host string) http.Header
+	out      *runtime.Outbound
+	creds    func(host string) http.Header
+	maxBytes int64
 }
+
+// DefaultMaxResponseBytes is the default of Options.MaxResponseBytes, the
+// bound on one response of a clone, fetch, pull, push or ls-remote: 512 MiB.
+const DefaultMaxResponseBytes = 512 << 20
+
+// ResponseLimitError is the error of a transfer whose server sent more than
+// Options.MaxResponseBytes in one response. It wraps vfs.EFBIG, so
+// errors.Is(err, syscall.EFBIG) holds, and its message names the limit.
+type ResponseLimitError struct {
+	Host string // the server (host:port)
+	Max  int64  // the limit's value
+}
+
+func (e *ResponseLimitError) Error() string {
+	return fmt.Sprintf("the response from %s exceeds the limit MaxResponseBytes (%d bytes)", e.Host, e.Max)
+}
+
+// Unwrap returns the POSIX code of the error, EFBIG.
+func (e *ResponseLimitError) Unwrap() error { return vfs.EFBIG }
+
+// limitedBody is a response body that fails once more than its limit has
+// been read, so a server cannot make the host hold an unbounded pack.
+type limitedBody struct {
+	body io.ReadCloser
+	left int64
+	err  *ResponseLimitError
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, b.err
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.body.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		// The byte past the limit is not handed on.
+		return n - 1, b.err
+	}
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.body.Close() }
 
 var installOnce sync.Once
 
@@ -75,7 +122,20 @@ func (policyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t == nil {
 		t = http.DefaultTransport
 	}
-	return t.RoundTrip(req)
+	resp, err := t.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	max := p.maxBytes
+	if max <= 0 {
+		max = DefaultMaxResponseBytes
+	}
+	if resp.ContentLength > max {
+		resp.Body.Close()
+		return nil, &ResponseLimitError{Host: req.URL.Host, Max: max}
+	}
+	resp.Body = &limitedBody{body: resp.Body, left: max, err: &ResponseLimitError{Host: req.URL.Host, Max: max}}
+	return resp, nil
 }
 
 // netContext checks that the network is allowed and that remote is an
@@ -101,7 +161,7 @@ func (c *call) netContext(op, remote string) (context.Context, context.CancelFun
 			"git %s: host %s is not in the outbound policy's AllowHosts", op, u.Host)}
 	}
 	installTransport()
-	ctx := context.WithValue(c.ctx, policyKey{}, &netPolicy{out: o.Outbound, creds: o.Credentials})
+	ctx := context.WithValue(c.ctx, policyKey{}, &netPolicy{out: o.Outbound, creds: o.Credentials, maxBytes: o.MaxResponseBytes})
 	cancel := context.CancelFunc(func() {})
 	if o.Outbound.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, o.Outbound.Timeout)
@@ -152,7 +212,11 @@ func (c *call) clone() (any, error) {
 	}
 	x := &cli{c: c, config: map[string]string{}, touched: map[string]string{}, cwd: base}
 	if code := cmdClone(x, append(args, u, dir)); code != 0 {
-		return nil, errors.New(strings.TrimSpace(strings.TrimPrefix(x.err.String(), "fatal: ")))
+		msg := strings.TrimSpace(strings.TrimPrefix(x.err.String(), "fatal: "))
+		if x.failed != nil {
+			return nil, &fatalErr{text: msg, code: 128, cause: x.failed}
+		}
+		return nil, errors.New(msg)
 	}
 	st, wt := c.storage(dir)
 	r, err := gogit.Open(st, wt)

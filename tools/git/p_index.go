@@ -1222,6 +1222,13 @@ func cmdConfig(x *cli, args []string) int {
 			return 1
 		}
 		if f.has("unset") {
+			out, found := configUnset(string(data), f.pos[0])
+			if !found {
+				return 5
+			}
+			if err := x.r.wt.writeRaw(".git/config", []byte(out)); err != nil {
+				return x.fail(err)
+			}
 			return 0
 		}
 		v := configGet(string(data), f.pos[0])

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,6 +82,13 @@ type walkOpts struct {
 	firstParent      bool
 	ps               *pathspec
 	topo             bool
+	// simplified, when set, receives every commit the walk went through,
+	// shown or not, in walk order, each with the parents the history
+	// simplification left it (a merge TREESAME to a parent keeps only
+	// that one), and treesame the ones the pathspec hid: what git's
+	// topological sort and parent rewriting work on.
+	simplified *[]*object.Commit
+	treesame   map[plumbing.Hash]bool
 }
 
 // walk returns the commits reachable from include and not from exclude,
@@ -185,6 +193,14 @@ func (x *cli) walk(o walkOpts, visit func(*object.Commit) bool) error {
 						parents = parents[treesame : treesame+1]
 					}
 				}
+			}
+		}
+		if o.simplified != nil {
+			cp := *c
+			cp.ParentHashes = parents
+			*o.simplified = append(*o.simplified, &cp)
+			if !show {
+				o.treesame[c.Hash] = true
 			}
 		}
 		if show && !visit(c) {
@@ -419,7 +435,12 @@ func (x *cli) logLike(args []string, show bool) int {
 	}
 	topo := graph || f.has("topo-order") || f.has("date-order")
 	var list []*object.Commit
-	err = x.walk(walkOpts{include: include, exclude: exclude, firstParent: f.has("first-parent"), ps: ps}, func(c *object.Commit) bool {
+	wo := walkOpts{include: include, exclude: exclude, firstParent: f.has("first-parent"), ps: ps}
+	var simplified []*object.Commit
+	if topo && !ps.empty() {
+		wo.simplified, wo.treesame = &simplified, map[plumbing.Hash]bool{}
+	}
+	err = x.walk(wo, func(c *object.Commit) bool {
 		if f.has("merges") && len(c.ParentHashes) < 2 || f.has("no-merges") && len(c.ParentHashes) > 1 {
 			return true
 		}
@@ -458,7 +479,19 @@ func (x *cli) logLike(args []string, show bool) int {
 		for _, c := range list {
 			shown[c.Hash] = true
 		}
-		list = topoSort(list, f.has("date-order"))
+		if wo.simplified != nil {
+			// As git does for a path-limited history: the sort is of
+			// every commit walked, with the parents simplification left
+			// them, and then the commits the pathspec hid drop out.
+			list = list[:0]
+			for _, c := range topoSort(simplified, f.has("date-order")) {
+				if shown[c.Hash] {
+					list = append(list, c)
+				}
+			}
+		} else {
+			list = topoSort(list, f.has("date-order"))
+		}
 		if skip > len(list) {
 			skip = len(list)
 		}
@@ -468,21 +501,12 @@ func (x *cli) logLike(args []string, show bool) int {
 		}
 		if graph {
 			g = newLogGraph(func(h plumbing.Hash) bool { return shown[h] }, f.has("first-parent"))
-			if !ps.empty() {
-				// A path-limited history is drawn as the line of the
-				// commits shown; git rewrites parents, which nook does
-				// only for a history without merges.
-				g.rewritten = map[plumbing.Hash][]plumbing.Hash{}
-				for i, c := range list {
-					if len(c.ParentHashes) > 1 {
-						return x.fatal("nook's git draws a path-limited --graph only for a history without merges")
-					}
-					if i+1 < len(list) {
-						g.rewritten[c.Hash] = []plumbing.Hash{list[i+1].Hash}
-						shown[list[i+1].Hash] = true
-					} else {
-						g.rewritten[c.Hash] = nil
-					}
+			if wo.simplified != nil {
+				// The commits are the walk's copies: they print their
+				// rewritten parents (Merge:, %P) as git's do.
+				g.rewritten = rewriteParents(simplified, wo.treesame, list)
+				for _, c := range list {
+					c.ParentHashes = g.rewritten[c.Hash]
 				}
 			}
 		}
@@ -1012,6 +1036,53 @@ func (x *cli) changesKept(c *object.Commit, d *diffFormat, ps *pathspec) bool {
 	}
 	to, _ := x.r.treeFlat(c.TreeHash)
 	return len(d.keep(x.diffPairs(from, to, ps, d.renames))) > 0
+}
+
+// rewriteParents gives each commit of list the parents git's --graph
+// draws for a path-limited history (rewrite_parents): each parent the
+// pathspec hid is replaced by its own first simplified parent, until one
+// is shown or outside the walk; a hidden root drops out, and a parent
+// reached twice is kept once. walked holds every commit the walk went
+// through with its simplified parents; treesame, the hidden ones.
+func rewriteParents(walked []*object.Commit, treesame map[plumbing.Hash]bool, list []*object.Commit) map[plumbing.Hash][]plumbing.Hash {
+	parents := make(map[plumbing.Hash][]plumbing.Hash, len(walked))
+	for _, c := range walked {
+		parents[c.Hash] = c.ParentHashes
+	}
+	rewrite := func(p plumbing.Hash) (plumbing.Hash, bool) {
+		for {
+			ps, in := parents[p]
+			if !in || !treesame[p] {
+				return p, true
+			}
+			if len(ps) == 0 {
+				return p, false
+			}
+			next := plumbing.ZeroHash
+			for _, q := range ps {
+				if _, ok := parents[q]; ok {
+					next = q
+					break
+				}
+			}
+			if next.IsZero() {
+				return p, true
+			}
+			p = next
+		}
+	}
+	out := make(map[plumbing.Hash][]plumbing.Hash, len(list))
+	for _, c := range list {
+		var rs []plumbing.Hash
+		for _, p := range parents[c.Hash] {
+			r, ok := rewrite(p)
+			if ok && !slices.Contains(rs, r) {
+				rs = append(rs, r)
+			}
+		}
+		out[c.Hash] = rs
+	}
+	return out
 }
 
 // topoSort orders commits (given newest first) so that no commit comes

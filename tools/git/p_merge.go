@@ -323,10 +323,11 @@ func cmdMerge(x *cli, args []string) int {
 	if err := x.moveHead(h, "merge "+name+": Merge made by the 'ort' strategy."); err != nil {
 		return x.fail(err)
 	}
+	// The merge's own lines (Auto-merging) are git's even under -q.
+	for _, l := range m.messages {
+		x.printf("%s\n", l)
+	}
 	if !quiet {
-		for _, l := range m.messages {
-			x.printf("%s\n", l)
-		}
 		x.printf("Merge made by the 'ort' strategy.\n")
 		if !f.has("no-stat") {
 			pairs := x.diffPairs(cur, m.files, nil, true)

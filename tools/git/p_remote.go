@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +47,12 @@ func transportErr(u string, err error) error {
 	var ce *runtime.CallError
 	if errors.As(err, &ce) {
 		return fatalf("%s", ce.Message)
+	}
+	var le *ResponseLimitError
+	if errors.As(err, &le) {
+		fe := fatalf("unable to access '%s/': %s", strings.TrimSuffix(u, "/"), le).(*fatalErr)
+		fe.cause = le
+		return fe
 	}
 	switch {
 	case errors.Is(err, transport.ErrRepositoryNotFound):
@@ -169,7 +177,10 @@ func cmdClone(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("bare", "mirror", "filter", "recurse-submodules", "template", "reference", "local", "shared"); o != "" {
+	if f.has("filter") {
+		return x.refuseFilter(f, "clone without --filter (--depth 1 keeps only the latest commit)")
+	}
+	if o := f.refuse("bare", "mirror", "recurse-submodules", "template", "reference", "local", "shared"); o != "" {
 		return x.notSupported("clone", o)
 	}
 	if len(f.pos) == 0 {
@@ -350,7 +361,8 @@ func (x *cli) cloneEmpty(dir, u, origin string) int {
 // workspace.
 func isTransport(err error) bool {
 	var ce *runtime.CallError
-	return errors.As(err, &ce) || strings.Contains(err.Error(), ErrNetworkDenied) ||
+	var le *ResponseLimitError
+	return errors.As(err, &ce) || errors.As(err, &le) || strings.Contains(err.Error(), ErrNetworkDenied) ||
 		errors.Is(err, transport.ErrRepositoryNotFound) || errors.Is(err, transport.ErrAuthenticationRequired) ||
 		errors.Is(err, transport.ErrAuthorizationFailed) || strings.Contains(err.Error(), "dial tcp") ||
 		strings.Contains(err.Error(), "connection refused")
@@ -392,9 +404,15 @@ type fetchLine struct {
 }
 
 // refLines reports the refs that changed between before and after, as
-// git's fetch does.
+// git's fetch does: the current branch's upstream first (the ref
+// FETCH_HEAD merges), then the others by name, branches before tags.
 func (x *cli) refLines(before, after map[string]plumbing.Hash, remote string) []fetchLine {
 	var out []fetchLine
+	branch, _ := x.head()
+	merge := ""
+	if x.cfg("branch."+branch+".remote") == remote {
+		merge = strings.TrimPrefix(x.cfg("branch."+branch+".merge"), "refs/heads/")
+	}
 	for name, h := range after {
 		var from string
 		switch {
@@ -411,10 +429,13 @@ func (x *cli) refLines(before, after map[string]plumbing.Hash, remote string) []
 		short := strings.TrimPrefix(strings.TrimPrefix(name, "refs/remotes/"), "refs/tags/")
 		old, had := before[name]
 		l := fetchLine{from: from, to: short, sortKey: name}
-		if strings.HasPrefix(name, "refs/tags/") {
-			l.sortKey = "refs/tags/" + from
-		} else {
-			l.sortKey = "refs/heads/" + from
+		switch {
+		case strings.HasPrefix(name, "refs/tags/"):
+			l.sortKey = "2 refs/tags/" + from
+		case from == merge:
+			l.sortKey = "0"
+		default:
+			l.sortKey = "1 refs/heads/" + from
 		}
 		switch {
 		case !had && strings.HasPrefix(name, "refs/tags/"):
@@ -434,22 +455,31 @@ func (x *cli) refLines(before, after map[string]plumbing.Hash, remote string) []
 	return out
 }
 
-// printRefLines prints fetch's report: the URL once, then a line a ref
-// with the remote names in a column at least 10 wide.
-func (x *cli) printRefLines(u string, lines []fetchLine) {
+// termColumns is the width git assumes for its output when it is not a
+// terminal; a fetch line that would not fit does not widen the column.
+const termColumns = 80
+
+// printRefLines prints fetch's report: the URL once (unless shown says
+// it was), then a line a ref with the remote names in a column at least
+// 10 wide, widened for the names whose line fits in termColumns. It
+// returns whether the URL has been shown.
+func (x *cli) printRefLines(u string, lines []fetchLine, shown bool) bool {
 	if len(lines) == 0 {
-		return
+		return shown
 	}
-	x.eprintf("From %s\n", displayURL(u))
+	if !shown {
+		x.eprintf("From %s\n", displayURL(u))
+	}
 	w := 10
 	for _, l := range lines {
-		if len(l.from) > w {
+		if len(l.from) > w && 21+len(l.from)+4+len(l.to) < termColumns {
 			w = len(l.from)
 		}
 	}
 	for _, l := range lines {
 		x.eprintf(" %c %-17s %-*s -> %s%s\n", l.flag, l.summary, w, l.from, l.to, l.note)
 	}
+	return true
 }
 
 const fetchUsage = "usage: git fetch [<options>] [<repository> [<refspec>...]]\n   or: git fetch [<options>] <group>\n   or: git fetch --multiple [<options>] [(<repository> | <group>)...]\n   or: git fetch --all [<options>]\n"
@@ -457,7 +487,26 @@ const fetchUsage = "usage: git fetch [<options>] [<repository> [<refspec>...]]\n
 var fetchOpts = []opt{
 	{short: 'q', long: "quiet"}, {short: 'v', long: "verbose"}, {long: "all"}, {short: 'p', long: "prune"},
 	{short: 't', long: "tags"}, {long: "depth", arg: argRequired}, {long: "progress"}, {short: 'f', long: "force"},
-	{long: "unshallow"}, {long: "dry-run"},
+	{long: "unshallow"}, {long: "dry-run"}, {long: "filter", arg: argRequired},
+}
+
+// fetchFlags is what a fetch does beyond the remote's refspecs.
+type fetchFlags struct {
+	quiet, tags, force bool
+	// prune is --prune (1), --no-prune (-1) or neither (0: the remote's
+	// prune, else fetch.prune).
+	prune int
+}
+
+// pruneFlag reads --prune and --no-prune.
+func pruneFlag(f *flags) int {
+	switch {
+	case f.has("prune"):
+		return 1
+	case f.negated("prune"):
+		return -1
+	}
+	return 0
 }
 
 func cmdFetch(x *cli, args []string) int {
@@ -465,7 +514,11 @@ func cmdFetch(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("all", "prune", "depth", "unshallow", "dry-run"); o != "" {
+	if f.has("filter") {
+		// git's fetch --filter makes the repository a partial clone.
+		return x.refuseFilter(f, "fetch without --filter")
+	}
+	if o := f.refuse("all", "depth", "unshallow", "dry-run"); o != "" {
 		return x.notSupported("fetch", o)
 	}
 	branch, _ := x.head()
@@ -476,13 +529,88 @@ func cmdFetch(x *cli, args []string) int {
 	if len(f.pos) > 1 {
 		return x.fatal("nook's git fetches a remote's configured refspecs only (no refspec arguments)")
 	}
-	_, code := x.fetchRemote(name, f.has("quiet"), f.has("tags"), f.has("force"))
+	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: pruneFlag(f)})
 	return code
+}
+
+// checkFilterSpec checks a --filter value as git parses it, with git's
+// errors for the ones it does not take.
+func checkFilterSpec(spec string) error {
+	kind, arg, _ := strings.Cut(spec, "=")
+	switch {
+	case spec == "blob:none", strings.HasPrefix(spec, "sparse:oid="), strings.HasPrefix(spec, "combine:"):
+		return nil
+	case kind == "blob:limit":
+		if _, ok := parseULong(arg); ok {
+			return nil
+		}
+	case strings.HasPrefix(spec, "tree:"):
+		if _, ok := parseULong(spec[len("tree:"):]); ok {
+			return nil
+		}
+		return fatalf("expected 'tree:<depth>'")
+	case strings.HasPrefix(spec, "sparse:path="):
+		return fatalf("sparse:path filters support has been dropped")
+	case kind == "object:type":
+		switch arg {
+		case "blob", "tree", "commit", "tag":
+			return nil
+		}
+		return fatalf("'%s' for 'object:type=<type>' is not a valid object type", arg)
+	}
+	return fatalf("invalid filter-spec '%s'", spec)
+}
+
+// parseULong is git's git_parse_ulong: digits with an optional k, m or g.
+func parseULong(s string) (uint64, bool) {
+	mult := uint64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult, s = 1<<10, s[:n-1]
+		case 'm', 'M':
+			mult, s = 1<<20, s[:n-1]
+		case 'g', 'G':
+			mult, s = 1<<30, s[:n-1]
+		}
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v > ^uint64(0)/mult {
+		return 0, false
+	}
+	return v * mult, true
+}
+
+// refuseFilter is clone or fetch --filter: a filter git would take is
+// refused with the reason and what to do instead, one it would not gets
+// git's error.
+func (x *cli) refuseFilter(f *flags, instead string) int {
+	specs := f.all("filter")
+	for _, spec := range specs {
+		if err := checkFilterSpec(spec); err != nil {
+			return x.fail(err)
+		}
+	}
+	return x.fatal("--filter=%s: nook's git cannot make a partial clone: go-git neither asks the server "+
+		"for a filtered pack nor fetches the objects a filter leaves out when a later command needs them; %s",
+		specs[len(specs)-1], instead)
+}
+
+// configBool reads a boolean config value as git does; ok is false when
+// the key is not set.
+func (x *cli) configBool(key string) (v, ok bool) {
+	switch strings.ToLower(x.cfg(key)) {
+	case "":
+		return false, false
+	case "true", "yes", "on", "1":
+		return true, true
+	}
+	return false, true
 }
 
 // fetchRemote fetches a configured remote's refspecs and prints git's
 // report; it returns the remote's URL.
-func (x *cli) fetchRemote(name string, quiet, tags, force bool) (string, int) {
+func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 	rc, err := x.remoteConfig(name)
 	if err != nil {
 		return "", x.fail(err)
@@ -496,9 +624,25 @@ func (x *cli) fetchRemote(name string, quiet, tags, force bool) (string, int) {
 		return "", x.fail(err)
 	}
 	defer cancel()
+	prune := ff.prune > 0
+	if ff.prune == 0 {
+		if v, ok := x.configBool("remote." + name + ".prune"); ok {
+			prune = v
+		} else {
+			prune, _ = x.configBool("fetch.prune")
+		}
+	}
+	var pruned []fetchLine
+	if prune {
+		// As git does, before fetching: the remote-tracking refs whose
+		// branch the remote no longer has.
+		if pruned, err = x.pruneRefs(ctx, rc); err != nil {
+			return "", x.fail(transportErr(u, err))
+		}
+	}
 	before := x.refState()
-	opts := &gogit.FetchOptions{RemoteName: name, Force: force}
-	if tags {
+	opts := &gogit.FetchOptions{RemoteName: name, Force: ff.force}
+	if ff.tags {
 		opts.Tags = gogit.AllTags
 	}
 	err = x.r.FetchContext(ctx, opts)
@@ -509,11 +653,102 @@ func (x *cli) fetchRemote(name string, quiet, tags, force bool) (string, int) {
 		return "", x.fatal("%s", errText(err))
 	}
 	after := x.refState()
-	if !quiet {
-		x.printRefLines(u, x.refLines(before, after, name))
+	if !ff.quiet {
+		// git's column is 10 wide for the pruned refs: it is widened
+		// only once the fetch's own refs are known.
+		shown := x.printRefLines(u, pruned, false)
+		x.printRefLines(u, x.refLines(before, after, name), shown)
 	}
 	x.writeFetchHead(rc, u, after)
 	return u, 0
+}
+
+const remotePruneUsage = "usage: git remote prune [<options>] <name>\n\n" +
+	"    -n, --dry-run         dry run\n\n"
+
+// remotePrune is git remote prune [-n] <name>...: the remote-tracking refs
+// whose branch each remote no longer has are deleted (or, with -n,
+// listed), as fetch --prune deletes them.
+func (x *cli) remotePrune(args []string) int {
+	f, err := parseOpts(args, []opt{{short: 'n', long: "dry-run"}}, remotePruneUsage, false, "")
+	if err != nil {
+		return x.fail(err)
+	}
+	if len(f.pos) == 0 {
+		x.eprintf("%s", remotePruneUsage)
+		return 129
+	}
+	for _, name := range f.pos {
+		rc, err := x.remoteConfig(name)
+		if err != nil {
+			return x.fail(err)
+		}
+		if rc == nil {
+			return x.fail(noRemote(name))
+		}
+		ctx, cancel, err := x.netFor("remote prune", rc.URLs[0])
+		if err != nil {
+			return x.fail(err)
+		}
+		lines, err := x.staleRefs(ctx, rc, !f.has("dry-run"))
+		cancel()
+		if err != nil {
+			return x.fail(transportErr(rc.URLs[0], err))
+		}
+		if len(lines) > 0 {
+			x.printf("Pruning %s\nURL: %s\n", name, rc.URLs[0])
+		}
+		for _, l := range lines {
+			if f.has("dry-run") {
+				x.printf(" * [would prune] %s\n", l.to)
+			} else {
+				x.printf(" * [pruned] %s\n", l.to)
+			}
+		}
+	}
+	return 0
+}
+
+// pruneRefs deletes the refs a remote's fetch refspecs map the remote's
+// refs to (refs/remotes/origin/*) whose source the remote no longer has,
+// and returns fetch's report lines for them. Symbolic refs
+// (origin/HEAD) are kept, as git keeps them.
+func (x *cli) pruneRefs(ctx context.Context, rc *config.RemoteConfig) ([]fetchLine, error) {
+	return x.staleRefs(ctx, rc, true)
+}
+
+// staleRefs finds the refs pruneRefs prunes, and deletes them when remove
+// is set.
+func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove bool) ([]fetchLine, error) {
+	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs}).ListContext(ctx, &gogit.ListOptions{})
+	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return nil, err
+	}
+	remote := map[plumbing.ReferenceName]bool{}
+	for _, r := range adv {
+		remote[r.Name()] = true
+	}
+	var lines []fetchLine
+	for _, r := range x.refs("refs/") {
+		for _, spec := range rc.Fetch {
+			// Reversed without its "+", which go-git's Reverse would
+			// carry into the destination.
+			rev := config.RefSpec(strings.TrimPrefix(string(spec), "+")).Reverse()
+			if !rev.Match(r.Name()) || remote[rev.Dst(r.Name())] {
+				continue
+			}
+			if remove {
+				if err := x.r.Storer.RemoveReference(r.Name()); err != nil {
+					return nil, err
+				}
+				x.r.wt.removeRaw(".git/logs/" + r.Name().String())
+			}
+			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", from: "(none)",
+				to: strings.TrimPrefix(strings.TrimPrefix(r.Name().String(), "refs/remotes/"), "refs/")})
+			break
+		}
+	}
+	return lines, nil
 }
 
 // writeFetchHead records what the fetch brought as .git/FETCH_HEAD: the
@@ -547,6 +782,7 @@ var pullOpts = []opt{
 	{short: 'q', long: "quiet"}, {short: 'v', long: "verbose"}, {short: 'r', long: "rebase", arg: argOptional},
 	{long: "ff"}, {long: "ff-only"}, {long: "commit"}, {long: "edit"}, {long: "stat"}, {short: 'n', key: "no-stat"},
 	{long: "autostash"}, {long: "all"}, {long: "tags"}, {long: "depth", arg: argRequired}, {long: "squash"},
+	{short: 'p', long: "prune"},
 }
 
 func cmdPull(x *cli, args []string) int {
@@ -575,7 +811,7 @@ func cmdPull(x *cli, args []string) int {
 			return x.fatal("nook's git pulls one branch at a time")
 		}
 	}
-	u, code := x.fetchRemote(name, f.has("quiet"), f.has("tags"), false)
+	u, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), prune: pruneFlag(f)})
 	if code != 0 {
 		return code
 	}
@@ -664,7 +900,8 @@ var pushOpts = []opt{
 
 // pushUpdate is one ref a push sends.
 type pushUpdate struct {
-	src, dst  string // src "" deletes dst
+	src, dst  string // src "" deletes dst; a commit's hash when it is no ref
+	shown     string // the source as git's report names it (HEAD, main, main~1)
 	local     plumbing.Hash
 	old       plumbing.Hash
 	force     bool
@@ -678,8 +915,14 @@ func cmdPush(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("tags", "all", "dry-run", "force-with-lease", "porcelain", "mirror", "follow-tags"); o != "" {
+	if o := f.refuse("all", "force-with-lease", "porcelain", "mirror"); o != "" {
 		return x.notSupported("push", o)
+	}
+	if f.has("delete") && f.has("tags") {
+		return x.fatal("options '--delete' and '--all/--mirror/--tags' cannot be used together")
+	}
+	if f.has("delete") && len(f.pos) < 2 {
+		return x.fatal("--delete doesn't make sense without any refs")
 	}
 	branch, _ := x.head()
 	name := x.remoteOf(branch)
@@ -698,7 +941,15 @@ func cmdPush(x *cli, args []string) int {
 	if len(specs) > 0 {
 		specs = specs[1:]
 	}
-	if len(specs) == 0 {
+	var ups []*pushUpdate
+	if f.has("tags") {
+		// refs/tags/*, in the order of the local refs, after the
+		// command line's refspecs (git matches explicit ones first).
+		for _, r := range x.refs("refs/tags/") {
+			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash(), shown: shortRefName(r.Name().String())})
+		}
+	}
+	if len(specs) == 0 && !f.has("tags") {
 		if branch == "" {
 			return x.fatal("You are not currently on a branch.\nTo push the history leading to the current (detached HEAD)\nstate now, use\n\n    git push %s HEAD:<name-of-remote-branch>\n", name)
 		}
@@ -716,7 +967,7 @@ func cmdPush(x *cli, args []string) int {
 		}
 		specs = []string{branch + ":" + up}
 	}
-	var ups []*pushUpdate
+	var explicit []*pushUpdate
 	for _, s := range specs {
 		p := &pushUpdate{force: f.has("force")}
 		if strings.HasPrefix(s, "+") {
@@ -730,35 +981,23 @@ func cmdPush(x *cli, args []string) int {
 			dst = src
 		}
 		if src != "" {
-			h, err := x.rev(src)
+			ref, h, err := x.pushSource(src, branch)
 			if err != nil {
-				x.eprintf("error: src refspec %s does not match any\nerror: failed to push some refs to '%s'\n", src, u)
+				x.eprintf("error: %v\nerror: failed to push some refs to '%s'\n", err, u)
 				return 1
 			}
-			p.local = h
-			if src == "HEAD" {
-				src = branch
-			}
-			p.src = "refs/heads/" + strings.TrimPrefix(src, "refs/heads/")
-			if _, err := x.r.Storer.Reference(plumbing.ReferenceName(p.src)); err != nil {
-				if _, err := x.r.Storer.Reference(plumbing.NewTagReferenceName(src)); err == nil {
-					p.src = "refs/tags/" + src
-				}
+			p.src, p.local, p.shown = ref, h, src
+			if strings.HasPrefix(ref, "refs/") && src != "HEAD" {
+				p.shown = shortRefName(ref)
 			}
 		}
 		if dst == "HEAD" {
 			dst = branch
 		}
-		if !strings.HasPrefix(dst, "refs/") {
-			if strings.HasPrefix(p.src, "refs/tags/") {
-				dst = "refs/tags/" + dst
-			} else {
-				dst = "refs/heads/" + dst
-			}
-		}
 		p.dst = dst
-		ups = append(ups, p)
+		explicit = append(explicit, p)
 	}
+	ups = append(explicit, ups...)
 	ctx, cancel, err := x.netFor("push", u)
 	if err != nil {
 		return x.fail(err)
@@ -779,6 +1018,46 @@ func cmdPush(x *cli, args []string) int {
 			remoteRefs[r.Name().String()] = r.Hash()
 		}
 	}
+	// A destination that is not a full name is the remote ref it names
+	// (git's rules: refs/heads/ and refs/tags/ before the others), or,
+	// when the remote has none, a new ref of the source's kind.
+	for _, p := range ups {
+		if strings.HasPrefix(p.dst, "refs/") {
+			continue
+		}
+		full, err := matchRemoteRef(p.dst, remoteRefs)
+		if err != nil {
+			x.eprintf("error: %v\nerror: failed to push some refs to '%s'\n", err, u)
+			return 1
+		}
+		switch {
+		case full != "":
+			p.dst = full
+		case p.src == "":
+			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", p.dst, u)
+			return 1
+		case strings.HasPrefix(p.src, "refs/tags/"):
+			p.dst = "refs/tags/" + p.dst
+		case strings.HasPrefix(p.src, "refs/heads/"):
+			p.dst = "refs/heads/" + p.dst
+		default:
+			x.eprintf("error: The destination you provided is not a full refname (i.e.,\n"+
+				"starting with \"refs/\"). We tried to guess what you meant by:\n\n"+
+				"- Looking for a ref that matches '%s' on the remote side.\n"+
+				"- Checking if the <src> being pushed ('%s')\n"+
+				"  is a ref in \"refs/{heads,tags}/\". If so we add a corresponding\n"+
+				"  refs/{heads,tags}/ prefix on the remote side.\n\n"+
+				"Neither worked, so we gave up. You must fully qualify the ref.\n"+
+				"hint: The <src> part of the refspec is a commit object.\n"+
+				"hint: Did you mean to create a new branch by pushing to\n"+
+				"hint: '%s:refs/heads/%s'?\n"+
+				"error: failed to push some refs to '%s'\n", p.dst, p.shown, p.shown, p.dst, u)
+			return 1
+		}
+	}
+	if f.has("follow-tags") || !f.negated("follow-tags") && x.cfg("push.followtags") == "true" {
+		ups = append(ups, x.followTags(ups, remoteRefs, f.has("force"))...)
+	}
 	var send []config.RefSpec
 	rejected, changed := false, false
 	for _, p := range ups {
@@ -786,7 +1065,7 @@ func cmdPush(x *cli, args []string) int {
 		p.old = old
 		switch {
 		case p.src == "" && !had:
-			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", strings.TrimPrefix(p.dst, "refs/heads/"), u)
+			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", p.dst, u)
 			return 1
 		case p.src == "":
 			send = append(send, config.RefSpec(":"+p.dst))
@@ -798,6 +1077,8 @@ func cmdPush(x *cli, args []string) int {
 		case p.force:
 			p.forcedMsg = !x.r.isAncestor(old, p.local)
 			send = append(send, config.RefSpec("+"+p.src+":"+p.dst))
+		case strings.HasPrefix(p.dst, "refs/tags/"):
+			p.rejected = "already exists"
 		default:
 			if _, err := x.r.CommitObject(old); err != nil {
 				p.rejected = "fetch first"
@@ -813,7 +1094,8 @@ func cmdPush(x *cli, args []string) int {
 			changed = true
 		}
 	}
-	if len(send) > 0 {
+	dryRun := f.has("dry-run")
+	if len(send) > 0 && !dryRun {
 		err := x.r.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: send})
 		if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) && x.pushLanded(ctx, remote, ups) {
 			// A push repeated after a crash can race the first one's
@@ -831,7 +1113,7 @@ func cmdPush(x *cli, args []string) int {
 	// The remote-tracking refs follow what the remote now has (up to
 	// date ones too: a push repeated after a crash finds its refs there).
 	for _, p := range ups {
-		if p.rejected != "" || !strings.HasPrefix(p.dst, "refs/heads/") {
+		if p.rejected != "" || !strings.HasPrefix(p.dst, "refs/heads/") || dryRun {
 			continue
 		}
 		track := plumbing.ReferenceName("refs/remotes/" + name + "/" + strings.TrimPrefix(p.dst, "refs/heads/"))
@@ -850,11 +1132,25 @@ func cmdPush(x *cli, args []string) int {
 	if !f.has("quiet") || rejected {
 		x.eprintf("To %s\n", u)
 	}
-	for _, p := range ups {
+	// git reports the refs the remote had in its order (by name), then
+	// the new ones in the order they were matched; accepted ones first,
+	// then the rejected.
+	order := slices.Clone(ups)
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if (a.rejected != "") != (b.rejected != "") {
+			return b.rejected != ""
+		}
+		if a.old.IsZero() != b.old.IsZero() {
+			return !a.old.IsZero()
+		}
+		return !a.old.IsZero() && a.dst < b.dst
+	})
+	for _, p := range order {
 		short := func(r string) string {
 			return strings.TrimPrefix(strings.TrimPrefix(r, "refs/heads/"), "refs/tags/")
 		}
-		from, to := short(p.src), short(p.dst)
+		from, to := p.shown, short(p.dst)
 		switch {
 		case p.upToDate:
 			continue
@@ -876,22 +1172,36 @@ func cmdPush(x *cli, args []string) int {
 	}
 	if rejected {
 		x.eprintf("error: failed to push some refs to '%s'\n", u)
+		// One hint, for the first of git's reasons (push.c's order): the
+		// current branch behind, another branch behind, a tag that
+		// exists, work the remote has that this repository has not.
+		reasons := map[string]bool{}
 		for _, p := range ups {
-			if p.rejected == "fetch first" {
-				x.eprintf("hint: Updates were rejected because the remote contains work that you do\n" +
-					"hint: not have locally. This is usually caused by another repository pushing\n" +
-					"hint: to the same ref. You may want to first integrate the remote changes\n" +
-					"hint: (e.g., 'git pull ...') before pushing again.\n" +
-					"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
-				break
+			r := p.rejected
+			if r == "non-fast-forward" && (branch == "" || p.dst != "refs/heads/"+branch) {
+				r = "non-fast-forward other"
 			}
-			if p.rejected == "non-fast-forward" {
-				x.eprintf("hint: Updates were rejected because the tip of your current branch is behind\n" +
-					"hint: its remote counterpart. Integrate the remote changes (e.g.\n" +
-					"hint: 'git pull ...') before pushing again.\n" +
-					"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
-				break
-			}
+			reasons[r] = true
+		}
+		switch {
+		case reasons["non-fast-forward"]:
+			x.eprintf("hint: Updates were rejected because the tip of your current branch is behind\n" +
+				"hint: its remote counterpart. Integrate the remote changes (e.g.\n" +
+				"hint: 'git pull ...') before pushing again.\n" +
+				"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
+		case reasons["non-fast-forward other"]:
+			x.eprintf("hint: Updates were rejected because a pushed branch tip is behind its remote\n" +
+				"hint: counterpart. Check out this branch and integrate the remote changes\n" +
+				"hint: (e.g. 'git pull ...') before pushing again.\n" +
+				"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
+		case reasons["already exists"]:
+			x.eprintf("hint: Updates were rejected because the tag already exists in the remote.\n")
+		case reasons["fetch first"]:
+			x.eprintf("hint: Updates were rejected because the remote contains work that you do\n" +
+				"hint: not have locally. This is usually caused by another repository pushing\n" +
+				"hint: to the same ref. You may want to first integrate the remote changes\n" +
+				"hint: (e.g., 'git pull ...') before pushing again.\n" +
+				"hint: See the 'Note about fast-forwards' in 'git push --help' for details.\n")
 		}
 		return 1
 	}
@@ -912,8 +1222,15 @@ func (x *cli) setUpstreams(f *flags, remote string, ups []*pushUpdate, code int)
 			continue
 		}
 		b := strings.TrimPrefix(p.src, "refs/heads/")
+		if f.has("dry-run") {
+			x.printf("Would set upstream of '%s' to '%s' of '%s'\n", b, strings.TrimPrefix(p.dst, "refs/heads/"), remote)
+			continue
+		}
 		cfg.Branches[b] = &config.Branch{Name: b, Remote: remote, Merge: plumbing.ReferenceName(p.dst)}
 		x.printf("branch '%s' set up to track '%s/%s'.\n", b, remote, strings.TrimPrefix(p.dst, "refs/heads/"))
+	}
+	if f.has("dry-run") {
+		return code
 	}
 	if err := x.r.SetConfig(cfg); err != nil {
 		return x.fail(err)
@@ -1016,7 +1333,7 @@ func cmdLsRemote(x *cli, args []string) int {
 				continue
 			}
 		}
-		if (f.has("refs") || f.has("heads") || f.has("tags")) && strings.HasSuffix(name, "^{}") {
+		if f.has("refs") && strings.HasSuffix(name, "^{}") {
 			continue
 		}
 		if f.has("refs") && name == "HEAD" {
@@ -1230,7 +1547,9 @@ func cmdRemote(x *cli, args []string) int {
 			return x.fatal("credentials in a URL are not accepted by nook's git; the embedder supplies them")
 		}
 		rc.URLs = []string{rest[1]}
-	case "show", "prune", "update", "set-head", "set-branches":
+	case "prune":
+		return x.remotePrune(rest)
+	case "show", "update", "set-head", "set-branches":
 		return x.fatal("'git remote %s' is not supported by nook's git", sub)
 	default:
 		x.eprintf("error: unknown subcommand: `%s'\n%s", sub, remoteUsage)
@@ -1496,4 +1815,124 @@ func (x *cli) pushLanded(ctx context.Context, remote *gogit.Remote, ups []*pushU
 		}
 	}
 	return true
+}
+
+// followTags is push --follow-tags: the annotated tags the remote lacks
+// whose commit the remote's refs reach once pushed (git's
+// add_missing_tags: a pushed ref's new value, every other ref's present
+// one, a deleted ref's present one too).
+func (x *cli) followTags(ups []*pushUpdate, remoteRefs map[string]plumbing.Hash, force bool) []*pushUpdate {
+	ends := maps.Clone(remoteRefs)
+	for _, p := range ups {
+		if p.src != "" {
+			ends[p.dst] = p.local
+		}
+	}
+	var tips []plumbing.Hash
+	for _, h := range ends {
+		if c, err := x.peelCommit(h); err == nil {
+			if _, err := x.r.CommitObject(c); err == nil {
+				tips = append(tips, c)
+			}
+		}
+	}
+	var out []*pushUpdate
+	for _, r := range x.refs("refs/tags/") {
+		name := r.Name().String()
+		if _, had := remoteRefs[name]; had || slices.ContainsFunc(ups, func(p *pushUpdate) bool { return p.dst == name }) {
+			continue
+		}
+		if _, err := x.r.TagObject(r.Hash()); err != nil {
+			continue // lightweight tags do not follow
+		}
+		c, err := x.peelCommit(r.Hash())
+		if err != nil {
+			continue
+		}
+		if slices.ContainsFunc(tips, func(t plumbing.Hash) bool { return t == c || x.r.isAncestor(c, t) }) {
+			out = append(out, &pushUpdate{force: force, src: name, dst: name, local: r.Hash(), shown: shortRefName(name)})
+		}
+	}
+	return out
+}
+
+// matchRefName finds the ref a short name means among names, as git's
+// push matches a refspec's side (count_refspec_match): refs/<s>,
+// refs/tags/<s>, refs/heads/<s>, refs/remotes/<s> and
+// refs/remotes/<s>/HEAD; a match under refs/heads or refs/tags (or
+// refs/<s>) is strong and wins over the others. It returns "" when
+// nothing matches and n > 1 when the name is ambiguous.
+func matchRefName(short string, has func(string) bool) (name string, n int) {
+	var strong, weak []string
+	for _, c := range []string{"refs/" + short, "refs/tags/" + short, "refs/heads/" + short, "refs/remotes/" + short, "refs/remotes/" + short + "/HEAD"} {
+		if !has(c) {
+			continue
+		}
+		if c == "refs/"+short || strings.HasPrefix(c, "refs/heads/") || strings.HasPrefix(c, "refs/tags/") {
+			strong = append(strong, c)
+		} else {
+			weak = append(weak, c)
+		}
+	}
+	if len(strong) == 0 {
+		strong = weak
+	}
+	if len(strong) == 0 {
+		return "", 0
+	}
+	return strong[0], len(strong)
+}
+
+// matchRemoteRef is the remote ref a push's short destination names ("" if
+// none), or git's error when it names more than one.
+func matchRemoteRef(short string, refs map[string]plumbing.Hash) (string, error) {
+	name, n := matchRefName(short, func(c string) bool { _, ok := refs[c]; return ok })
+	if n > 1 {
+		return "", fmt.Errorf("dst refspec %s matches more than one", short)
+	}
+	return name, nil
+}
+
+// pushSource is the local ref a push's source names and its value (a tag
+// object for an annotated tag, not the commit it points at).
+func (x *cli) pushSource(src, branch string) (string, plumbing.Hash, error) {
+	if src == "HEAD" {
+		h, err := x.rev("HEAD")
+		if err != nil {
+			return "", h, fmt.Errorf("src refspec %s does not match any", src)
+		}
+		if branch == "" {
+			return h.String(), h, nil
+		}
+		return "refs/heads/" + branch, h, nil
+	}
+	name := src
+	if !strings.HasPrefix(src, "refs/") {
+		var n int
+		name, n = matchRefName(src, func(c string) bool {
+			_, err := x.r.Storer.Reference(plumbing.ReferenceName(c))
+			return err == nil
+		})
+		if n > 1 {
+			return "", plumbing.ZeroHash, fmt.Errorf("src refspec %s matches more than one", src)
+		}
+	}
+	if ref, err := x.r.Storer.Reference(plumbing.ReferenceName(name)); err == nil && name != "" {
+		return name, ref.Hash(), nil
+	}
+	// A revision (main~1, a hash) pushes its commit.
+	if h, err := x.rev(src); err == nil {
+		return h.String(), h, nil
+	}
+	return "", plumbing.ZeroHash, fmt.Errorf("src refspec %s does not match any", src)
+}
+
+// shortRefName is a ref's name as git's reports show it.
+func shortRefName(name string) string {
+	for _, p := range []string{"refs/heads/", "refs/tags/", "refs/remotes/"} {
+		if strings.HasPrefix(name, p) {
+			return name[len(p):]
+		}
+	}
+	return name
 }

@@ -40,6 +40,9 @@ type cli struct {
 	// bad commit.
 	exec        *ExecRequest
 	bisectFound bool
+	// failed is the cause of the command's failure when it has one to
+	// test for (a *ResponseLimitError), for the JSON functions' errors.
+	failed error
 }
 
 func (x *cli) ctx() context.Context { return x.c.ctx }
@@ -68,6 +71,7 @@ func (x *cli) fail(err error) int {
 	}
 	var fe *fatalErr
 	if errors.As(err, &fe) {
+		x.failed = fe.cause
 		x.eprintf("%s", fe.text)
 		return fe.code
 	}
@@ -82,11 +86,15 @@ func (x *cli) notSupported(cmd, opt string) int {
 
 // fatalErr is an error with git's exact text and exit status.
 type fatalErr struct {
-	text string
-	code int
+	text  string
+	code  int
+	cause error // what went wrong underneath, when it is an error to test for
 }
 
 func (e *fatalErr) Error() string { return strings.TrimSpace(e.text) }
+
+// Unwrap returns the cause, if any.
+func (e *fatalErr) Unwrap() error { return e.cause }
 
 func fatalf(format string, a ...any) error {
 	return &fatalErr{text: "fatal: " + fmt.Sprintf(format, a...) + "\n", code: 128}
@@ -499,28 +507,47 @@ func (x *cli) refs(prefix string) []*plumbing.Reference {
 	return out
 }
 
+// configSection is the section a config file's header line opens, as a
+// key spells it: "core", or "remote.origin" for [remote "origin"] (the
+// section lowercased, the subsection as written); ok is false for a line
+// that is no header.
+func configSection(line string) (sect string, ok bool) {
+	l := strings.TrimSpace(line)
+	if !strings.HasPrefix(l, "[") || !strings.HasSuffix(l, "]") {
+		return "", false
+	}
+	h := strings.TrimSpace(l[1 : len(l)-1])
+	if s, sub, ok := strings.Cut(h, " "); ok {
+		return strings.ToLower(s) + "." + strings.Trim(strings.TrimSpace(sub), `"`), true
+	}
+	return strings.ToLower(h), true
+}
+
+// configKey splits a key into its section (lowercased but for a
+// subsection) and its name (lowercased).
+func configKey(key string) (sect, name string) {
+	dot := strings.LastIndexByte(key, '.')
+	sect, name = key[:dot], strings.ToLower(key[dot+1:])
+	if first := strings.IndexByte(sect, '.'); first >= 0 {
+		return strings.ToLower(sect[:first]) + sect[first:], name
+	}
+	return strings.ToLower(sect), name
+}
+
 // configGet reads key (section.name or section.sub.name) from a git
 // config file's text.
 func configGet(text, key string) string {
-	key = strings.ToLower(key)
-	dot := strings.LastIndexByte(key, '.')
-	if dot < 0 {
+	if strings.LastIndexByte(key, '.') < 0 {
 		return ""
 	}
-	sect, name := key[:dot], key[dot+1:]
+	sect, name := configKey(key)
 	cur, val := "", ""
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]") {
-			h := strings.TrimSpace(l[1 : len(l)-1])
-			if s, sub, ok := strings.Cut(h, " "); ok {
-				cur = strings.ToLower(s) + "." + strings.Trim(strings.TrimSpace(sub), `"`)
-			} else {
-				cur = strings.ToLower(h)
-			}
+		if s, ok := configSection(l); ok {
+			cur = s
 			continue
 		}
-		k, v, ok := strings.Cut(l, "=")
+		k, v, ok := strings.Cut(strings.TrimSpace(l), "=")
 		if !ok || cur != sect || strings.ToLower(strings.TrimSpace(k)) != name {
 			continue
 		}
@@ -533,41 +560,59 @@ func configGet(text, key string) string {
 	return val
 }
 
-// configSet sets key in a config file's text, adding its section.
+// configSet sets key in a config file's text, adding its section
+// ([remote "origin"] for remote.origin.name) when it has none.
 func configSet(text, key, value string) string {
-	dot := strings.LastIndexByte(key, '.')
-	sect, name := strings.ToLower(key[:dot]), key[dot+1:]
+	sect, name := configKey(key)
+	written := key[strings.LastIndexByte(key, '.')+1:] // the name as typed
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if text == "" {
 		lines = nil
 	}
 	cur, last := "", -1
 	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
-			cur = strings.ToLower(strings.TrimSpace(t[1 : len(t)-1]))
+		if s, ok := configSection(l); ok {
+			cur = s
+			if cur == sect && last < 0 {
+				last = i
+			}
 			continue
 		}
 		if cur != sect {
 			continue
 		}
 		last = i
-		if k, _, ok := strings.Cut(t, "="); ok && strings.EqualFold(strings.TrimSpace(k), name) {
-			lines[i] = "\t" + name + " = " + value
+		if k, _, ok := strings.Cut(strings.TrimSpace(l), "="); ok && strings.EqualFold(strings.TrimSpace(k), name) {
+			lines[i] = "\t" + written + " = " + value
 			return strings.Join(lines, "\n") + "\n"
 		}
 	}
-	if last < 0 {
-		for i, l := range lines {
-			if strings.EqualFold(strings.TrimSpace(l), "["+sect+"]") {
-				last = i
-			}
-		}
-	}
 	if last >= 0 {
-		lines = append(lines[:last+1], append([]string{"\t" + name + " = " + value}, lines[last+1:]...)...)
+		lines = append(lines[:last+1], append([]string{"\t" + written + " = " + value}, lines[last+1:]...)...)
 	} else {
-		lines = append(lines, "["+sect+"]", "\t"+name+" = "+value)
+		header := "[" + sect + "]"
+		if s, sub, ok := strings.Cut(sect, "."); ok {
+			header = "[" + s + ` "` + sub + `"]`
+		}
+		lines = append(lines, header, "\t"+written+" = "+value)
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// configUnset removes key from a config file's text; found is false when
+// it was not set.
+func configUnset(text, key string) (out string, found bool) {
+	sect, name := configKey(key)
+	var kept []string
+	cur := ""
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if s, ok := configSection(l); ok {
+			cur = s
+		} else if k, _, ok := strings.Cut(strings.TrimSpace(l), "="); ok && cur == sect && strings.EqualFold(strings.TrimSpace(k), name) {
+			found = true
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return strings.Join(kept, ""), found
 }

@@ -412,3 +412,190 @@ func TestCloneBranchDepth(t *testing.T) {
 	p.both("", "clone", "--depth", "0", u, "z")
 	p.both("", "clone")
 }
+
+// serverGit runs the real git in proj.git of both copies of the server.
+func (p *remotePair) serverGit(args ...string) {
+	p.t.Helper()
+	for _, root := range []string{p.hostRoot, p.nookRoot} {
+		mustGit(p.t, filepath.Join(root, "proj.git"), args...)
+	}
+}
+
+func TestFetchPrune(t *testing.T) {
+	p := newRemotePair(t, 3)
+	p.serverGit("branch", "gone", "main~1")
+	p.serverGit("branch", "kept", "main~2")
+	p.serverGit("branch", "later", "main")
+	p.both("", "clone", "-q", p.srv.url("proj.git"))
+	p.both("proj", "branch", "-r")
+	p.serverGit("branch", "-D", "gone")
+	p.both("proj", "fetch") // no pruning by default
+	p.both("proj", "branch", "-r")
+	p.both("proj", "fetch", "--prune")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "fetch", "--prune") // nothing left to prune
+	// Pruned and updated in one fetch; a long branch name widens the column.
+	p.serverGit("branch", "-D", "kept")
+	p.serverGit("branch", "a-rather-long-branch-name", "main~1")
+	p.upstream("main", "NEW", "new\n", "four")
+	p.both("proj", "fetch", "-p")
+	p.both("proj", "branch", "-r")
+	// fetch.prune, remote.origin.prune over it, --no-prune over both.
+	p.serverGit("branch", "-D", "later")
+	p.both("proj", "config", "fetch.prune", "true")
+	p.both("proj", "fetch", "--no-prune")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "config", "remote.origin.prune", "false")
+	p.both("proj", "fetch")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "config", "--unset", "remote.origin.prune")
+	p.both("proj", "fetch", "-q")
+	p.both("proj", "branch", "-r")
+	p.serverGit("branch", "-D", "a-rather-long-branch-name")
+	p.both("proj", "pull", "--prune")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "status", "-sb")
+	// git remote prune, -n first.
+	p.serverGit("branch", "one", "main")
+	p.serverGit("branch", "two", "main")
+	p.both("proj", "fetch", "-q")
+	p.serverGit("branch", "-D", "one", "two")
+	p.both("proj", "remote", "prune", "-n", "origin")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "remote", "prune", "origin")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "remote", "prune", "origin")
+	p.both("proj", "remote", "prune", "nope")
+	p.both("proj", "remote", "prune")
+}
+
+func TestPushTagsDelete(t *testing.T) {
+	p := newRemotePair(t, 3)
+	u := p.srv.url("proj.git")
+	p.both("", "clone", "-q", u)
+	p.both("proj", "tag", "v1", "HEAD~2")
+	p.both("proj", "tag", "-a", "v2", "-m", "version two", "HEAD~1")
+	p.both("proj", "tag", "light")
+	p.both("proj", "push", "--tags")
+	p.sameServers()
+	p.both("proj", "push", "--tags") // all there already
+	p.both("proj", "ls-remote", "--tags", "origin")
+	p.both("proj", "tag", "v3")
+	p.write("proj/F", "f\n")
+	p.both("proj", "add", "F")
+	p.both("proj", "commit", "-q", "-m", "four")
+	p.both("proj", "push", "--tags", "origin", "main")
+	p.sameServers()
+	// A tag the remote has elsewhere is rejected without --force; the
+	// accepted refs are reported before it.
+	p.both("proj", "tag", "-f", "v3", "HEAD~1")
+	p.both("proj", "tag", "v4")
+	p.both("proj", "push", "--tags")
+	p.both("proj", "push", "origin", "v4:v5", "v3", "main:zz", "main:aa")
+	p.both("proj", "push", "-f", "origin", "v3")
+	p.sameServers()
+	p.both("proj", "push", "-q", "origin", ":zz", ":aa", ":v5", ":v4")
+	// --dry-run / -n: git's report, nothing sent, no ref moved.
+	p.both("proj", "tag", "dry")
+	p.both("proj", "push", "-n", "--tags")
+	p.both("proj", "push", "--dry-run", "origin", "main:dry-branch", ":v3")
+	p.both("proj", "push", "-n", "-u", "origin", "main:dry-up")
+	p.both("proj", "branch", "-avv")
+	p.sameServers()
+	p.both("proj", "tag", "-d", "dry")
+	// Sources that are HEAD, a detached HEAD or a revision.
+	p.both("proj", "push", "origin", "HEAD:h1")
+	p.both("proj", "push", "origin", "HEAD:refs/heads/h2")
+	p.both("proj", "push", "origin", "main~1:refs/heads/h3")
+	p.both("proj", "push", "origin", "main~1:h4")
+	p.both("proj", "checkout", "-q", "--detach", "HEAD~1")
+	p.both("proj", "push", "origin", "HEAD:h5")
+	p.both("proj", "push", "origin", "HEAD:refs/heads/h5")
+	p.both("proj", "push", "origin", "HEAD:h1")
+	p.both("proj", "push", "origin", "nope:h1")
+	p.both("proj", "checkout", "-q", "main")
+	p.sameServers()
+	p.both("proj", "push", "-q", "origin", ":h1", ":h2", ":h3", ":h5")
+	// --follow-tags: the annotated tags the pushed commits reach, not
+	// the lightweight ones nor those of other commits; push.followTags too.
+	p.both("proj", "checkout", "-q", "-b", "ft")
+	p.write("proj/G", "g\n")
+	p.both("proj", "add", "G")
+	p.both("proj", "commit", "-q", "-m", "five")
+	p.both("proj", "tag", "-a", "ann5", "-m", "five")
+	p.both("proj", "tag", "-a", "ann4", "-m", "four", "HEAD~1")
+	p.both("proj", "tag", "light5")
+	p.both("proj", "checkout", "-q", "-b", "other-side", "HEAD~2")
+	p.both("proj", "tag", "-a", "elsewhere", "-m", "not pushed", "HEAD")
+	p.both("proj", "checkout", "-q", "ft")
+	p.both("proj", "push", "--follow-tags", "origin", "ft")
+	p.both("proj", "tag", "-a", "ann6", "-m", "six")
+	p.both("proj", "config", "push.followTags", "true")
+	p.both("proj", "push", "origin", "ft:ft2")
+	p.both("proj", "push", "--no-follow-tags", "origin", "ft:ft3")
+	p.sameServers()
+	p.both("proj", "checkout", "-q", "main")
+	p.both("proj", "push", "-q", "origin", ":ft", ":ft2", ":ft3", ":ann4", ":ann5", ":ann6")
+	// Deleting: --delete, -d, :ref, by short name or full, tags and
+	// branches, and refs the remote does not have.
+	p.both("proj", "push", "-q", "origin", "main:side", "main:other", "main:third")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "push", "origin", ":side")
+	p.both("proj", "push", "origin", "--delete", "other", "v1")
+	p.both("proj", "push", "-d", "origin", "refs/heads/third")
+	p.both("proj", "branch", "-r")
+	p.both("proj", "push", "origin", ":refs/tags/v2")
+	p.both("proj", "push", "origin", ":light")
+	p.sameServers()
+	p.both("proj", "push", "origin", ":nope")
+	p.both("proj", "push", "--delete", "origin", "nope")
+	p.both("proj", "push", "--delete", "origin")
+	p.both("proj", "push", "--delete")
+	p.both("proj", "ls-remote", "origin")
+	p.sameServers()
+}
+
+// --filter: a spec git does not take gets git's error, fetch in a
+// repository that is no partial clone gets git's, and a partial clone is
+// refused with the reason, before any request and leaving nothing.
+func TestFilter(t *testing.T) {
+	p := newRemotePair(t, 2)
+	u := p.srv.url("proj.git")
+	p.both("", "clone", "-q", u)
+	for _, spec := range []string{"foo", "", "blob:limit=abc", "blob:limit=", "tree:x", "sparse:path=a", "object:type=file"} {
+		p.both("", "clone", "--filter="+spec, u, "f")
+		p.both("proj", "fetch", "--filter="+spec)
+	}
+	p.both("", "clone", "--filter=blob:none", "--filter=foo", u, "f")
+	n := p.srv.requests()
+	config := nookGit(t, p.g, "-C", "proj", "config", "--list")
+	for _, c := range []struct {
+		dir, spec string
+		args      []string
+	}{
+		{"", "blob:none", []string{"clone", "--filter=blob:none", u}},
+		{"", "tree:0", []string{"clone", "--filter", "tree:0", "-q", u, "f"}},
+		{"proj", "blob:limit=1k", []string{"fetch", "--filter=blob:limit=1k"}},
+		{"proj", "object:type=blob", []string{"fetch", "--filter", "object:type=blob", "origin"}},
+	} {
+		out := p.g.Run(bg, c.args, "/workspace/"+c.dir)
+		instead := "clone without --filter (--depth 1 keeps only the latest commit)"
+		if c.args[0] == "fetch" {
+			instead = "fetch without --filter"
+		}
+		want := "fatal: --filter=" + c.spec + ": nook's git cannot make a partial clone: go-git neither asks the server for a filtered pack " +
+			"nor fetches the objects a filter leaves out when a later command needs them; " + instead + "\n"
+		if out.ExitCode != 128 || out.Stdout != "" || out.Stderr != want {
+			t.Errorf("git %v: exit %d\n%q\nwant\n%q", c.args, out.ExitCode, out.Stderr, want)
+		}
+	}
+	if got := nookGit(t, p.g, "-C", "proj", "config", "--list"); got != config {
+		t.Errorf("a refused fetch changed the config:\n%s\nwas\n%s", got, config)
+	}
+	if got := p.srv.requests(); got != n {
+		t.Errorf("a refused clone made %d requests", got-n)
+	}
+	if _, err := p.g.fs.Lstat(bg, "/workspace/f"); err == nil {
+		t.Errorf("a refused clone left /workspace/f")
+	}
+}
