@@ -818,6 +818,39 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					}
 					continue
 				}
+			} else if hasQuotedList(wp.Parts) {
+				// nook: a list expansion ("$@", "${a[@]}") makes a field
+				// per element wherever it is in the quotes ("-$@-" is
+				// "-a", "b-"); with no element, and nothing else in the
+				// quotes, no field.
+				for _, part := range wp.Parts {
+					if pe, ok := part.(*syntax.ParamExp); ok {
+						elems, err := cfg.quotedElemFields(pe)
+						if err != nil {
+							return nil, err
+						}
+						if elems != nil {
+							for i, elem := range elems {
+								if i > 0 {
+									flush()
+								}
+								curField = append(curField, fieldPart{quote: quoteDouble, val: elem})
+							}
+							continue
+						}
+					}
+					wfield, err := cfg.wordField([]syntax.WordPart{part}, quoteDouble)
+					if err != nil {
+						return nil, err
+					}
+					for _, fp := range wfield {
+						if fp.val != "" {
+							fp.quote = quoteDouble
+							curField = append(curField, fp)
+						}
+					}
+				}
+				continue
 			}
 			allowEmpty = true
 			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
@@ -889,6 +922,22 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		fields = append(fields, curField)
 	}
 	return fields, nil
+}
+
+// hasQuotedList reports whether the parts of a double-quoted word hold a
+// list expansion that makes a field per element: "$@", "${a[@]}",
+// "${!a[@]}", "${!prefix@}" (nook).
+func hasQuotedList(parts []syntax.WordPart) bool {
+	for _, part := range parts {
+		pe, ok := part.(*syntax.ParamExp)
+		if !ok || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
+			continue
+		}
+		if pe.Param.Value == "@" || nodeLit(pe.Index) == "@" || (pe.Excl && pe.Names == syntax.NamesPrefixWords) {
+			return true
+		}
+	}
+	return false
 }
 
 // listElems returns the elements of a "*" or "@" expansion of a list, like

@@ -4423,9 +4423,26 @@ hello otter
 		"+ set +x\nhi\n",
 	},
 	{
-		// TODO: bash prints `a[1]=z`, including the subscript.
-		`set -x; a=(x y); a[1]=z`,
-		"+ a=(x y)\n+ a=z\n #IGNORE",
+		// nook: a[i]+=v appends to the element; a[i]=v on an unset name
+		// makes a (sparse) array.
+		`a=(x y); a[1]+=z; a[5]+=q; echo "${a[@]}" "${!a[@]}"; declare -A A; A[k]=v; A[k]+=w; echo ${A[k]}; n[3]=x; echo ${!n[@]} ${#n[@]}`,
+		"x yz q 0 1 5\nvw\n3 1\n",
+	},
+	{
+		// nook: test -v of an element; the subscript is arithmetic.
+		`a[0]=x; a[5]=y; for i in 0 1 5 -1 -6 2+3 @; do test -v "a[$i]"; echo -n $?; done; declare -A A=([k]=1); test -v 'A[k]'; echo -n $?; test -v A; echo $?`,
+		"010000001\n",
+	},
+	{
+		// nook: a quoted list expansion makes a field per element
+		// wherever it is in the quotes.
+		`p() { echo "$# $(printf '<%s>' "$@")"; }; set -- a b; p "-$@-"; b=(v0 v1); b[5]=v5; p "x${b[@]#v}y"; set --; x=; p "$@$x"; p "x$@"`,
+		"2 <-a><b->\n3 <x0><1><5y>\n0 <>\n1 <x>\n",
+	},
+	{
+		// nook: bash prints `a[1]=z`, including the subscript.
+		`set -x; a=(x y); a[1]=z; a[1]+=q; i=1; a[i]=r`,
+		"+ a=(x y)\n+ a[1]=z\n+ a[1]+=q\n+ i=1\n+ a[i]=r\n",
 	},
 	{
 		// TODO: bash prints `a+=bar`, that is, the value being appended

@@ -461,8 +461,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// TODO: there is likely a better way to do this.
 				prev.Local = false
 
-				name, vr := r.assignVal(name, prev, as, "")
-				r.setVarWithIndex(prev, name, as.Index, vr)
+				var vr expand.Variable
+				elemVal := ""
+				if as.Index != nil {
+					// nook: a[i]=v and a[i]+=v set one element.
+					name, vr, elemVal = r.assignElem(name, prev, as)
+				} else {
+					name, vr = r.assignVal(name, prev, as, "")
+					r.setVarWithIndex(prev, name, nil, vr)
+				}
 
 				if !tracingEnabled {
 					continue
@@ -470,10 +477,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 				// Strangely enough, it seems like Bash prints original
 				// source for arrays, but the expanded value otherwise.
-				// Note that, unlike bash, we print neither the subscript
-				// in `x[i]=y` nor just the appended value in `x+=y`.
+				// Note that, unlike bash, we don't print just the
+				// appended value in `x+=y`.
+				op := "="
+				if as.Append {
+					op = "+="
+				}
 				if as.Array != nil {
 					trace.expr(as)
+				} else if as.Index != nil {
+					trace.stringf("%s[%s]%s%s", as.Name.Value, r.subscriptText(as.Index), op, quoteBash(elemVal))
 				} else if as.Value != nil {
 					trace.stringf("%s=%s", name, quoteBash(vr.String()))
 				}
