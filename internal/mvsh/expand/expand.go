@@ -924,6 +924,38 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 	return fields, nil
 }
 
+// What a list expansion with an operator like "${a[@]:-x}" gives (nook).
+const (
+	listElemsOf = iota // the list's elements
+	listWord           // the operator's word, expanded as any expansion is
+)
+
+// listOpWord tells what a list expansion with the operator op gives: the
+// default operators give the elements when the list is set (has an
+// element) or, with a colon, not null (its elements joined are not
+// empty), else their word; the alternative operators give their word in
+// those cases, else the list (no element, or one empty one); errors and
+// assignments are left to the whole expansion.
+func listOpWord(op syntax.ParExpOperator, elems []string) int {
+	set, notNull := len(elems) > 0, strings.Join(elems, " ") != ""
+	switch op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+		if set && (notNull || op == syntax.DefaultUnset) {
+			return listElemsOf
+		}
+		return listWord
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if set && (notNull || op == syntax.AlternateUnset) {
+			return listWord
+		}
+		return listElemsOf
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull,
+		syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		return listWord
+	}
+	return listElemsOf
+}
+
 // hasQuotedList reports whether the parts of a double-quoted word hold a
 // list expansion that makes a field per element: "$@", "${a[@]}",
 // "${!a[@]}", "${!prefix@}" (nook).
@@ -1000,6 +1032,13 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return nil, nil
 	}
 	if elems, star, ok := cfg.listElems(pe); ok {
+		if pe.Exp != nil {
+			switch listOpWord(pe.Exp.Op, elems) {
+			case listWord:
+				// nook: the operator's word takes the list's place.
+				return nil, nil
+			}
+		}
 		// Operators like "${foo[@]#prefix}" apply to each element.
 		elems, err := cfg.perElemOps(pe, elems)
 		if err != nil {

@@ -144,8 +144,12 @@ func execEnv(env expand.Environ) []string {
 				}
 			}
 		}
-		if vr.Exported && vr.Kind == expand.String {
+		switch {
+		case vr.Exported && vr.Kind == expand.String:
 			list = append(list, name+"="+vr.String())
+		case vr.Exported && vr.Kind == expand.NameRef:
+			// nook: an exported nameref is the name it refers to, as bash
+			list = append(list, name+"="+vr.Str)
 		}
 	}
 	return list
@@ -428,11 +432,19 @@ func stringIndex(index syntax.ArithmExpr) bool {
 
 func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign, valType string) (string, expand.Variable) {
 	if n, v := prev.Resolve(r.writeEnv); n != "" {
+		// nook: the variable referred to keeps its own scope.
 		name, prev = n, v
+		prev.Local = false
 	}
 	prev.Set = true
 	if as.Value != nil {
 		s := r.literal(as.Value)
+		if prev.Kind == expand.NameRef && !as.Append {
+			// nook: a reference without a value: assigning gives
+			// it the name it refers to.
+			prev.Str = s
+			return name, prev
+		}
 		if !as.Append {
 			prev.Kind = expand.String
 			if valType == "-n" {
@@ -672,4 +684,13 @@ func (r *Runner) varIsSet(x string) bool {
 	}
 	_, ok := internal.IndexedElem(vr.List, vr.Indexes, k)
 	return ok
+}
+
+// validRefName reports whether s may be what a nameref refers to (nook):
+// a variable name, or an element like a[1]; not a special parameter.
+func validRefName(s string) bool {
+	if name, _, ok := cutElemSubscript(s); ok {
+		s = name
+	}
+	return syntax.ValidName(s)
 }
