@@ -4458,6 +4458,16 @@ hello otter
 		"1 <u>\n1 <[e]>\n1 <e>\n2 <x><y z>\n0 <>\n1 <alt>\n",
 	},
 	{
+		// nook: single quotes in "${x:-word}" are plain characters.
+		`v='a b'; echo "${u:-'$v'}" "${v-'}'}" "${u-'}'}" ${u:-'x'}; f='a b c d'; echo "${f%'c d'}"`,
+		"'a b' a b '}' x\na b \n",
+	},
+	{
+		// nook: the word of an unquoted ${x:-word} keeps its quoting.
+		`p() { echo "$# $(printf '<%s>' "$@")"; }; v='a b'; p ${u:-"a b" c}; p ${u:-'x y'}; p ${u:-"$v"} ${u:-$v}; p ${v:+"1 2" 3}`,
+		"2 <a b><c>\n1 <x y>\n3 <a b><a><b>\n2 <1 2><3>\n",
+	},
+	{
 		// nook: bash prints `a[1]=z`, including the subscript.
 		`set -x; a=(x y); a[1]=z; a[1]+=q; i=1; a[i]=r`,
 		"+ a=(x y)\n+ a[1]=z\n+ a[1]+=q\n+ i=1\n+ a[i]=r\n",
