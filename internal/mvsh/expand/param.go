@@ -395,12 +395,48 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	if orig == "" {
+	// nook: ${x/#pat/r} and ${x/%pat/r} replace a match at the start or
+	// at the end; the parser keeps the # or % as the pattern's first
+	// character, which anchors unless quoted (it may come from an
+	// unquoted expansion, as in bash).
+	anchor := byte(0)
+	if repl.Orig != nil && len(repl.Orig.Parts) > 0 && !repl.All && orig != "" && (orig[0] == '#' || orig[0] == '%') {
+		switch first := repl.Orig.Parts[0].(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+		case *syntax.Lit:
+			if first.Value != "" && first.Value[0] == orig[0] {
+				anchor, orig = orig[0], orig[1:]
+			}
+		default:
+			anchor, orig = orig[0], orig[1:]
+		}
+	}
+	if orig == "" && anchor == 0 {
 		return elems, nil // nothing to replace
 	}
 	with, err := Literal(cfg, repl.With)
 	if err != nil {
 		return nil, err
+	}
+	if anchor != 0 {
+		expr, err := pattern.Regexp(orig, 0)
+		if err != nil {
+			return elems, nil
+		}
+		if anchor == '#' {
+			expr = "^(?:" + expr + ")"
+		} else {
+			expr = "(?:" + expr + ")$"
+		}
+		rx := regexp.MustCompile(expr)
+		out := make([]string, len(elems))
+		for i, elem := range elems {
+			out[i] = elem
+			if loc := rx.FindStringIndex(elem); loc != nil {
+				out[i] = elem[:loc[0]] + with + elem[loc[1]:]
+			}
+		}
+		return out, nil
 	}
 	n := 1
 	if repl.All {

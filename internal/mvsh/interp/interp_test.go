@@ -4468,6 +4468,11 @@ hello otter
 		"2 <a b><c>\n1 <x y>\n3 <a b><a><b>\n2 <1 2><3>\n",
 	},
 	{
+		// nook: ${x/#pat/r} and ${x/%pat/r} are anchored.
+		`s=xx_xx_xx; echo ${s/#xx/yy} ${s/%?xx/_yy} ${s/#/<} ${s/%/>} ${s/\#x/Q} "${s/'#'x/Q}"`,
+		"yy_xx_xx xx_xx_yy <xx_xx_xx xx_xx_xx> xx_xx_xx xx_xx_xx\n",
+	},
+	{
 		// nook: bash prints `a[1]=z`, including the subscript.
 		`set -x; a=(x y); a[1]=z; a[1]+=q; i=1; a[i]=r`,
 		"+ a=(x y)\n+ a[1]=z\n+ a[1]+=q\n+ i=1\n+ a[i]=r\n",
