@@ -1078,6 +1078,34 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 // unquotedElemFields returns the elements of an unquoted "*" or "@" list
 // expansion like $* or ${foo[@]}; ok is false for any other expansion.
 func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool) {
+	if pe.Excl && pe.Param != nil && !pe.Length && pe.Exp == nil && pe.Repl == nil &&
+		(pe.Names == syntax.NamesPrefixWords || (pe.Names == 0 && (nodeLit(pe.Index) == "@" || nodeLit(pe.Index) == "*"))) {
+		// nook: ${!prefix@} and ${!a[@]} give a field per name or key,
+		// each split on its own, also when IFS is empty; with an empty
+		// IFS, ${!a[*]} is its keys joined by spaces, as in bash.
+		star := nodeLit(pe.Index) == "*"
+		if pe.Names == 0 && (!star || cfg.ifs == "") {
+			var keys []string
+			switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
+			case Indexed:
+				keys = vr.indexedKeys()
+			case Associative:
+				keys = slices.Sorted(maps.Keys(vr.Map))
+			default:
+				return nil, false
+			}
+			if star {
+				return []string{strings.Join(keys, " ")}, true
+			}
+			return keys, true
+		} else if pe.Names != 0 {
+			keys, err := cfg.quotedElemFields(pe)
+			if err != nil || keys == nil {
+				return nil, false
+			}
+			return keys, true
+		}
+	}
 	if pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
 		return nil, false
 	}

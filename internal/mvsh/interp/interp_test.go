@@ -4473,6 +4473,16 @@ hello otter
 		"yy_xx_xx xx_xx_yy <xx_xx_xx xx_xx_xx> xx_xx_xx xx_xx_xx\n",
 	},
 	{
+		// nook: unquoted ${!a[@]} and ${!prefix@} with an empty IFS.
+		`p() { echo "$# $(printf '<%s>' "$@")"; }; pf_1=1; pf_2=2; a=(x y); IFS=''; p ${!a[@]}; p ${!pf_@}; p ${!a[*]}`,
+		"2 <0><1>\n2 <pf_1><pf_2>\n1 <0 1>\n",
+	},
+	{
+		// nook: `local` in a pipeline stage or subshell of a function.
+		`f() { { local c=3; echo "c=$c"; } | cat; ( local d=4; echo "d=$d" ); echo "${c-unset}"; }; f`,
+		"c=3\nd=4\nunset\n",
+	},
+	{
 		// nook: bash prints `a[1]=z`, including the subscript.
 		`set -x; a=(x y); a[1]=z; a[1]+=q; i=1; a[i]=r`,
 		"+ a=(x y)\n+ a[1]=z\n+ a[1]+=q\n+ i=1\n+ a[i]=r\n",
