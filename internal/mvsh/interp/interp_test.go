@@ -4483,6 +4483,11 @@ hello otter
 		"c=3\nd=4\nunset\n",
 	},
 	{
+		// nook: LINENO in arithmetic.
+		"echo one\n(( x = LINENO ))\necho $x $((LINENO + 1))",
+		"one\n2 4\n",
+	},
+	{
 		// nook: bash prints `a[1]=z`, including the subscript.
 		`set -x; a=(x y); a[1]=z; a[1]+=q; i=1; a[i]=r`,
 		"+ a=(x y)\n+ a[1]=z\n+ a[1]+=q\n+ i=1\n+ a[i]=r\n",
