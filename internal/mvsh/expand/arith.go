@@ -21,6 +21,14 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		if str == "LINENO" {
+			// nook: as in ${LINENO}, the line of the expression (of
+			// the command, inside a trap).
+			if cfg.LineOverride != 0 {
+				return int(cfg.LineOverride), nil
+			}
+			return int(expr.Pos().Line()), nil
+		}
 		// recursively fetch vars
 		i := 0
 		for syntax.ValidName(str) {

@@ -199,7 +199,8 @@ const maxNameRefDepth = 100
 func (v Variable) Resolve(env Environ) (string, Variable) {
 	name := ""
 	for range maxNameRefDepth {
-		if v.Kind != NameRef {
+		if v.Kind != NameRef || v.Str == "" {
+			// nook: a reference without a value refers to nothing yet.
 			return name, v
 		}
 		name = v.Str // keep name for the next iteration

@@ -764,10 +764,29 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			flush()
 		}
 	}
-	for i, wp := range wps {
+	// part adds one part of the word; inExp is set for the parts of the word
+	// of ${x:-word} put in the expansion's place (nook).
+	var part func(i int, wp syntax.WordPart, inExp bool) error
+	part = func(i int, wp syntax.WordPart, inExp bool) error {
 		switch wp := wp.(type) {
 		case *syntax.Lit:
 			s := wp.Value
+			if inExp {
+				// Text in the word of ${x:-word} is split as the
+				// expansion's result is; escaped characters are not.
+				for {
+					i := strings.IndexByte(s, '\\')
+					if i < 0 || i == len(s)-1 {
+						break
+					}
+					_, size := utf8.DecodeRuneInString(s[i+1:])
+					splitAdd(s[:i])
+					curField = append(curField, fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]})
+					s = s[i+1+size:]
+				}
+				splitAdd(s)
+				return nil
+			}
 			if i == 0 {
 				prefix, rest := cfg.expandUser(s, len(wps) > 1)
 				curField = append(curField, fieldPart{
@@ -804,7 +823,7 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				pe, _ := wp.Parts[0].(*syntax.ParamExp)
 				elems, err := cfg.quotedElemFields(pe)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if elems != nil {
 					for i, elem := range elems {
@@ -816,19 +835,64 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 							val:   elem,
 						})
 					}
-					continue
+					return nil
 				}
+			} else if hasQuotedList(wp.Parts) {
+				// nook: a list expansion ("$@", "${a[@]}") makes a field
+				// per element wherever it is in the quotes ("-$@-" is
+				// "-a", "b-"); with no element, and nothing else in the
+				// quotes, no field.
+				for _, part := range wp.Parts {
+					if pe, ok := part.(*syntax.ParamExp); ok {
+						elems, err := cfg.quotedElemFields(pe)
+						if err != nil {
+							return err
+						}
+						if elems != nil {
+							for i, elem := range elems {
+								if i > 0 {
+									flush()
+								}
+								curField = append(curField, fieldPart{quote: quoteDouble, val: elem})
+							}
+							continue
+						}
+					}
+					wfield, err := cfg.wordField([]syntax.WordPart{part}, quoteDouble)
+					if err != nil {
+						return err
+					}
+					for _, fp := range wfield {
+						if fp.val != "" {
+							fp.quote = quoteDouble
+							curField = append(curField, fp)
+						}
+					}
+				}
+				return nil
 			}
 			allowEmpty = true
 			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			for _, part := range wfield {
 				part.quote = quoteDouble
 				curField = append(curField, part)
 			}
 		case *syntax.ParamExp:
+			if applies, err := cfg.expWordApplies(wp); err != nil {
+				return err
+			} else if applies {
+				// nook: the word of ${x:-word} takes the expansion's
+				// place with its quoting: ${u:-"a b" c} is "a b", c.
+				for _, wp2 := range wp.Exp.Word.Parts {
+					if err := part(1, wp2, true); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
 			if elems, ok := cfg.unquotedElemFields(wp); ok {
 				// Unquoted "*" or "@" expansions produce one field per
 				// element; joining and re-splitting them would lose
@@ -839,34 +903,34 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 					}
 					splitAdd(elem)
 				}
-				continue
+				return nil
 			}
 			val, err := cfg.paramExp(wp)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			splitAdd(val)
 		case *syntax.CmdSubst:
 			val, err := cfg.cmdSubst(wp)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			splitAdd(val)
 		case *syntax.ArithmExp:
 			n, err := Arithm(cfg, wp.X)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			curField = append(curField, fieldPart{val: strconv.Itoa(n)})
 		case *syntax.ProcSubst:
 			path, err := cfg.ProcSubst(wp)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			splitAdd(path)
 		case *syntax.ExtGlob:
 			if !cfg.ExtGlob {
-				return nil, fmt.Errorf("extended globbing operator used without the \"extglob\" option set")
+				return fmt.Errorf("extended globbing operator used without the \"extglob\" option set")
 			}
 			// We don't translate or interpret the pattern here in any way;
 			// that's done later when globbing takes place via [pattern.Regexp].
@@ -877,11 +941,17 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			// It's not like other globbing operators like `*` or `**` get their own nodes.
 			egParts, err := cfg.extGlobParts(wp) // nook
 			if err != nil {
-				return nil, err
+				return err
 			}
 			curField = append(curField, egParts...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
+		}
+		return nil
+	}
+	for i, wp := range wps {
+		if err := part(i, wp, false); err != nil {
+			return nil, err
 		}
 	}
 	flush()
@@ -889,6 +959,97 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		fields = append(fields, curField)
 	}
 	return fields, nil
+}
+
+// expWordApplies reports whether the word of an unquoted ${x-word},
+// ${x:-word}, ${x+word} or ${x:+word} is what it gives (nook): x unset
+// (or null, with a colon) for the default, set (and not null) for the
+// alternative. It is false for the other operators, lists, and any
+// expansion with more than a name and an optional subscript.
+func (cfg *Config) expWordApplies(pe *syntax.ParamExp) (bool, error) {
+	if pe.Exp == nil || pe.Exp.Word == nil || pe.Param == nil || pe.Length || pe.Excl || pe.Width ||
+		pe.IsSet || pe.Slice != nil || pe.Repl != nil || pe.Flags != nil {
+		return false, nil
+	}
+	op := pe.Exp.Op
+	switch op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+	default:
+		return false, nil
+	}
+	name := pe.Param.Value
+	switch lit := nodeLit(pe.Index); {
+	case name == "@" || name == "*" || name == "LINENO" || lit == "@" || lit == "*":
+		return false, nil
+	}
+	vr := cfg.Env.Get(name)
+	if n, v := vr.Resolve(cfg.Env); n != "" {
+		if strings.Contains(n, "[") {
+			return false, nil
+		}
+		vr = v
+	}
+	str, set, err := cfg.varInd(vr, pe.Index)
+	if err != nil {
+		return false, err
+	}
+	switch op {
+	case syntax.DefaultUnset:
+		return !set, nil
+	case syntax.DefaultUnsetOrNull:
+		return !set || str == "", nil
+	case syntax.AlternateUnset:
+		return set, nil
+	}
+	return set && str != "", nil
+}
+
+// What a list expansion with an operator like "${a[@]:-x}" gives (nook).
+const (
+	listElemsOf = iota // the list's elements
+	listWord           // the operator's word, expanded as any expansion is
+)
+
+// listOpWord tells what a list expansion with the operator op gives: the
+// default operators give the elements when the list is set (has an
+// element) or, with a colon, not null (its elements joined are not
+// empty), else their word; the alternative operators give their word in
+// those cases, else the list (no element, or one empty one); errors and
+// assignments are left to the whole expansion.
+func listOpWord(op syntax.ParExpOperator, elems []string) int {
+	set, notNull := len(elems) > 0, strings.Join(elems, " ") != ""
+	switch op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+		if set && (notNull || op == syntax.DefaultUnset) {
+			return listElemsOf
+		}
+		return listWord
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if set && (notNull || op == syntax.AlternateUnset) {
+			return listWord
+		}
+		return listElemsOf
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull,
+		syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		return listWord
+	}
+	return listElemsOf
+}
+
+// hasQuotedList reports whether the parts of a double-quoted word hold a
+// list expansion that makes a field per element: "$@", "${a[@]}",
+// "${!a[@]}", "${!prefix@}" (nook).
+func hasQuotedList(parts []syntax.WordPart) bool {
+	for _, part := range parts {
+		pe, ok := part.(*syntax.ParamExp)
+		if !ok || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
+			continue
+		}
+		if pe.Param.Value == "@" || nodeLit(pe.Index) == "@" || (pe.Excl && pe.Names == syntax.NamesPrefixWords) {
+			return true
+		}
+	}
+	return false
 }
 
 // listElems returns the elements of a "*" or "@" expansion of a list, like
@@ -917,6 +1078,34 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 // unquotedElemFields returns the elements of an unquoted "*" or "@" list
 // expansion like $* or ${foo[@]}; ok is false for any other expansion.
 func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool) {
+	if pe.Excl && pe.Param != nil && !pe.Length && pe.Exp == nil && pe.Repl == nil &&
+		(pe.Names == syntax.NamesPrefixWords || (pe.Names == 0 && (nodeLit(pe.Index) == "@" || nodeLit(pe.Index) == "*"))) {
+		// nook: ${!prefix@} and ${!a[@]} give a field per name or key,
+		// each split on its own, also when IFS is empty; with an empty
+		// IFS, ${!a[*]} is its keys joined by spaces, as in bash.
+		star := nodeLit(pe.Index) == "*"
+		if pe.Names == 0 && (!star || cfg.ifs == "") {
+			var keys []string
+			switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
+			case Indexed:
+				keys = vr.indexedKeys()
+			case Associative:
+				keys = slices.Sorted(maps.Keys(vr.Map))
+			default:
+				return nil, false
+			}
+			if star {
+				return []string{strings.Join(keys, " ")}, true
+			}
+			return keys, true
+		} else if pe.Names != 0 {
+			keys, err := cfg.quotedElemFields(pe)
+			if err != nil || keys == nil {
+				return nil, false
+			}
+			return keys, true
+		}
+	}
 	if pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
 		return nil, false
 	}
@@ -951,6 +1140,13 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 		return nil, nil
 	}
 	if elems, star, ok := cfg.listElems(pe); ok {
+		if pe.Exp != nil {
+			switch listOpWord(pe.Exp.Op, elems) {
+			case listWord:
+				// nook: the operator's word takes the list's place.
+				return nil, nil
+			}
+		}
 		// Operators like "${foo[@]#prefix}" apply to each element.
 		elems, err := cfg.perElemOps(pe, elems)
 		if err != nil {

@@ -90,6 +90,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	orig := vr
 	if n, v := vr.Resolve(cfg.Env); n != "" {
 		name, vr = n, v
+		// nook: a reference to an element, like `declare -n r='a[2]'`.
+		if base, sub, ok := cutSubscript(name); ok && index == nil {
+			name, vr = base, cfg.Env.Get(base)
+			if index = subscriptExpr(sub, vr.Kind); index == nil {
+				return "", fmt.Errorf("%s: bad array subscript", n)
+			}
+		}
 	}
 	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
 		return "", UnsetParameterError{
@@ -146,6 +153,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	}
 	if !indexAllElements {
 		elems = []string{str}
+	} else {
+		// nook: ${a[@]-x} takes a as unset when it has no element.
+		set = len(elems) > 0
 	}
 
 	switch {
@@ -359,16 +369,20 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
 	case pe.Exp != nil:
-		arg, err := cfg.expArg(pe.Exp)
-		if err != nil {
-			return nil, err
-		}
 		switch op := pe.Exp.Op; op {
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+			arg, err := cfg.expArg(pe.Exp)
+			if err != nil {
+				return nil, err
+			}
 			return cfg.removePatternElems(op, arg, elems), nil
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
+			arg, err := cfg.expArg(pe.Exp)
+			if err != nil {
+				return nil, err
+			}
 			return cfg.caseConvElems(op, arg, elems), nil
 		}
 	}
@@ -381,12 +395,48 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	if orig == "" {
+	// nook: ${x/#pat/r} and ${x/%pat/r} replace a match at the start or
+	// at the end; the parser keeps the # or % as the pattern's first
+	// character, which anchors unless quoted (it may come from an
+	// unquoted expansion, as in bash).
+	anchor := byte(0)
+	if repl.Orig != nil && len(repl.Orig.Parts) > 0 && !repl.All && orig != "" && (orig[0] == '#' || orig[0] == '%') {
+		switch first := repl.Orig.Parts[0].(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+		case *syntax.Lit:
+			if first.Value != "" && first.Value[0] == orig[0] {
+				anchor, orig = orig[0], orig[1:]
+			}
+		default:
+			anchor, orig = orig[0], orig[1:]
+		}
+	}
+	if orig == "" && anchor == 0 {
 		return elems, nil // nothing to replace
 	}
 	with, err := Literal(cfg, repl.With)
 	if err != nil {
 		return nil, err
+	}
+	if anchor != 0 {
+		expr, err := pattern.Regexp(orig, 0)
+		if err != nil {
+			return elems, nil
+		}
+		if anchor == '#' {
+			expr = "^(?:" + expr + ")"
+		} else {
+			expr = "(?:" + expr + ")$"
+		}
+		rx := regexp.MustCompile(expr)
+		out := make([]string, len(elems))
+		for i, elem := range elems {
+			out[i] = elem
+			if loc := rx.FindStringIndex(elem); loc != nil {
+				out[i] = elem[:loc[0]] + with + elem[loc[1]:]
+			}
+		}
+		return out, nil
 	}
 	n := 1
 	if repl.All {
@@ -498,9 +548,9 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		case "@", "*":
 			strs := slices.Sorted(maps.Values(vr.Map))
 			if lit == "*" {
-				return cfg.ifsJoin(strs), vr.IsSet(), nil
+				return cfg.ifsJoin(strs), len(strs) > 0, nil
 			}
-			return strings.Join(strs, " "), vr.IsSet(), nil
+			return strings.Join(strs, " "), len(strs) > 0, nil
 		}
 		val, err := Literal(cfg, idx.(*syntax.Word))
 		if err != nil {
@@ -600,4 +650,28 @@ func (cfg *Config) expArg(exp *syntax.Expansion) (string, error) {
 		return cfg.fieldJoin(field), nil
 	}
 	return Literal(cfg, exp.Word)
+}
+
+// cutSubscript splits an element like `a[3]` into the array's name and the
+// subscript between the brackets (nook).
+func cutSubscript(s string) (name, sub string, ok bool) {
+	i := strings.IndexByte(s, '[')
+	if i > 0 && strings.HasSuffix(s, "]") && syntax.ValidName(s[:i]) {
+		return s[:i], s[i+1 : len(s)-1], true
+	}
+	return "", "", false
+}
+
+// subscriptExpr parses a subscript kept as text: an arithmetic expression
+// for an indexed array, the key as it is for an associative one; nil when
+// it does not parse (nook).
+func subscriptExpr(sub string, kind ValueKind) syntax.ArithmExpr {
+	if kind == Associative || sub == "@" || sub == "*" {
+		return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}
+	}
+	expr, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
+	if err != nil || expr == nil {
+		return nil
+	}
+	return expr
 }

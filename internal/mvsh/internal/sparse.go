@@ -19,6 +19,20 @@ func IndexedMax(list []string, indexes []int) int {
 	return len(list) - 1
 }
 
+// IndexedElem returns the element at index k and whether it is set.
+func IndexedElem(list []string, indexes []int, k int) (string, bool) {
+	if indexes == nil {
+		if k >= 0 && k < len(list) {
+			return list[k], true
+		}
+		return "", false
+	}
+	if pos, ok := slices.BinarySearch(indexes, k); ok {
+		return list[pos], true
+	}
+	return "", false
+}
+
 // SetIndexedElem returns list and indexes with the element at index k set,
 // converting a dense array to a sparse one when setting index k would
 // otherwise leave a hole. The index k must not be negative.

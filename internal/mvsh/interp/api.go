@@ -1141,6 +1141,8 @@ func (r *Runner) subshell(background bool) *Runner {
 		panicHandler:   r.panicHandler,    // nook
 		internalCmd:    r.internalCmd,     // nook
 		fds:            maps.Clone(r.fds), // nook
+		inFunc:         r.inFunc,          // nook: `local` in a pipeline stage
+		inSource:       r.inSource,        // nook
 		exit:           r.exit,
 		lastExit:       r.lastExit,
 

@@ -211,28 +211,44 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "unset":
 		vars := true
 		funcs := true
+		refs := false // nook: -n unsets a nameref itself
 	unsetOpts:
-		for i, arg := range args {
-			switch arg {
+		for len(args) > 0 {
+			switch args[0] {
 			case "-v":
 				funcs = false
 			case "-f":
 				vars = false
+			case "-n":
+				refs = true
+			case "--":
+				args = args[1:]
+				break unsetOpts
 			default:
-				args = args[i:]
 				break unsetOpts
 			}
+			args = args[1:]
 		}
 
+		// nook: an element's error (a bad subscript) is the status.
+		r.exit.code = 0
 		for _, arg := range args {
-			if name, sub, ok := cutElemSubscript(arg); vars && ok {
-				r.unsetElem(name, sub)
-			} else if vars && r.lookupVar(arg).IsSet() {
-				r.delVar(arg)
+			name := arg
+			if vars && !refs {
+				// nook: unsetting a nameref unsets what it refers to.
+				if n, _ := r.lookupVar(arg).Resolve(r.writeEnv); n != "" {
+					name = n
+				}
+			}
+			if base, sub, ok := cutElemSubscript(name); vars && ok {
+				r.unsetElem(base, sub)
+			} else if vars && r.lookupVar(name).Declared() {
+				r.delVar(name)
 			} else if _, ok := r.Funcs[arg]; ok && funcs {
 				delete(r.Funcs, arg)
 			}
 		}
+		exit.code = r.exit.code
 	case "echo":
 		newline, doExpand := true, false
 	echoOpts:

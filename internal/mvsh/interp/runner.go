@@ -461,8 +461,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// TODO: there is likely a better way to do this.
 				prev.Local = false
 
-				name, vr := r.assignVal(name, prev, as, "")
-				r.setVarWithIndex(prev, name, as.Index, vr)
+				var vr expand.Variable
+				elemVal := ""
+				if as.Index != nil {
+					// nook: a[i]=v and a[i]+=v set one element.
+					name, vr, elemVal = r.assignElem(name, prev, as)
+				} else {
+					name, vr = r.assignVal(name, prev, as, "")
+					r.setVarWithIndex(prev, name, nil, vr)
+				}
 
 				if !tracingEnabled {
 					continue
@@ -470,10 +477,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 				// Strangely enough, it seems like Bash prints original
 				// source for arrays, but the expanded value otherwise.
-				// Note that, unlike bash, we print neither the subscript
-				// in `x[i]=y` nor just the appended value in `x+=y`.
+				// Note that, unlike bash, we don't print just the
+				// appended value in `x+=y`.
+				op := "="
+				if as.Append {
+					op = "+="
+				}
 				if as.Array != nil {
 					trace.expr(as)
+				} else if as.Index != nil {
+					trace.stringf("%s[%s]%s%s", as.Name.Value, r.subscriptText(as.Index), op, quoteBash(elemVal))
 				} else if as.Value != nil {
 					trace.stringf("%s=%s", name, quoteBash(vr.String()))
 				}
@@ -767,6 +780,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					modes = append(modes, flag)
 				case "-a", "-A", "-n":
 					valType = flag
+				case "+x", "+n": // nook: take the attribute off
+					modes = append(modes, flag)
+				case "+a", "+A", "+r":
+					// bash refuses to take these off; the value stays
 				case "-g":
 					global = true
 				case "-f", "-p":
@@ -841,13 +858,39 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				continue
 			}
 			vr := r.lookupVar(name)
-			if as.Naked {
-				if valType == "-A" {
-					vr.Kind = expand.Associative
-				} else {
-					vr.Kind = expand.KeepValue
+			switch {
+			case as.Naked && valType == "-A":
+				vr.Kind = expand.Associative
+			case as.Naked && valType == "-n":
+				// nook: `declare -n ref` makes ref's value the name
+				// it refers to.
+				if vr.Kind == expand.String || vr.Kind == expand.Unknown {
+					if vr.IsSet() && !validRefName(vr.Str) {
+						r.errf("%s: `%s': invalid variable name for name reference\n", cm.Variant.Value, vr.Str)
+						r.exit.code = 1
+						continue
+					}
+					vr.Kind = expand.NameRef
 				}
-			} else {
+			case as.Naked && slices.Contains(modes, "+n") && vr.Kind == expand.NameRef:
+				vr.Kind = expand.String
+			case as.Naked:
+				vr.Kind = expand.KeepValue
+			case valType == "-n" && as.Array == nil:
+				// nook: `declare -n ref=x` sets the reference itself,
+				// not what an earlier one referred to.
+				target := ""
+				if as.Value != nil {
+					target = r.literal(as.Value)
+				}
+				if !validRefName(target) {
+					r.errf("%s: `%s': invalid variable name for name reference\n", cm.Variant.Value, target)
+					r.exit.code = 1
+					continue
+				}
+				vr.Kind, vr.Str, vr.Set = expand.NameRef, target, true
+				vr.List, vr.Indexes, vr.Map = nil, nil, nil
+			default:
 				name, vr = r.assignVal(name, vr, as, valType)
 			}
 			if global {
@@ -861,6 +904,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr.Exported = true
 				case "-r":
 					vr.ReadOnly = true
+				case "+x":
+					vr.Exported = false
 				}
 			}
 			r.setVar(name, vr)

@@ -144,8 +144,12 @@ func execEnv(env expand.Environ) []string {
 				}
 			}
 		}
-		if vr.Exported && vr.Kind == expand.String {
+		switch {
+		case vr.Exported && vr.Kind == expand.String:
 			list = append(list, name+"="+vr.String())
+		case vr.Exported && vr.Kind == expand.NameRef:
+			// nook: an exported nameref is the name it refers to, as bash
+			list = append(list, name+"="+vr.Str)
 		}
 	}
 	return list
@@ -428,11 +432,19 @@ func stringIndex(index syntax.ArithmExpr) bool {
 
 func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign, valType string) (string, expand.Variable) {
 	if n, v := prev.Resolve(r.writeEnv); n != "" {
+		// nook: the variable referred to keeps its own scope.
 		name, prev = n, v
+		prev.Local = false
 	}
 	prev.Set = true
 	if as.Value != nil {
 		s := r.literal(as.Value)
+		if prev.Kind == expand.NameRef && !as.Append {
+			// nook: a reference without a value: assigning gives
+			// it the name it refers to.
+			prev.Str = s
+			return name, prev
+		}
 		if !as.Append {
 			prev.Kind = expand.String
 			if valType == "-n" {
@@ -543,4 +555,142 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	prev.List = list
 	prev.Indexes = indexes
 	return name, prev
+}
+
+// assignElem carries out `a[i]=v` and `a[i]+=v` (nook): it sets the element
+// of the array, or appends v to it; a string is element 0 of the array it
+// becomes, and a name not yet set becomes an indexed array. It returns the
+// name set (after namerefs), the variable as it is now, and the value
+// the assignment gave (before any append).
+func (r *Runner) assignElem(name string, prev expand.Variable, as *syntax.Assign) (_ string, _ expand.Variable, given string) {
+	if n, v := prev.Resolve(r.writeEnv); n != "" {
+		name, prev = n, v
+	}
+	val := ""
+	if as.Value != nil {
+		val = r.literal(as.Value)
+	}
+	given = val
+	switch prev.Kind {
+	case expand.Associative:
+		w, ok := as.Index.(*syntax.Word)
+		if !ok {
+			r.errf("%s: bad array subscript\n", name)
+			r.exit.code = 1
+			return name, prev, given
+		}
+		k := r.literal(w)
+		m := maps.Clone(prev.Map)
+		if m == nil {
+			m = make(map[string]string, 1)
+		}
+		if as.Append {
+			val = m[k] + val
+		}
+		m[k] = val
+		prev.Map = m
+	default:
+		var list []string
+		var indexes []int
+		switch prev.Kind {
+		case expand.String:
+			if prev.Set {
+				list = []string{prev.Str}
+			}
+		case expand.Indexed:
+			list, indexes = slices.Clone(prev.List), slices.Clone(prev.Indexes)
+		}
+		k := r.arithm(as.Index)
+		if k < 0 {
+			// Negative indices count from one past the maximum index.
+			if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
+				r.errf("%s[%d]: bad array subscript\n", name, k-internal.IndexedMax(list, indexes)-1)
+				r.exit.code = 1
+				return name, prev, given
+			}
+		}
+		if as.Append {
+			old, _ := internal.IndexedElem(list, indexes, k)
+			val = old + val
+		}
+		prev.Kind = expand.Indexed
+		prev.List, prev.Indexes = internal.SetIndexedElem(list, indexes, k, val)
+	}
+	prev.Set = true
+	r.setVar(name, prev)
+	return name, prev, given
+}
+
+// subscriptText is a subscript as xtrace shows it: a word as written, an
+// expression by its value.
+func (r *Runner) subscriptText(index syntax.ArithmExpr) string {
+	if w, ok := index.(*syntax.Word); ok {
+		var b strings.Builder
+		if err := syntax.NewPrinter().Print(&b, w); err == nil {
+			return b.String()
+		}
+	}
+	return strconv.Itoa(r.arithm(index))
+}
+
+// varIsSet is `test -v x` (nook): x is a name or an element `a[sub]`. An
+// array's name alone stands for its element 0 (key "0" of an associative
+// one); an indexed subscript is an arithmetic expression, negative ones
+// counting back from the end; `a[@]` and `a[*]` of an indexed array or a
+// string are set when any element is (of an associative array, they are
+// keys like any other).
+func (r *Runner) varIsSet(x string) bool {
+	name, sub, hasSub := cutElemSubscript(x)
+	if !hasSub {
+		name = x
+	}
+	if !syntax.ValidName(name) {
+		return false
+	}
+	vr := r.lookupVar(name)
+	if n, v := vr.Resolve(r.writeEnv); n != "" {
+		name, vr = n, v
+	}
+	if !vr.IsSet() {
+		return false
+	}
+	if vr.Kind == expand.Associative {
+		if !hasSub {
+			sub = "0"
+		}
+		_, ok := vr.Map[sub]
+		return ok
+	}
+	if hasSub && (sub == "@" || sub == "*") {
+		return vr.Kind != expand.Indexed || len(vr.List) > 0
+	}
+	k := 0
+	if hasSub {
+		expr, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
+		if err != nil || expr == nil {
+			return false
+		}
+		k = r.arithm(expr)
+	}
+	if k < 0 && vr.Kind == expand.Indexed {
+		k += internal.IndexedMax(vr.List, vr.Indexes) + 1
+	}
+	if k < 0 {
+		r.errf("%s: bad array subscript\n", name)
+		return false
+	}
+	if vr.Kind != expand.Indexed {
+		return k == 0
+	}
+	_, ok := internal.IndexedElem(vr.List, vr.Indexes, k)
+	return ok
+}
+
+// validRefName reports whether s may be what a nameref refers to (nook):
+// a variable name, or an element like a[1]; not a special parameter.
+func validRefName(s string) bool {
+	if name, _, ok := cutElemSubscript(s); ok {
+		s = name
+	}
+	return syntax.ValidName(s)
 }

@@ -226,8 +226,18 @@ func (p *Parser) nextKeepSpaces() {
 	case paramExpExp:
 		switch r {
 		case '}':
+			if p.sglOpen {
+				p.advanceLitOther(r) // nook: between single quotes
+				break
+			}
 			p.tok = p.paramToken(r)
-		case '`', '"', '$', '\'':
+		case '\'':
+			if p.sglLit {
+				p.advanceLitOther(r)
+				break
+			}
+			p.tok = p.regToken(r)
+		case '`', '"', '$':
 			p.tok = p.regToken(r)
 		default:
 			p.advanceLitOther(r)
@@ -1041,9 +1051,18 @@ loop:
 		case '\\': // escaped byte follows
 			p.rune()
 		case '\'', '"', '`', '$':
+			if r == '\'' && p.sglLit && p.quote == paramExpExp {
+				// nook: a plain character here, though a } between
+				// two of them does not end the expansion
+				p.sglOpen = !p.sglOpen
+				continue
+			}
 			tok = _Lit
 			break loop
 		case '}':
+			if p.sglOpen && p.quote == paramExpExp {
+				continue // nook: see above
+			}
 			if p.quote&allParamExp != 0 {
 				break loop
 			}

@@ -499,8 +499,15 @@ type Parser struct {
 
 	pos Pos // position of tok
 
-	quote   quoteState // current lexer state
-	eqlOffs int        // position of '=' in [Parser.val] when [Parser.tok].isLit is true
+	quote quoteState // current lexer state
+
+	// sglLit is set while lexing the word of ${x-word} (and :-, +, =, ?)
+	// inside double quotes, where a single quote is a plain character,
+	// as in bash (nook).
+	sglLit bool
+	// sglOpen is set between two such single quotes.
+	sglOpen bool
+	eqlOffs int // position of '=' in [Parser.val] when [Parser.tok].isLit is true
 
 	keepComments bool
 	lang         LangVariant
@@ -698,16 +705,18 @@ const (
 type saveState struct {
 	quote       quoteState
 	buriedHdocs int
+	sglLit      bool
+	sglOpen     bool
 }
 
 func (p *Parser) preNested(quote quoteState) (s saveState) {
-	s.quote, s.buriedHdocs = p.quote, p.buriedHdocs
-	p.buriedHdocs, p.quote = len(p.heredocs), quote
+	s.quote, s.buriedHdocs, s.sglLit, s.sglOpen = p.quote, p.buriedHdocs, p.sglLit, p.sglOpen
+	p.buriedHdocs, p.quote, p.sglLit, p.sglOpen = len(p.heredocs), quote, false, false
 	return s
 }
 
 func (p *Parser) postNested(s saveState) {
-	p.quote, p.buriedHdocs = s.quote, s.buriedHdocs
+	p.quote, p.buriedHdocs, p.sglLit, p.sglOpen = s.quote, s.buriedHdocs, s.sglLit, s.sglOpen
 }
 
 func (p *Parser) unquotedWordBytes(w *Word) ([]byte, bool) {
@@ -1651,9 +1660,17 @@ zshPrefixLoop:
 		default:
 			pe.Exp = p.paramExpExp()
 		}
-	case plus, colPlus, minus, colMinus, quest, colQuest, assgn, colAssgn,
-		perc, dblPerc, hash, dblHash, colHash, colPipe, colStar:
+	case plus, colPlus, minus, colMinus, quest, colQuest, assgn, colAssgn:
+		// nook: in "${x-'a'}" the single quotes are kept as characters.
+		saved, savedOpen := p.sglLit, p.sglOpen
+		p.sglLit, p.sglOpen = saved || old == dblQuotes, false
 		pe.Exp = p.paramExpExp()
+		p.sglLit, p.sglOpen = saved, savedOpen
+	case perc, dblPerc, hash, dblHash, colHash, colPipe, colStar:
+		saved, savedOpen := p.sglLit, p.sglOpen
+		p.sglLit, p.sglOpen = false, false
+		pe.Exp = p.paramExpExp()
+		p.sglLit, p.sglOpen = saved, savedOpen
 	case _EOF:
 	default:
 		if paramNameRune(tokRune) {
