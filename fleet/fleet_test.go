@@ -54,6 +54,13 @@ func freeAddrs(t *testing.T, n int) []string {
 // clustered over 127.0.0.1.
 func startFleet(t *testing.T) []*Node {
 	t.Helper()
+	return startFleetWith(t, nil)
+}
+
+// startFleetWith is startFleet with each node's options adjusted by set
+// (i: 0..2), when not nil.
+func startFleetWith(t *testing.T, set func(i int, o *Options)) []*Node {
+	t.Helper()
 	routes := freeAddrs(t, 3)
 	nodes := make([]*Node, 3)
 	errs := make([]error, 3)
@@ -63,7 +70,7 @@ func startFleet(t *testing.T) []*Node {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			nodes[i], errs[i] = Start(context.Background(), Options{
+			o := Options{
 				Name:          fmt.Sprintf("n%d", i+1),
 				DataDir:       t.TempDir(),
 				ClusterListen: routes[i],
@@ -72,7 +79,11 @@ func startFleet(t *testing.T) []*Node {
 				CallTimeout:   20 * time.Second,
 				StartTimeout:  40 * time.Second,
 				SnapshotEvery: testSnapshotEvery,
-			})
+			}
+			if set != nil {
+				set(i, &o)
+			}
+			nodes[i], errs[i] = Start(context.Background(), o)
 		}()
 	}
 	wg.Wait()

@@ -300,7 +300,16 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 		return errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
 	}
 	o.tail = walTail{path: path + "-wal"}
-	wopts := append(append([]nook.Option{}, n.opts.Workspace...), nook.WithCommitHook(func(c *sqlite3.Conn) error { return n.ship(o, c) }))
+	// The copy is ours alone (restored from the log): the runs an earlier
+	// owner left running are interrupted, and resumed here by their
+	// policy (run failover).
+	wopts := append(append([]nook.Option{}, n.opts.Workspace...),
+		nook.WithCommitHook(func(c *sqlite3.Conn) error { return n.ship(o, c) }),
+		nook.WithSoleOwner(), nook.WithRecover())
+	if o.marked, err = n.hasRuns(ctx, ws); err != nil {
+		release()
+		return errorf("acquire", ws, vfs.EIO, err, "reading %s", RunsBucket)
+	}
 	if o.ws, err = nook.Open(ctx, path, wopts...); err != nil {
 		release()
 		return errorf("acquire", ws, vfs.Code(err), err, "opening the workspace")
@@ -442,6 +451,7 @@ func (n *Node) renew(o *owned) {
 			o.mu.Lock()
 			o.rev, o.validTo = nrev, start.Add(ttl)
 			o.mu.Unlock()
+			n.syncRuns(o)
 			continue
 		}
 		if wrongLastSeq(err) || errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyExists) {
@@ -516,6 +526,13 @@ func (n *Node) serveLocked(ctx context.Context, o *owned, tool string, args json
 	if t := o.set.Tool(tool); t != nil && !t.Annotations.ReadOnly {
 		if err := n.appendCall(ctx, o, tool, args); err != nil {
 			return nil, err
+		}
+		if runTools[tool] {
+			done, err := n.markRuns(ctx, o)
+			if err != nil {
+				return nil, err
+			}
+			defer done()
 		}
 	} else if err := n.checkLease(o); err != nil {
 		return nil, err
