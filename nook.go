@@ -39,8 +39,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/nookdev/nook/internal/wsdb"
 	"github.com/nookdev/nook/journal"
 	"github.com/nookdev/nook/runtime"
@@ -63,7 +61,7 @@ type config struct {
 	limits   vfs.Limits
 	clock    func() time.Time
 	syncFull bool
-	onCommit func(*sqlite3.Conn) error
+	onCommit func(Commit) error
 	mounts   []mountSpec
 	runtime  runtime.Options
 	recover  bool

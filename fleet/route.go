@@ -13,7 +13,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/ncruces/go-sqlite3"
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/tools"
@@ -299,12 +298,11 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 		release()
 		return errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
 	}
-	o.tail = walTail{path: path + "-wal"}
 	// The copy is ours alone (restored from the log): the runs an earlier
 	// owner left running are interrupted, and resumed here by their
 	// policy (run failover).
 	wopts := append(append([]nook.Option{}, n.opts.Workspace...),
-		nook.WithCommitHook(func(c *sqlite3.Conn) error { return n.ship(o, c) }),
+		nook.WithCommitHook(func(c nook.Commit) error { return n.ship(o, c) }),
 		nook.WithSoleOwner(), nook.WithRecover())
 	if o.marked, err = n.hasRuns(ctx, ws); err != nil {
 		release()
