@@ -414,9 +414,40 @@ func (n *Node) fence(ctx context.Context, o *owned) error {
 	return errorf("acquire", o.name, vfs.EIO, nil, "appending to the log: too much contention")
 }
 
+// wrongLastSeq reports a refused expected last sequence: code 10071, or
+// 10164, which a replicated stream also gives (with the same text) when the
+// subject's previous message is still being applied (see appendAfter).
 func wrongLastSeq(err error) bool {
 	var ae *jetstream.APIError
-	return errors.As(err, &ae) && ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence
+	return errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
+// appendAfter appends m to its log subject, expecting last as the
+// subject's last sequence. An error for which wrongLastSeq holds means
+// another owner appended after last. A replicated stream also refuses
+// (code 10164) an append that arrives while the subject's previous
+// message, acknowledged already, is still being applied: when the
+// subject's last sequence read back is not past last, that refusal is
+// retried until ctx ends.
+func (n *Node) appendAfter(ctx context.Context, m *nats.Msg, last uint64) (*jetstream.PubAck, error) {
+	backoff := time.Millisecond
+	for {
+		ack, err := n.js.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(last))
+		var ae *jetstream.APIError
+		if err == nil || !errors.As(err, &ae) || ae.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequenceConstant {
+			return ack, err
+		}
+		if lm, gerr := n.log.GetLastMsgForSubject(ctx, m.Subject); gerr == nil && lm.Sequence > last {
+			return nil, err // another owner's append
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 50*time.Millisecond)
+	}
 }
 
 // renew renews o's lease every third of the TTL until o is dropped; a
@@ -452,7 +483,7 @@ func (n *Node) renew(o *owned) {
 			n.syncRuns(o)
 			continue
 		}
-		if wrongLastSeq(err) || errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyExists) {
+		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyExists) {
 			n.lose(o, leaseLost("renew", o.name, n.opts.Name, o.epoch, "the renewal was refused (the lease expired or was taken)"))
 			return
 		}
@@ -570,7 +601,7 @@ func (n *Node) appendCall(ctx context.Context, o *owned, tool string, args json.
 	if o.lost != nil {
 		return errorf("call", o.name, vfs.EIO, errNotOwner, "not served here")
 	}
-	ack, err := n.js.Publish(ctx, logPrefix+o.name, rec, jetstream.WithExpectLastSequencePerSubject(o.lastSeq))
+	ack, err := n.appendAfter(ctx, &nats.Msg{Subject: logPrefix + o.name, Data: rec}, o.lastSeq)
 	if err == nil {
 		o.lastSeq = ack.Sequence
 		return nil

@@ -107,7 +107,7 @@ func (n *Node) ship(o *owned, c nook.Commit) error {
 	ctx, cancel := context.WithTimeout(n.ctx, shipTimeout)
 	defer cancel()
 	for _, m := range encodeCommit(logPrefix+o.name, n.opts.Name, o.epoch, pages, dbPages, pgsz) {
-		ack, err := n.js.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(o.lastSeq))
+		ack, err := n.appendAfter(ctx, m, o.lastSeq)
 		if err != nil {
 			var lerr *Error
 			if wrongLastSeq(err) {
