@@ -295,6 +295,55 @@ func TestFleet(t *testing.T) {
 		}
 	})
 
+	t.Run("Status", func(t *testing.T) {
+		own, _, l := owner(t, nodes, "alpha")
+		ctx := context.Background()
+		for _, via := range []string{"node", "inspect"} {
+			var st *Status
+			var err error
+			if via == "node" {
+				st, err = nodes[1].Status(ctx)
+			} else {
+				st, err = Inspect(ctx, nodes[2].ClientURL())
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", via, err)
+			}
+			var got []string
+			for _, ns := range st.Nodes {
+				if !ns.Live || ns.Heartbeat > testTTL {
+					t.Errorf("%s: node %s live %v, heartbeat %v ago", via, ns.Name, ns.Live, ns.Heartbeat)
+				}
+				got = append(got, ns.Name)
+				for _, w := range ns.Workspaces {
+					if w.Name != "alpha" {
+						continue
+					}
+					if ns.Name != own.Name() || w.Node != own.Name() || w.Epoch != l.Epoch || w.Renewed > testTTL || w.LogEntries == 0 || w.Runs {
+						t.Errorf("%s: alpha under %s: %+v, want owner %s epoch %d, renewed within the TTL, some log entries, no runs",
+							via, ns.Name, w, own.Name(), l.Epoch)
+					}
+				}
+			}
+			if !slices.Equal(got, names) || st.LeaseTTL != testTTL || len(st.Unowned) != 0 {
+				t.Errorf("%s: nodes %v, lease TTL %v, unowned %v; want %v, %v, none", via, got, st.LeaseTTL, st.Unowned, names, testTTL)
+			}
+			var servers []string
+			for _, r := range st.Replicas {
+				servers = append(servers, r.Server)
+			}
+			servers = append(servers, st.LogLeader)
+			sort.Strings(servers)
+			if !slices.Equal(servers, names) {
+				t.Errorf("%s: log leader %q and replicas %+v, want n1..n3 between them", via, st.LogLeader, st.Replicas)
+			}
+		}
+		_, err := Inspect(ctx, "nats://127.0.0.1:1")
+		if err == nil || !strings.HasPrefix(err.Error(), "fleet: status: connecting to nats://127.0.0.1:1: ") || vfs.Code(err) != vfs.EIO {
+			t.Errorf("Inspect of nothing: %v", err)
+		}
+	})
+
 	t.Run("BadName", func(t *testing.T) {
 		_, err := nodes[0].Call(context.Background(), "a.b", "read", nil)
 		want := `fleet: name: workspace name "a.b": want 1 to 64 of A-Z a-z 0-9 - _`
