@@ -297,7 +297,7 @@ func init() {
 		cmdFind, cmdGrep,
 		cmdImport, cmdExport,
 		cmdExec, cmdRuns, cmdApprovals, cmdReplay, cmdConformance,
-		cmdMCP, cmdServe, cmdTools, cmdTool, cmdNode,
+		cmdMCP, cmdServe, cmdTools, cmdTool, cmdNode, cmdFleet,
 		cmdDemo, cmdChanges, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",
