@@ -170,6 +170,9 @@ func afterTakeover(t *testing.T, survivors []*Node, ws, id string) (*runtime.Res
 // A run in flight on a node that dies is resumed by the node that takes
 // its workspace over, by the run's interrupt policy, once.
 func TestRunFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fleet and two node deaths")
+	}
 	m := &ftModule{blocked: make(chan string, 1)}
 	nodes := startFleetWith(t, func(i int, o *Options) { o.Workspace = ftWorkspace(m.module(o.Name)) })
 	names := []string{"n1", "n2", "n3"}
@@ -196,8 +199,8 @@ func TestRunFailover(t *testing.T) {
 		victim, caller := nodes[0], nodes[2]
 		ws := wsOn("replay", victim.Name(), names)
 		id := inFlight(t, m, caller, victim, ws, "js")
-		victim.halt(true) // the process dies; the broker lives on
 		halted := time.Now()
+		victim.halt(true) // the process dies; the broker lives on
 		res, own := afterTakeover(t, nodes[1:], ws, id)
 		t.Logf("replay-policy run %s resumed on %s and finished %v after its node died (lease TTL %v)",
 			id, own.Name(), time.Since(halted).Round(time.Millisecond), testTTL)
@@ -232,8 +235,8 @@ func TestRunFailover(t *testing.T) {
 		victim, survivor := nodes[1], nodes[2]
 		ws := wsOn("fail", victim.Name(), names)
 		id := inFlight(t, m, survivor, victim, ws, "jsfail")
-		victim.halt(false) // the process dies with its embedded server
 		halted := time.Now()
+		victim.halt(false) // the process dies with its embedded server
 		res, own := afterTakeover(t, []*Node{survivor}, ws, id)
 		t.Logf("fail-policy run %s failed on %s %v after its node died", id, own.Name(), time.Since(halted).Round(time.Millisecond))
 		const note = "Execution was interrupted: the process running it stopped before it finished."

@@ -113,6 +113,10 @@ type Options struct {
 	// Tools is the template of every workspace's tool set; Runtime is set
 	// to the workspace's own.
 	Tools tools.Options
+
+	// onlyURL (tests): with NATSURL, never connect to the servers the
+	// cluster advertises, only to NATSURL (a proxy in front of it).
+	onlyURL bool
 }
 
 // Lease is a workspace's ownership record.
@@ -233,7 +237,11 @@ func Start(ctx context.Context, opts Options) (*Node, error) {
 func (n *Node) connect() error {
 	o := n.opts
 	if o.NATSURL != "" {
-		nc, err := nats.Connect(o.NATSURL, nats.Name("nook-"+o.Name), nats.MaxReconnects(-1))
+		copts := []nats.Option{nats.Name("nook-" + o.Name), nats.MaxReconnects(-1)}
+		if o.onlyURL {
+			copts = append(copts, nats.IgnoreDiscoveredServers(), nats.ReconnectWait(100*time.Millisecond))
+		}
+		nc, err := nats.Connect(o.NATSURL, copts...)
 		if err != nil {
 			return errorf("start", "", vfs.EIO, err, "node %s: connecting to %s", o.Name, o.NATSURL)
 		}

@@ -601,6 +601,13 @@ func (n *Node) appendCall(ctx context.Context, o *owned, tool string, args json.
 	if o.lost != nil {
 		return errorf("call", o.name, vfs.EIO, errNotOwner, "not served here")
 	}
+	if !n.noSelfFence.Load() {
+		// Admitted after the lease's local deadline, the call could run
+		// while another node owns the workspace.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, o.validTo)
+		defer cancel()
+	}
 	ack, err := n.appendAfter(ctx, &nats.Msg{Subject: logPrefix + o.name, Data: rec}, o.lastSeq)
 	if err == nil {
 		o.lastSeq = ack.Sequence

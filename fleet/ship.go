@@ -104,8 +104,15 @@ func (n *Node) ship(o *owned, c nook.Commit) error {
 	if o.lost != nil {
 		return o.lost
 	}
+	// A commit not in the log by the lease's local deadline can never be
+	// acknowledged: another node may own the workspace by then.
 	ctx, cancel := context.WithTimeout(n.ctx, shipTimeout)
 	defer cancel()
+	if !n.noSelfFence.Load() {
+		var cancelLease context.CancelFunc
+		ctx, cancelLease = context.WithDeadline(ctx, o.validTo)
+		defer cancelLease()
+	}
 	for _, m := range encodeCommit(logPrefix+o.name, n.opts.Name, o.epoch, pages, dbPages, pgsz) {
 		ack, err := n.appendAfter(ctx, m, o.lastSeq)
 		if err != nil {
