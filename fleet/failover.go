@@ -102,32 +102,53 @@ func (n *Node) syncRuns(o *owned) {
 
 // sweeps takes over, every quarter of the lease TTL, the workspaces marked
 // as having runs in flight whose lease is gone (their owner died or
-// closed): each is placed as a call to it would place it.
+// closed): each is placed as a call to it would place it. The marks are
+// followed with one watcher for the node's lifetime (creating a consumer
+// on every tick would load the cluster's meta leader), and each marked
+// workspace's lease is read by a direct get.
 func (n *Node) sweeps() {
 	defer n.wg.Done()
+	marked := map[string]bool{}
+	w, err := n.runs.WatchAll(n.ctx)
+	for err != nil {
+		select {
+		case <-n.ctx.Done():
+			return
+		case <-time.After(n.opts.LeaseTTL / 4):
+		}
+		w, err = n.runs.WatchAll(n.ctx)
+	}
+	defer w.Stop()
 	t := time.NewTicker(n.opts.LeaseTTL / 4)
 	defer t.Stop()
 	for {
 		select {
 		case <-n.ctx.Done():
 			return
+		case e, ok := <-w.Updates():
+			if !ok {
+				return
+			}
+			if e != nil {
+				marked[e.Key()] = e.Operation() == jetstream.KeyValuePut
+				if !marked[e.Key()] {
+					delete(marked, e.Key())
+				}
+			}
+			continue
 		case <-t.C:
 		}
-		if n.pauseRenew.Load() {
+		if n.pauseRenew.Load() || len(marked) == 0 {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(n.ctx, n.opts.LeaseTTL)
-		n.sweep(ctx)
+		n.sweep(ctx, marked)
 		cancel()
 	}
 }
 
-func (n *Node) sweep(ctx context.Context) {
-	keys, err := n.runs.Keys(ctx)
-	if err != nil {
-		return // none (ErrNoKeysFound), or retried on the next tick
-	}
-	for _, ws := range keys {
+func (n *Node) sweep(ctx context.Context, marked map[string]bool) {
+	for ws := range marked {
 		if n.servedHere(ws) != nil || CheckName("workspace", ws) != nil {
 			continue
 		}

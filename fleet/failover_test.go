@@ -81,8 +81,8 @@ func (m *ftModule) recorded() []string {
 func ftWorkspace(mod map[string]runtime.Module) []nook.Option {
 	return []nook.Option{
 		nook.WithRuntime(runtime.Options{KeepJournal: true, OnInterrupt: map[string]runtime.Policy{
-			"js": runtime.PolicyReplay, "jsfail": runtime.PolicyFail, "jsrestart": runtime.PolicyRestart}}),
-		nook.WithBackends(js.New(js.Options{}), js.New(js.Options{ID: "jsfail"}), js.New(js.Options{ID: "jsrestart"})),
+			"js": runtime.PolicyReplay, "jsfail": runtime.PolicyFail}}),
+		nook.WithBackends(js.New(js.Options{}), js.New(js.Options{ID: "jsfail"})),
 		nook.WithModules(mod),
 	}
 }
