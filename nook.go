@@ -39,8 +39,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/nookdev/nook/internal/wsdb"
 	"github.com/nookdev/nook/journal"
 	"github.com/nookdev/nook/runtime"
@@ -63,10 +61,11 @@ type config struct {
 	limits   vfs.Limits
 	clock    func() time.Time
 	syncFull bool
-	onCommit func(*sqlite3.Conn) error
+	onCommit func(Commit) error
 	mounts   []mountSpec
 	runtime  runtime.Options
 	recover  bool
+	sole     bool
 	// isolation, when set, replaces runtime.Isolation.
 	isolation runtime.Isolator
 }
@@ -152,6 +151,17 @@ func WithRecover() Option {
 	return func(c *config) { c.recover = true }
 }
 
+// WithSoleOwner declares that no other process has the workspace open, nor
+// will again with the runs it had: every run another runtime left running
+// is interrupted as the workspace opens, whatever that runtime's lease says,
+// and is then finished or resumed by its interrupt policy (at once with
+// WithRecover). A fleet node uses it after taking a workspace over: the
+// copy it restored from the replicated log is its own, and the runtimes
+// recorded in it belonged to earlier owners, dead or fenced off.
+func WithSoleOwner() Option {
+	return func(c *config) { c.sole = true }
+}
+
 // WithIsolation runs every program of the workspace in the isolation tier
 // iso: a *worker.Pool (package runtime/worker) runs each in a sandboxed
 // worker process, with hard memory, CPU and time limits enforced from
@@ -233,6 +243,12 @@ func open(ctx context.Context, path string, opts []Option) (*Workspace, error) {
 	if ws.store, err = journal.Open(ctx, f); err != nil {
 		ws.Close()
 		return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EIO, Text: err.Error(), Err: err}
+	}
+	if c.sole {
+		if err := ws.store.ReleaseAll(ctx); err != nil {
+			ws.Close()
+			return nil, &vfs.PathError{Op: "open", Path: path, Code: vfs.EIO, Text: err.Error(), Err: err}
+		}
 	}
 	if c.runtime.Now == nil {
 		c.runtime.Now = c.clock

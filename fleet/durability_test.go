@@ -123,6 +123,21 @@ func pauseUntilTaken(t *testing.T, nodes []*Node, ws string) (stale, next *Node,
 func testStaleCommitRefused(t *testing.T, nodes []*Node) {
 	ws := "zeta"
 	want := writeWorkload(t, nodes, ws, "z", 2*testSnapshotEvery+3)
+	// The takeover must restore a log tail after the snapshot: make sure
+	// some commit follows the last snapshot.
+	own, _, _ := owner(t, nodes, ws)
+	for i := 0; ; i++ {
+		o := own.servedHere(ws)
+		o.mu.Lock()
+		tail := o.shipped
+		o.mu.Unlock()
+		if tail > 0 {
+			break
+		}
+		p, c := fmt.Sprintf("/z/tail%d.txt", i), "after the snapshot\n"
+		call(t, own, ws, "write", map[string]string{"path": p, "content": c})
+		want[p] = c
+	}
 	stale, next, l := pauseUntilTaken(t, nodes, ws)
 	o := stale.servedHere(ws)
 	if o == nil {

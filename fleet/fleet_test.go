@@ -54,6 +54,13 @@ func freeAddrs(t *testing.T, n int) []string {
 // clustered over 127.0.0.1.
 func startFleet(t *testing.T) []*Node {
 	t.Helper()
+	return startFleetWith(t, nil)
+}
+
+// startFleetWith is startFleet with each node's options adjusted by set
+// (i: 0..2), when not nil.
+func startFleetWith(t *testing.T, set func(i int, o *Options)) []*Node {
+	t.Helper()
 	routes := freeAddrs(t, 3)
 	nodes := make([]*Node, 3)
 	errs := make([]error, 3)
@@ -63,7 +70,7 @@ func startFleet(t *testing.T) []*Node {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			nodes[i], errs[i] = Start(context.Background(), Options{
+			o := Options{
 				Name:          fmt.Sprintf("n%d", i+1),
 				DataDir:       t.TempDir(),
 				ClusterListen: routes[i],
@@ -72,7 +79,11 @@ func startFleet(t *testing.T) []*Node {
 				CallTimeout:   20 * time.Second,
 				StartTimeout:  40 * time.Second,
 				SnapshotEvery: testSnapshotEvery,
-			})
+			}
+			if set != nil {
+				set(i, &o)
+			}
+			nodes[i], errs[i] = Start(context.Background(), o)
 		}()
 	}
 	wg.Wait()
@@ -281,6 +292,55 @@ func TestFleet(t *testing.T) {
 		}
 		if _, err := own.servedHere("alpha").ws.FS().Stat(context.Background(), "/front.txt"); err != nil {
 			t.Errorf("write through the front did not reach the owner: %v", err)
+		}
+	})
+
+	t.Run("Status", func(t *testing.T) {
+		own, _, l := owner(t, nodes, "alpha")
+		ctx := context.Background()
+		for _, via := range []string{"node", "inspect"} {
+			var st *Status
+			var err error
+			if via == "node" {
+				st, err = nodes[1].Status(ctx)
+			} else {
+				st, err = Inspect(ctx, nodes[2].ClientURL())
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", via, err)
+			}
+			var got []string
+			for _, ns := range st.Nodes {
+				if !ns.Live || ns.Heartbeat > testTTL {
+					t.Errorf("%s: node %s live %v, heartbeat %v ago", via, ns.Name, ns.Live, ns.Heartbeat)
+				}
+				got = append(got, ns.Name)
+				for _, w := range ns.Workspaces {
+					if w.Name != "alpha" {
+						continue
+					}
+					if ns.Name != own.Name() || w.Node != own.Name() || w.Epoch != l.Epoch || w.Renewed > testTTL || w.LogEntries == 0 || w.Runs {
+						t.Errorf("%s: alpha under %s: %+v, want owner %s epoch %d, renewed within the TTL, some log entries, no runs",
+							via, ns.Name, w, own.Name(), l.Epoch)
+					}
+				}
+			}
+			if !slices.Equal(got, names) || st.LeaseTTL != testTTL || len(st.Unowned) != 0 {
+				t.Errorf("%s: nodes %v, lease TTL %v, unowned %v; want %v, %v, none", via, got, st.LeaseTTL, st.Unowned, names, testTTL)
+			}
+			var servers []string
+			for _, r := range st.Replicas {
+				servers = append(servers, r.Server)
+			}
+			servers = append(servers, st.LogLeader)
+			sort.Strings(servers)
+			if !slices.Equal(servers, names) {
+				t.Errorf("%s: log leader %q and replicas %+v, want n1..n3 between them", via, st.LogLeader, st.Replicas)
+			}
+		}
+		_, err := Inspect(ctx, "nats://127.0.0.1:1")
+		if err == nil || !strings.HasPrefix(err.Error(), "fleet: status: connecting to nats://127.0.0.1:1: ") || vfs.Code(err) != vfs.EIO {
+			t.Errorf("Inspect of nothing: %v", err)
 		}
 	})
 

@@ -52,6 +52,7 @@ const (
 	LeaseBucket  = "nook_leases" // workspace → {node, epoch}, TTL = lease TTL
 	EpochBucket  = "nook_epochs" // workspace → last epoch handed out (no TTL)
 	NodeBucket   = "nook_nodes"  // node → heartbeat, TTL = lease TTL
+	RunsBucket   = "nook_runs"   // workspace → its owner while it has runs in flight (no TTL)
 	LogStream    = "nook_wslog"  // subjects wslog.<workspace>
 	logPrefix    = "wslog."
 	callPrefix   = "nook.ws."   // nook.ws.<workspace>.call, served by the owner
@@ -112,6 +113,10 @@ type Options struct {
 	// Tools is the template of every workspace's tool set; Runtime is set
 	// to the workspace's own.
 	Tools tools.Options
+
+	// onlyURL (tests): with NATSURL, never connect to the servers the
+	// cluster advertises, only to NATSURL (a proxy in front of it).
+	onlyURL bool
 }
 
 // Lease is a workspace's ownership record.
@@ -133,6 +138,7 @@ type Node struct {
 	log      jetstream.Stream
 	snaps    jetstream.ObjectStore // SnapshotBucket
 	pointers jetstream.KeyValue    // SnapPointerBucket
+	runs     jetstream.KeyValue    // RunsBucket
 	acqSub   *nats.Subscription
 
 	ctx    context.Context // cancelled by Close/halt
@@ -171,9 +177,12 @@ type owned struct {
 	snapshots int     // snapshots taken
 	snapErr   error   // the last snapshot's failure
 	restored  RestoreStats
-	rev       uint64    // the lease's KV revision
-	validTo   time.Time // the lease holds at least until then (local clock)
-	lost      error     // set once: the node stopped serving the workspace
+	markMu    sync.Mutex // guards marked and starting
+	marked    bool       // the workspace's key in RunsBucket is set
+	starting  int        // run-starting calls in progress
+	rev       uint64     // the lease's KV revision
+	validTo   time.Time  // the lease holds at least until then (local clock)
+	lost      error      // set once: the node stopped serving the workspace
 	stopOnce  sync.Once
 }
 
@@ -228,7 +237,11 @@ func Start(ctx context.Context, opts Options) (*Node, error) {
 func (n *Node) connect() error {
 	o := n.opts
 	if o.NATSURL != "" {
-		nc, err := nats.Connect(o.NATSURL, nats.Name("nook-"+o.Name), nats.MaxReconnects(-1))
+		copts := []nats.Option{nats.Name("nook-" + o.Name), nats.MaxReconnects(-1)}
+		if o.onlyURL {
+			copts = append(copts, nats.IgnoreDiscoveredServers(), nats.ReconnectWait(100*time.Millisecond))
+		}
+		nc, err := nats.Connect(o.NATSURL, copts...)
 		if err != nil {
 			return errorf("start", "", vfs.EIO, err, "node %s: connecting to %s", o.Name, o.NATSURL)
 		}
@@ -347,6 +360,12 @@ func (n *Node) setup(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
+	if err = try("runs bucket", func(c context.Context) (err error) {
+		n.runs, err = n.js.CreateOrUpdateKeyValue(c, jetstream.KeyValueConfig{Bucket: RunsBucket, Replicas: r, History: 1})
+		return err
+	}); err != nil {
+		return err
+	}
 	if err = try("heartbeat", func(c context.Context) error { return n.heartbeat(c) }); err != nil {
 		return err
 	}
@@ -357,8 +376,9 @@ func (n *Node) setup(ctx context.Context) error {
 	if err := n.nc.Flush(); err != nil {
 		return errorf("start", "", vfs.EIO, err, "node %s: subscribing", n.opts.Name)
 	}
-	n.wg.Add(1)
+	n.wg.Add(2)
 	go n.heartbeats()
+	go n.sweeps()
 	return nil
 }
 
@@ -455,10 +475,12 @@ func (n *Node) Close() error {
 	return n.stop(true, false)
 }
 
-// halt stops the node as a crash of its nook process would: leases and
-// heartbeat stay until they expire. With keepServer the embedded NATS
-// server keeps running (the broker outlived the process); the caller then
-// shuts it down with n.srv.Shutdown.
+// halt stops the node as a crash of its nook process would: its NATS
+// connection goes first, so that nothing it does afterwards (closing its
+// workspaces cancels their runs) reaches the fleet: no reply, no commit;
+// leases and heartbeat stay until they expire. With keepServer the
+// embedded NATS server keeps running (the broker outlived the process);
+// the caller then shuts it down with n.srv.Shutdown.
 func (n *Node) halt(keepServer bool) { n.stop(false, keepServer) }
 
 func (n *Node) stop(release, keepServer bool) error {
@@ -473,6 +495,9 @@ func (n *Node) stop(release, keepServer bool) error {
 		list = append(list, o)
 	}
 	n.mu.Unlock()
+	if !release {
+		n.nc.Close()
+	}
 	n.closers.Wait()
 	if n.acqSub != nil {
 		n.acqSub.Unsubscribe()
@@ -480,10 +505,13 @@ func (n *Node) stop(release, keepServer bool) error {
 	var errs []error
 	for _, o := range list {
 		rev, first := n.drop(o, errorf("call", o.name, vfs.EIO, nil, "node %s is shutting down", n.opts.Name))
-		o.calls.Wait()
+		if release {
+			o.calls.Wait() // a crash does not wait for its calls
+		}
 		if err := n.closeWS(o); err != nil {
 			errs = append(errs, err)
 		}
+		o.calls.Wait()
 		if release && first && rev != 0 {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			n.leases.Delete(ctx, o.name, jetstream.LastRevision(rev))

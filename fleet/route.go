@@ -13,7 +13,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/ncruces/go-sqlite3"
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/tools"
@@ -299,8 +298,16 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 		release()
 		return errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
 	}
-	o.tail = walTail{path: path + "-wal"}
-	wopts := append(append([]nook.Option{}, n.opts.Workspace...), nook.WithCommitHook(func(c *sqlite3.Conn) error { return n.ship(o, c) }))
+	// The copy is ours alone (restored from the log): the runs an earlier
+	// owner left running are interrupted, and resumed here by their
+	// policy (run failover).
+	wopts := append(append([]nook.Option{}, n.opts.Workspace...),
+		nook.WithCommitHook(func(c nook.Commit) error { return n.ship(o, c) }),
+		nook.WithSoleOwner(), nook.WithRecover())
+	if o.marked, err = n.hasRuns(ctx, ws); err != nil {
+		release()
+		return errorf("acquire", ws, vfs.EIO, err, "reading %s", RunsBucket)
+	}
 	if o.ws, err = nook.Open(ctx, path, wopts...); err != nil {
 		release()
 		return errorf("acquire", ws, vfs.Code(err), err, "opening the workspace")
@@ -407,9 +414,40 @@ func (n *Node) fence(ctx context.Context, o *owned) error {
 	return errorf("acquire", o.name, vfs.EIO, nil, "appending to the log: too much contention")
 }
 
+// wrongLastSeq reports a refused expected last sequence: code 10071, or
+// 10164, which a replicated stream also gives (with the same text) when the
+// subject's previous message is still being applied (see appendAfter).
 func wrongLastSeq(err error) bool {
 	var ae *jetstream.APIError
-	return errors.As(err, &ae) && ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence
+	return errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
+// appendAfter appends m to its log subject, expecting last as the
+// subject's last sequence. An error for which wrongLastSeq holds means
+// another owner appended after last. A replicated stream also refuses
+// (code 10164) an append that arrives while the subject's previous
+// message, acknowledged already, is still being applied: when the
+// subject's last sequence read back is not past last, that refusal is
+// retried until ctx ends.
+func (n *Node) appendAfter(ctx context.Context, m *nats.Msg, last uint64) (*jetstream.PubAck, error) {
+	backoff := time.Millisecond
+	for {
+		ack, err := n.js.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(last))
+		var ae *jetstream.APIError
+		if err == nil || !errors.As(err, &ae) || ae.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequenceConstant {
+			return ack, err
+		}
+		if lm, gerr := n.log.GetLastMsgForSubject(ctx, m.Subject); gerr == nil && lm.Sequence > last {
+			return nil, err // another owner's append
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 50*time.Millisecond)
+	}
 }
 
 // renew renews o's lease every third of the TTL until o is dropped; a
@@ -442,9 +480,10 @@ func (n *Node) renew(o *owned) {
 			o.mu.Lock()
 			o.rev, o.validTo = nrev, start.Add(ttl)
 			o.mu.Unlock()
+			n.syncRuns(o)
 			continue
 		}
-		if wrongLastSeq(err) || errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyExists) {
+		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyExists) {
 			n.lose(o, leaseLost("renew", o.name, n.opts.Name, o.epoch, "the renewal was refused (the lease expired or was taken)"))
 			return
 		}
@@ -517,6 +556,13 @@ func (n *Node) serveLocked(ctx context.Context, o *owned, tool string, args json
 		if err := n.appendCall(ctx, o, tool, args); err != nil {
 			return nil, err
 		}
+		if runTools[tool] {
+			done, err := n.markRuns(ctx, o)
+			if err != nil {
+				return nil, err
+			}
+			defer done()
+		}
 	} else if err := n.checkLease(o); err != nil {
 		return nil, err
 	}
@@ -555,7 +601,14 @@ func (n *Node) appendCall(ctx context.Context, o *owned, tool string, args json.
 	if o.lost != nil {
 		return errorf("call", o.name, vfs.EIO, errNotOwner, "not served here")
 	}
-	ack, err := n.js.Publish(ctx, logPrefix+o.name, rec, jetstream.WithExpectLastSequencePerSubject(o.lastSeq))
+	if !n.noSelfFence.Load() {
+		// Admitted after the lease's local deadline, the call could run
+		// while another node owns the workspace.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, o.validTo)
+		defer cancel()
+	}
+	ack, err := n.appendAfter(ctx, &nats.Msg{Subject: logPrefix + o.name, Data: rec}, o.lastSeq)
 	if err == nil {
 		o.lastSeq = ack.Sequence
 		return nil

@@ -13,8 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/ncruces/go-sqlite3"
-
+	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/vfs"
 )
 
@@ -89,7 +88,10 @@ func encodeCommit(subj, node string, epoch uint64, pages []page, dbPages uint32,
 // pages just committed to the workspace's log. A refused append (another
 // node took the workspace over) loses the lease: the commit's writes fail
 // and are not acknowledged.
-func (n *Node) ship(o *owned, c *sqlite3.Conn) error {
+func (n *Node) ship(o *owned, c nook.Commit) error {
+	if o.tail.path == "" {
+		o.tail.path = c.Path() + "-wal"
+	}
 	pages, dbPages, pgsz, err := o.tail.next()
 	if err != nil {
 		return errorf("ship", o.name, vfs.EIO, err, "reading the write-ahead log")
@@ -102,10 +104,17 @@ func (n *Node) ship(o *owned, c *sqlite3.Conn) error {
 	if o.lost != nil {
 		return o.lost
 	}
+	// A commit not in the log by the lease's local deadline can never be
+	// acknowledged: another node may own the workspace by then.
 	ctx, cancel := context.WithTimeout(n.ctx, shipTimeout)
 	defer cancel()
+	if !n.noSelfFence.Load() {
+		var cancelLease context.CancelFunc
+		ctx, cancelLease = context.WithDeadline(ctx, o.validTo)
+		defer cancelLease()
+	}
 	for _, m := range encodeCommit(logPrefix+o.name, n.opts.Name, o.epoch, pages, dbPages, pgsz) {
-		ack, err := n.js.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(o.lastSeq))
+		ack, err := n.appendAfter(ctx, m, o.lastSeq)
 		if err != nil {
 			var lerr *Error
 			if wrongLastSeq(err) {
@@ -146,14 +155,14 @@ func (n *Node) snapshotEvery() int {
 // snapshot pointer at it (compare-and-set: never back to an older one),
 // then purges the log entries it covers. The caller holds the write lock
 // and o.mu.
-func (n *Node) snapshotLocked(ctx context.Context, o *owned, c *sqlite3.Conn) error {
+func (n *Node) snapshotLocked(ctx context.Context, o *owned, c nook.Commit) error {
 	seq := o.lastSeq
 	tmp := filepath.Join(n.opts.DataDir, "tmp", fmt.Sprintf("%s.%d.snap", o.name, seq))
 	if err := os.MkdirAll(filepath.Dir(tmp), 0o700); err != nil {
 		return err
 	}
 	defer os.Remove(tmp)
-	if err := c.Backup("main", tmp); err != nil {
+	if err := c.Backup(tmp); err != nil {
 		return fmt.Errorf("copying the database: %w", err)
 	}
 	f, err := os.Open(tmp)

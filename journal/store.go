@@ -667,6 +667,18 @@ func (st *Store) Release(ctx context.Context, owner string) error {
 	})
 }
 
+// ReleaseAll ends every owner's lease, live or not, so that the runs they
+// left running are interrupted (Orphans lists them). Only a caller that
+// knows no other process has the workspace open may call it: a fleet node
+// that has just taken the workspace over, restored from the replicated
+// log, where every owner recorded is a process of an earlier owner (dead,
+// or fenced off by the log) whatever its lease, host and pid say.
+func (st *Store) ReleaseAll(ctx context.Context) error {
+	return st.db.Write(ctx, func(c *sqldb.Conn) error {
+		return c.Exec(`DELETE FROM journal_owners`)
+	})
+}
+
 var hostname, _ = os.Hostname()
 
 // live reports whether a lease is live at now: not expired and, when it

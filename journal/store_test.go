@@ -176,6 +176,29 @@ func TestOrphansAndLeases(t *testing.T) {
 	}
 }
 
+// ReleaseAll makes the runs of every owner, even one with a live lease on
+// this host, orphans.
+func TestReleaseAll(t *testing.T) {
+	st, _ := openStore(t)
+	ctx := context.Background()
+	now := time.Now()
+	st.Renew(ctx, "alive", now.Add(time.Minute))
+	st.Create(ctx, &Run{ID: "run-alive", Backend: "js", Owner: "alive", Created: now})
+	if orphans, err := st.Orphans(ctx, now); err != nil || len(orphans) != 0 {
+		t.Fatalf("orphans before ReleaseAll: %v %v", orphans, err)
+	}
+	if err := st.ReleaseAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	orphans, err := st.Orphans(ctx, now)
+	if err != nil || len(orphans) != 1 || orphans[0].ID != "run-alive" {
+		t.Fatalf("orphans after ReleaseAll: %v %v, want run-alive", orphans, err)
+	}
+	if ok, _ := st.Alive(ctx, "alive", now); ok {
+		t.Error("owner still alive after ReleaseAll")
+	}
+}
+
 // A v1 journal gains output_error and the runs' creation index on open
 // and keeps its runs.
 func TestSchemaV1Migrates(t *testing.T) {

@@ -7,8 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/nookdev/nook/internal/sqldb"
 	"github.com/nookdev/nook/internal/wsdb"
 )
@@ -108,9 +106,10 @@ type DBOptions struct {
 	// cost in write throughput. It has no effect in memory.
 	SyncFull bool
 	// OnCommit, when set, runs after every committed write transaction
-	// of the database, on its writer connection with the write lock held
-	// (see the CommitHook of internal/sqldb). Its error fails the writes of that commit.
-	OnCommit func(c *sqlite3.Conn) error
+	// of the database, with the write lock held: no other write starts
+	// before it returns. It must not write to the database. Its error
+	// fails the writes of that commit (which stays committed in the file).
+	OnCommit func(c Commit) error
 }
 
 func init() {
@@ -152,7 +151,8 @@ func Open(ctx context.Context, path string, opts *Options) (*FS, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	db, err := sqldb.Open(ctx, path, sqldb.Options{BusyTimeout: opts.DB.BusyTimeout, Readers: opts.DB.Readers, SyncFull: opts.DB.SyncFull, OnCommit: opts.DB.OnCommit})
+	db, err := sqldb.Open(ctx, path, sqldb.Options{BusyTimeout: opts.DB.BusyTimeout, Readers: opts.DB.Readers, SyncFull: opts.DB.SyncFull,
+		OnCommit: commitHook(path, opts.DB.OnCommit)})
 	if err != nil {
 		return nil, &PathError{Op: "open", Path: path, Code: EIO, Text: "cannot open workspace database (" + err.Error() + ")", Err: err}
 	}

@@ -297,7 +297,7 @@ func init() {
 		cmdFind, cmdGrep,
 		cmdImport, cmdExport,
 		cmdExec, cmdRuns, cmdUndo, cmdApprovals, cmdReplay, cmdConformance,
-		cmdMCP, cmdServe, cmdTools, cmdTool, cmdNode,
+		cmdMCP, cmdServe, cmdTools, cmdTool, cmdNode, cmdFleet,
 		cmdDemo, cmdChanges, cmdCheckpoint, cmdCheckpoints, cmdRestore, cmdDiff, cmdFork, cmdUsage, cmdStatus, cmdGC, cmdVersion, cmdGit,
 		&command{
 			name: "help", group: "Workspace", synopsis: "[COMMAND]",

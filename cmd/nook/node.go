@@ -40,8 +40,12 @@ workspace name is 1 to 64 of A-Z a-z 0-9 - _.
 Authentication is that of "nook serve": with a token (--token-file or
 $NOOK_TOKEN) every request needs "Authorization: Bearer TOKEN"; without one
 the node listens on loopback addresses only. Runs are in process on the
-owner. What survives a failure: see fleet/RATIONALE.md (in this version a
-workspace's files live on its owner's disk only).`,
+owner. Every commit of a workspace is shipped to a replicated log before the
+call returns; when a node dies, another takes its workspaces over within
+about --lease-ttl (at once those with runs in flight, the others at their
+next call), restores them from the log and resumes their runs by policy.
+"nook fleet status --nats-url URL" shows the fleet. What survives a failure:
+see fleet/RATIONALE.md.`,
 	run: runNode,
 }
 
