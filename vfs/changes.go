@@ -6,6 +6,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/nookdev/nook/internal/sqldb"
 )
 
@@ -50,11 +52,8 @@ func (f *FS) RecentChanges(ctx context.Context, beforeSeq int64, limit int) ([]C
 		if err != nil {
 			return err
 		}
-		for s.Step() {
-			out = append(out, Change{Seq: s.ColumnInt64(0), Rev: s.ColumnInt64(1), Op: ChangeOp(s.ColumnText(2)),
-				Path: s.ColumnText(3), OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: nsTime(s.ColumnInt64(6))})
-		}
-		return sqldb.Done(s, nil)
+		out, err = scanChanges(s)
+		return err
 	})
 	return out, err
 }
@@ -98,11 +97,8 @@ func (f *FS) changes(ctx context.Context, op string, sinceRev, afterSeq int64, l
 		if err != nil {
 			return err
 		}
-		for s.Step() {
-			out = append(out, Change{Seq: s.ColumnInt64(0), Rev: s.ColumnInt64(1), Op: ChangeOp(s.ColumnText(2)),
-				Path: s.ColumnText(3), OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: nsTime(s.ColumnInt64(6))})
-		}
-		return sqldb.Done(s, nil)
+		out, err = scanChanges(s)
+		return err
 	})
 	return out, err
 }
@@ -153,4 +149,15 @@ func (f *FS) Watch(ctx context.Context, sinceRev int64) <-chan Change {
 		}
 	}()
 	return ch
+}
+
+// scanChanges reads the rows of a query of the feed's columns (seq, rev,
+// op, path, old_path, type, time) and finishes the statement.
+func scanChanges(s *sqlite3.Stmt) ([]Change, error) {
+	var out []Change
+	for s.Step() {
+		out = append(out, Change{Seq: s.ColumnInt64(0), Rev: s.ColumnInt64(1), Op: ChangeOp(s.ColumnText(2)),
+			Path: s.ColumnText(3), OldPath: s.ColumnText(4), Kind: Type(s.ColumnInt64(5)), Time: nsTime(s.ColumnInt64(6))})
+	}
+	return out, sqldb.Done(s, nil)
 }

@@ -186,12 +186,7 @@ const InboxPoll = time.Second
 // time it changes, so an open inbox learns of new waits without a reload.
 func (c *Console) approvalEvents(w http.ResponseWriter, r *http.Request, ss *session) {
 	ctx := r.Context()
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	rc := http.NewResponseController(w)
-	w.WriteHeader(http.StatusOK)
-	rc.Flush()
+	rc := startEvents(w)
 	poll := time.NewTicker(InboxPoll)
 	defer poll.Stop()
 	last, idle := "", time.Duration(0)

@@ -84,12 +84,7 @@ func (c *Console) changeEvents(w http.ResponseWriter, r *http.Request, ss *sessi
 		http.Error(w, err.Error(), code)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	rc := http.NewResponseController(w)
-	w.WriteHeader(http.StatusOK)
-	rc.Flush()
+	rc := startEvents(w)
 	send := func(ch vfs.Change) error {
 		after, rev = ch.Seq, max(rev, ch.Rev)
 		err := writeEvent(w, ch.Seq, "change", changeJSON{Seq: ch.Seq, Op: string(ch.Op), Path: ch.Path, OldPath: ch.OldPath,

@@ -352,12 +352,7 @@ func (c *Console) runEvents(w http.ResponseWriter, r *http.Request, ss *session)
 		http.Error(w, err.Error(), code)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	rc := http.NewResponseController(w)
-	w.WriteHeader(http.StatusOK)
-	rc.Flush()
+	rc := startEvents(w)
 	events := make(chan runtime.Event)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()

@@ -4,7 +4,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 )
+
+// startEvents answers a request with an event stream: its headers (no
+// caching, no proxy buffering) sent at once.
+func startEvents(w http.ResponseWriter) *http.ResponseController {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	w.WriteHeader(http.StatusOK)
+	rc.Flush()
+	return rc
+}
 
 // writeEvent writes one server-sent event whose data is v as JSON (one
 // line: JSON escapes newlines, so output cannot end or forge an event).
