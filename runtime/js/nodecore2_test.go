@@ -346,7 +346,8 @@ export default () => [
 // a typed array past it V8's RangeError, a decoding past kStringMaxLength
 // ERR_STRING_TOO_LONG, checked on the length before decoding: the fake
 // buffer below holds no bytes). A fill that makes no bytes is
-// ERR_INVALID_ARG_VALUE, and Buffer's methods work on a plain Uint8Array.
+// ERR_INVALID_ARG_VALUE, and Buffer's methods work on a plain Uint8Array
+// (subarray makes a Buffer of it; slice, its subarray, a Uint8Array).
 func TestBufferMaxima(t *testing.T) {
 	lines(t, `
 import buffer from "node:buffer";
@@ -369,6 +370,9 @@ export default () => [
   show(() => { const u = Uint8Array.of(1, 2); return Buffer.prototype.swap16.call(u) === u && u.join(); }),
   show(() => Buffer.prototype.writeUint8 === Buffer.prototype.writeUInt8),
   show(() => Buffer.alloc(2).includes({})),
+  show(() => { const s = Buffer.prototype.subarray.call(Uint8Array.of(1, 2, 3, 4), -3, -1); return Buffer.isBuffer(s) + " " + s.join(); }),
+  show(() => { const u = Uint8Array.of(1, 2, 3); const s = Buffer.prototype.slice.call(u, 1); return Buffer.isBuffer(s) + " " + s.join(); }),
+  show(() => Buffer.from("abc").subarray(2, 1).length + " " + Buffer.from("abc").subarray(1).toString()),
 ];`,
 		`9007199254740991 9007199254740991 536870888 536870888`,
 		`RangeError|ERR_OUT_OF_RANGE|The value of \"size\" is out of range. It must be >= 0 && <= 9007199254740991. Received 9_007_199_254_740_992`,
@@ -386,6 +390,9 @@ export default () => [
 		`2,1`,
 		`true`,
 		`TypeError|ERR_INVALID_ARG_TYPE|The \"value\" argument must be one of type number or string or an instance of Buffer or Uint8Array. Received an instance of Object`,
+		`true 2,3`,
+		`false 2,3`,
+		`0 bc`,
 	)
 }
 
