@@ -5,6 +5,13 @@
 // encoding and decoding done in Go (large files are read as Buffers).
 
 const vendor = require('nook:vendor_buffer.js');
+
+// Node 25's maxima on 64-bit hosts: a Buffer of at most 2^53 - 1 bytes
+// (V8's largest typed array) and a string of at most 2^29 - 24 UTF-16
+// units (V8's). Past them Node's errors are thrown before anything is
+// allocated; below them a run's MaxAllocBytes still applies (guards.js).
+const kMaxLength = Number.MAX_SAFE_INTEGER;
+const kStringMaxLength = 2 ** 29 - 24;
 const { Buffer } = vendor;
 const proto = Buffer.prototype;
 
@@ -162,17 +169,22 @@ for (const name of ['alloc', 'allocUnsafe', 'allocUnsafeSlow']) {
   const orig = Buffer[name];
   Buffer[name] = { [name](size, ...rest) {
     if (typeof size !== 'number') throw invalidArg('"size" argument', 'of type number', size);
-    if (!(size >= 0 && size <= 2 ** 32)) {
-      const e = new RangeError(`The value of "size" is out of range. It must be >= 0 && <= ${2 ** 32}. Received ${String(size).replace(/\B(?=(\d{3})+(?!\d))/g, '_')}`);
-      e.code = 'ERR_OUT_OF_RANGE';
-      throw e;
+    if (!(size >= 0 && size <= kMaxLength)) {
+      throw require('nook:errors.js').makeError('ERR_OUT_OF_RANGE', 'size', `>= 0 && <= ${kMaxLength}`, size);
     }
+    // Node's alloc fills as buf.fill(fill, 0, size, encoding) does.
+    if (name === 'alloc' && rest[0] !== undefined && rest[0] !== 0 && size > 0) return orig.call(Buffer, size).fill(rest[0], 0, size, rest[1]);
     return orig.call(Buffer, size, ...rest);
   } }[name];
 }
+const vIndexOf = proto.indexOf;
 for (const name of ['indexOf', 'lastIndexOf', 'includes']) {
-  const orig = proto[name];
+  // includes is indexOf's search (the package's calls this.indexOf).
+  const orig = name === 'includes' ? vIndexOf : proto[name];
   proto[name] = { [name](val, byteOffset, enc) {
+    if (typeof val !== 'number' && typeof val !== 'string' && !(val instanceof Uint8Array)) {
+      throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'value', ['number', 'string', 'Buffer', 'Uint8Array'], val);
+    }
     // An empty needle is found at byteOffset (clamped to the length).
     if ((typeof val === 'string' && val.length === 0) || (val instanceof Uint8Array && val.length === 0)) {
       let off = byteOffset === undefined || typeof byteOffset === 'string' ? (name === 'lastIndexOf' ? this.length : 0) : Math.trunc(+byteOffset) || 0;
@@ -180,7 +192,8 @@ for (const name of ['indexOf', 'lastIndexOf', 'includes']) {
       off = Math.min(off, this.length);
       return name === 'includes' ? true : off;
     }
-    return orig.call(this, val instanceof Uint8Array ? asBuffer(val) : val, byteOffset, enc);
+    const i = orig.call(asBuffer(this), val instanceof Uint8Array ? asBuffer(val) : val, byteOffset, enc);
+    return name === 'includes' ? i !== -1 : i;
   } }[name];
 }
 
@@ -253,10 +266,21 @@ Buffer.isEncoding = function isEncoding(enc) {
 };
 
 const vToString = proto.toString;
+// decodedLength is how many UTF-16 units decoding n bytes as e makes at
+// most: past kStringMaxLength Node throws ERR_STRING_TOO_LONG before
+// decoding.
+const decodedLength = (e, n) => (e === 'hex' ? 2 * n : e === 'base64' || e === 'base64url' ? Math.ceil(n / 3) * 4 : e === 'utf16le' ? n >>> 1 : n);
+const tooLong = () => require('nook:errors.js').makeError('ERR_STRING_TOO_LONG');
 proto.toString = function toString(enc, start, end) {
-  if (arguments.length === 0) return host.utf8Decode(this, false);
+  if (arguments.length === 0) {
+    if (this.length > kStringMaxLength) throw tooLong();
+    return host.utf8Decode(this, false);
+  }
   const e = norm(enc);
   if (e === undefined) throw unknownEncoding(enc);
+  const from = start === undefined ? 0 : Math.max(0, Math.min(this.length, Math.trunc(+start) || 0));
+  const to = end === undefined ? this.length : Math.max(0, Math.min(this.length, Math.trunc(+end) || 0));
+  if (decodedLength(e, to - from) > kStringMaxLength) throw tooLong();
   if (e === 'utf8' && start === undefined && end === undefined) return host.utf8Decode(this, false);
   if (e === 'base64url') return toUrl(vToString.call(this, 'base64', start, end));
   return vToString.call(this, e, start, end);
@@ -295,14 +319,85 @@ proto.write = function write(string, offset, length, enc) {
   return vWrite.call(this, string, offset, length, e);
 };
 
+// The encoding-specific methods Node's Buffer.prototype has
+// (latin1Slice, hexWrite, ...), generic over any Uint8Array: a slice
+// decodes [start, end) (an end before start is start; past the length
+// ERR_OUT_OF_RANGE), a write takes an offset and length inside the
+// buffer (ERR_BUFFER_OUT_OF_BOUNDS otherwise).
+for (const [prefix, enc] of [['ascii', 'ascii'], ['base64', 'base64'], ['base64url', 'base64url'], ['latin1', 'latin1'],
+  ['hex', 'hex'], ['ucs2', 'utf16le'], ['utf8', 'utf8']]) {
+  const slice = { [prefix + 'Slice'](start, end) {
+    const len = this.byteLength;
+    start = start === undefined ? 0 : Math.trunc(+start) || 0;
+    end = end === undefined ? len : Math.trunc(+end) || 0;
+    if (end < start) end = start;
+    if (start < 0 || end > len) {
+      const e = new RangeError('Index out of range');
+      e.code = 'ERR_OUT_OF_RANGE';
+      throw e;
+    }
+    return proto.toString.call(asBuffer(this), enc, start, end);
+  } }[prefix + 'Slice'];
+  const write = { [prefix + 'Write'](string, offset = 0, length = this.byteLength - offset) {
+    const { makeError } = require('nook:errors.js');
+    if (offset < 0 || offset > this.byteLength) throw makeError('ERR_BUFFER_OUT_OF_BOUNDS', 'offset');
+    if (length < 0 || length > this.byteLength - offset) throw makeError('ERR_BUFFER_OUT_OF_BOUNDS', 'length');
+    return proto.write.call(asBuffer(this), string, offset, length, enc);
+  } }[prefix + 'Write'];
+  Object.defineProperty(proto, slice.name, { value: slice, writable: true, configurable: true, enumerable: true });
+  Object.defineProperty(proto, write.name, { value: write, writable: true, configurable: true, enumerable: true });
+}
+
+// subarray is Buffer.prototype's own, as Node's: a Buffer over the same
+// memory, whatever Uint8Array this is; slice is this.subarray (so a
+// Uint8Array's slice stays a Uint8Array).
+// (A view made directly: TypedArray's subarray would construct the
+// result through Buffer's species, Buffer.from and its checks, which
+// made slicing loops twice as slow.)
+const relIndex = (v, len, dflt) => {
+  if (v === undefined) return dflt;
+  let n = Math.trunc(+v) || 0;
+  if (n < 0) n = Math.max(len + n, 0);
+  return Math.min(n, len);
+};
+const taLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get;
+Object.defineProperty(proto, 'subarray', {
+  value: function subarray(start, end) {
+    const len = taLength.call(this); // (throws, as TypedArray's, for what is no typed array)
+    const from = relIndex(start, len, 0);
+    const to = Math.max(relIndex(end, len, len), from);
+    return wrap(new Uint8Array(this.buffer, this.byteOffset + from * this.BYTES_PER_ELEMENT, (to - from) * this.BYTES_PER_ELEMENT));
+  },
+  writable: true, configurable: true, enumerable: true,
+});
+Object.defineProperty(proto, 'slice', {
+  value: function slice(start, end) { return this.subarray(start, end); },
+  writable: true, configurable: true, enumerable: true,
+});
+
 const vFill = proto.fill;
+// fill is Node's _fill: a string's encoding must be a string naming one,
+// and a fill value that makes no bytes (an empty Uint8Array, a string
+// with no valid hex or base64 in it) is ERR_INVALID_ARG_VALUE.
 proto.fill = function fill(val, start, end, enc) {
-  if (typeof start === 'string') { enc = start; start = 0; end = this.length; }
-  else if (typeof end === 'string') { enc = end; end = this.length; }
-  if (typeof val === 'string' && enc !== undefined) {
+  if (typeof val === 'string') {
+    if (start === undefined || typeof start === 'string') { enc = start; start = 0; end = this.length; }
+    else if (typeof end === 'string') { enc = end; end = this.length; }
     const e = norm(enc);
-    if (e === undefined) throw unknownEncoding(enc);
+    if (e === undefined) {
+      if (typeof enc !== 'string') throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'encoding', 'string', enc);
+      throw unknownEncoding(enc);
+    }
+    if (val.length > 0 && decoders[e] && decoders[e](val).length === 0 && start < (end === undefined ? this.length : end)) {
+      throw require('nook:errors.js').makeError('ERR_INVALID_ARG_VALUE', 'value', val);
+    }
     if (e === 'base64url') { val = fromUrl(val); enc = 'base64'; } else enc = e;
+  } else {
+    if (typeof start === 'string') { enc = start; start = 0; end = this.length; }
+    else if (typeof end === 'string') { enc = end; end = this.length; }
+    if (val instanceof Uint8Array && val.length === 0 && (start || 0) < (end === undefined ? this.length : end)) {
+      throw require('nook:errors.js').makeError('ERR_INVALID_ARG_VALUE', 'value', val);
+    }
   }
   return vFill.call(this, val, start, end, enc);
 };
@@ -453,6 +548,31 @@ proto[Symbol.for('nodejs.util.inspect.custom')] = function inspect(recurseTimes,
 };
 proto.inspect = proto[Symbol.for('nodejs.util.inspect.custom')];
 
+// Node's Buffer methods are generic: called on a Uint8Array that is no
+// Buffer they work on its bytes, through a Buffer over the same memory,
+// and what returns this returns the Uint8Array.
+// (Aliases such as writeUint8 and writeUInt8 stay one function.)
+const generics = new Map();
+for (const k of Object.getOwnPropertyNames(proto)) {
+  const f = Object.getOwnPropertyDescriptor(proto, k).value;
+  if (typeof f !== 'function' || k === 'constructor' || k === 'subarray' || k === 'slice' || k === 'inspect' || k === 'indexOf' || k === 'lastIndexOf' || k === 'includes') continue;
+  if (generics.has(f)) {
+    Object.defineProperty(proto, k, { value: generics.get(f), writable: true, configurable: true, enumerable: Object.getOwnPropertyDescriptor(proto, k).enumerable });
+    continue;
+  }
+  const name = f.name || k;
+  const generic = { [name]() {
+    if (!(this instanceof Uint8Array) || this instanceof Buffer) return Reflect.apply(f, this, arguments);
+    const view = asBuffer(this);
+    const r = Reflect.apply(f, view, arguments);
+    return r === view ? this : r;
+  } }[name];
+  Object.defineProperty(generic, 'length', { value: f.length });
+  generics.set(f, generic);
+  Object.defineProperty(proto, k, { value: generic, writable: true, configurable: true, enumerable: Object.getOwnPropertyDescriptor(proto, k).enumerable });
+}
+proto.toLocaleString = proto.toString;
+
 // received ends Node's ERR_INVALID_ARG_TYPE messages (nook:errors.js).
 function received(v) {
   return ' Received ' + require('nook:errors.js').determineSpecificType(v);
@@ -479,13 +599,12 @@ Object.setPrototypeOf(NodeBuffer, Object.getPrototypeOf(Buffer));
 Object.defineProperty(NodeBuffer, 'prototype', { value: proto, writable: false });
 Object.defineProperty(proto, 'constructor', { value: NodeBuffer, writable: true, configurable: true, enumerable: false });
 
-const kMaxLength = 2 ** 32;
 module.exports = {
   Buffer: NodeBuffer,
   SlowBuffer: vendor.SlowBuffer,
   kMaxLength,
-  kStringMaxLength: 2 ** 29 - 24,
-  constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 },
+  kStringMaxLength,
+  constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: kStringMaxLength },
   isUtf8: (b) => {
     if (!ArrayBuffer.isView(b) && !(b instanceof ArrayBuffer)) {
       throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'input', ['ArrayBuffer', 'Buffer', 'TypedArray'], b);

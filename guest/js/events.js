@@ -211,7 +211,13 @@ proto.eventNames = function eventNames() {
 };
 EventEmitter.EventEmitter = EventEmitter;
 EventEmitter.usingDomains = false;
-EventEmitter.listenerCount = (em, type) => em.listenerCount(type);
+// The static listenerCount counts an EventTarget's listeners too (an
+// AbortSignal's, say), and any other object's as an emitter's.
+EventEmitter.listenerCount = (em, type) => {
+  if (typeof em.listenerCount === 'function') return em.listenerCount(type);
+  if (em !== null && typeof em === 'object' && em._l) return EventEmitter.getEventListeners(em, type).length;
+  return proto.listenerCount.call(em, type);
+};
 EventEmitter.getEventListeners = (em, type) => (typeof em.listeners === 'function' ? em.listeners(type) : em._l && em._l.get(type) ? em._l.get(type).map((e) => e.fn) : []);
 EventEmitter.getMaxListeners = (em) => (typeof em.getMaxListeners === 'function' ? em.getMaxListeners()
   : em && em._maxListeners !== undefined ? em._maxListeners : defaultMaxListeners);
@@ -230,16 +236,25 @@ EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
   if (signal === undefined || signal === null || typeof signal.addEventListener !== 'function') throw invalidArg('signal', 'AbortSignal', signal);
   checkListener(listener);
   let removed = false;
-  const fn = () => { if (!removed) listener(); };
+  const fn = (ev) => { if (!removed) listener(ev); }; // (the abort event; nothing when already aborted)
   if (signal.aborted) queueMicrotask(fn);
-  else signal.addEventListener('abort', fn, { once: true });
+  else signal.addEventListener('abort', fn, { once: true, [kResistStopPropagation]: true });
   const dispose = () => { removed = true; signal.removeEventListener('abort', fn); };
   return { [Symbol.dispose || Symbol.for('Symbol.dispose')]: dispose };
 };
-EventEmitter.once = function once(em, name, opts) {
-  const signal = opts && opts.signal;
+// once is Node's: an async function (bad arguments reject), options an
+// object whose signal is an AbortSignal, the emitter an EventEmitter or
+// an EventTarget.
+EventEmitter.once = async function once(em, name, opts = {}) {
+  const { validateObject, validateAbortSignal, makeError } = require('nook:errors.js');
+  validateObject(opts, 'options');
+  const signal = opts.signal;
+  validateAbortSignal(signal, 'options.signal');
+  if (signal && signal.aborted) throw abortError(signal.reason);
+  if (em === null || typeof em !== 'object' || (typeof em.once !== 'function' && typeof em.addEventListener !== 'function')) {
+    throw makeError('ERR_INVALID_ARG_TYPE', 'emitter', 'EventEmitter', em);
+  }
   return new Promise((resolve, reject) => {
-    if (signal && signal.aborted) { reject(abortError(signal.reason)); return; }
     const onErr = (e) => { cleanup(); reject(e); };
     const onEv = (...args) => { cleanup(); resolve(args); };
     const onAbort = () => { cleanup(); reject(abortError(signal.reason)); };
@@ -258,7 +273,7 @@ EventEmitter.once = function once(em, name, opts) {
     } else {
       em.addEventListener(name, onEv, { once: true });
     }
-    if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    if (signal) signal.addEventListener('abort', onAbort, { once: true, [kResistStopPropagation]: true });
   });
 };
 function abortError(cause) {
@@ -365,7 +380,10 @@ class CustomEvent extends Event {
 }
 
 // EventTarget keeps, per type, listeners in the order added; one callback
-// is added once per capture flag. once, passive and signal are honoured.
+// is added once per capture flag. once, passive and signal are honoured,
+// and, as in Node, the listeners node:events adds to an AbortSignal
+// (option kResistStopPropagation) run even after stopImmediatePropagation.
+const kResistStopPropagation = Symbol('kResistStopPropagation');
 class EventTarget {
   constructor() { this._l = new Map(); }
   addEventListener(type, callback, opts) {
@@ -377,10 +395,10 @@ class EventTarget {
     if (signal && signal.aborted) return;
     const list = this._l.get(type) || [];
     if (list.some((e) => e.fn === callback && e.capture === capture)) return;
-    const entry = { fn: callback, capture, once: !!o.once, passive: !!o.passive, removed: false };
+    const entry = { fn: callback, capture, once: !!o.once, passive: !!o.passive, removed: false, resist: !!o[kResistStopPropagation] };
     list.push(entry);
     this._l.set(type, list);
-    if (signal) signal.addEventListener('abort', () => this.removeEventListener(type, callback, { capture }), { once: true });
+    if (signal) signal.addEventListener('abort', () => this.removeEventListener(type, callback, { capture }), { once: true, [kResistStopPropagation]: true });
   }
   removeEventListener(type, callback, opts) {
     const capture = typeof opts === 'boolean' ? opts : !!(opts && opts.capture);
@@ -402,7 +420,7 @@ class EventTarget {
     ev._currentTarget = this;
     ev._phase = 2;
     for (const e of (this._l.get(ev.type) || []).slice()) {
-      if (e.removed) continue;
+      if (e.removed || (ev._stopNow && !e.resist)) continue;
       if (e.once) this.removeEventListener(ev.type, e.fn, { capture: e.capture });
       ev._passive = e.passive;
       try {
@@ -412,7 +430,6 @@ class EventTarget {
         process.nextTick(() => { throw err; });
       }
       ev._passive = false;
-      if (ev._stopNow) break;
     }
     const h = this['on' + ev.type];
     if (typeof h === 'function' && !ev._stopNow) h.call(this, ev);

@@ -69,7 +69,16 @@ function guardCtor(name, bytesPer) {
   if (!C) return;
   const W = function (a) {
     if (new.target === undefined) throw new TypeError("Constructor " + name + " requires 'new'");
-    if (typeof a === 'number' && a * bytesPer > MAX) tooBig(name, a * bytesPer);
+    if (typeof a === 'number' && a * bytesPer > MAX) {
+      // V8's largest typed array is 2^53 - 1 bytes (Node's
+      // buffer.kMaxLength): a larger one is V8's RangeError, thrown
+      // before anything is allocated; a smaller one past MaxAllocBytes
+      // stops the run.
+      if (a * bytesPer > Number.MAX_SAFE_INTEGER) {
+        throw new RangeError(name === 'ArrayBuffer' ? 'Invalid array buffer length' : `Invalid typed array length: ${a}`);
+      }
+      tooBig(name, a * bytesPer);
+    }
     return Reflect.construct(C, arguments, new.target === W ? C : new.target);
   };
   Object.defineProperty(W, 'name', { value: name });
@@ -85,7 +94,9 @@ const guardBuffer = (Buffer) => {
     const f = Buffer[n];
     if (typeof f !== 'function') continue;
     define(Buffer, n, function (size) {
-      if (Number(size) > MAX) tooBig('Buffer', Number(size));
+      // A size Node refuses (not a number, or past buffer.kMaxLength)
+      // gets Node's error from the function itself.
+      if (typeof size === 'number' && size > MAX && size <= Number.MAX_SAFE_INTEGER) tooBig('Buffer', size);
       return Reflect.apply(f, this, arguments);
     });
   }

@@ -35,14 +35,54 @@ function fileURLToPath(u) {
   return decodeURIComponent(p);
 }
 
-function pathToFileURL(p) {
+// pathToFileURL is Node 25's: the path resolved (path.win32 with
+// { windows: true }, a UNC path \\server\share\... becoming the URL's host)
+// and each character outside the ones a file URL's path keeps as they
+// are percent-encoded as UTF-8 (a lone surrogate as U+FFFD).
+const keptInFilePath = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!$&'()*+,-./:;=@_") keptInFilePath[c.charCodeAt(0)] = 1;
+function encodeFilePath(s) {
+  const out = []; // joined at the end: goja copies a string on each +=
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    let cp = s.charCodeAt(i);
+    if (cp < 0x80 && keptInFilePath[cp]) continue;
+    out.push(s.slice(from, i));
+    if (cp < 0x80) out.push('%' + (cp < 16 ? '0' : '') + cp.toString(16).toUpperCase());
+    else {
+      cp = s.codePointAt(i);
+      if (cp > 0xffff) i++;
+      else if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+      out.push(encodeURIComponent(String.fromCodePoint(cp)));
+    }
+    from = i + 1;
+  }
+  out.push(s.slice(from));
+  return out.join('');
+}
+function pathToFileURL(filepath, options) {
+  errors.validateString(filepath, 'path');
+  const windows = options != null && options.windows !== undefined ? !!options.windows : false;
   const path = require('node:path');
-  let abs = path.resolve(p);
-  if (p.endsWith('/') && !abs.endsWith('/')) abs += '/';
-  // Node escapes what the URL parser would take as syntax.
-  const escaped = abs.replace(/%/g, '%25').replace(/\\/g, '%5C').replace(/\n/g, '%0A').replace(/\r/g, '%0D')
-    .replace(/\t/g, '%09').replace(/#/g, '%23').replace(/\?/g, '%3F');
-  return new URL('file://' + escaped);
+  if (windows) {
+    let resolved = filepath.startsWith('\\\\') ? filepath : path.win32.resolve(filepath);
+    // A local extended path (\\?\C:\...) is its drive path.
+    if (resolved.startsWith('\\\\?\\') && !resolved.startsWith('\\\\?\\UNC\\')) resolved = resolved.slice(4);
+    if (resolved.startsWith('\\\\')) {
+      const prefix = resolved.startsWith('\\\\?\\UNC\\') ? 8 : 2;
+      const hostEnd = resolved.indexOf('\\', prefix);
+      if (hostEnd === -1) throw errors.makeError('ERR_INVALID_ARG_VALUE', 'path', resolved, 'Missing UNC resource path');
+      if (hostEnd === 2) throw errors.makeError('ERR_INVALID_ARG_VALUE', 'path', resolved, 'Empty UNC servername');
+      const host = resolved.slice(prefix, hostEnd);
+      return new URL('file://' + host + encodeFilePath(resolved.slice(hostEnd).replace(/\\/g, '/')));
+    }
+    const last = filepath[filepath.length - 1];
+    if ((last === '/' || last === '\\') && !resolved.endsWith('\\')) resolved += '\\';
+    return new URL('file:///' + encodeFilePath(resolved.replace(/\\/g, '/')));
+  }
+  let resolved = path.posix.resolve(filepath);
+  if (filepath.endsWith('/') && !resolved.endsWith('/')) resolved += '/';
+  return new URL('file://' + encodeFilePath(resolved));
 }
 
 // Legacy API (url.parse and friends): Node's Url objects.
@@ -85,6 +125,15 @@ function parse(s, parseQueryString, slashesDenoteHost) {
       if (at !== -1) { u.auth = decodeURIComponent(hostPart.slice(0, at)); hostPart = hostPart.slice(at + 1); }
       const pm = /:([0-9]*)$/.exec(hostPart);
       if (pm) { if (pm[1] !== '') u.port = pm[1]; hostPart = hostPart.slice(0, pm.index); }
+      // As Node's: a colon left outside brackets is a port that is not a
+      // number, and an IPv6 host with a character none may hold is no URL.
+      const ipv6 = hostPart[0] === '[' && hostPart.endsWith(']');
+      if (!ipv6 && hostPart.includes(':')) throw errors.makeError('ERR_INVALID_ARG_VALUE', 'url', s);
+      if (ipv6 && /[\0\t\n\r #%/<>?@\\^|]/.test(hostPart.slice(1, -1))) {
+        const e = errors.makeError('ERR_INVALID_URL');
+        e.input = s;
+        throw e;
+      }
       u.hostname = hostPart.toLowerCase();
       u.host = u.hostname + (u.port ? ':' + u.port : '');
     }
@@ -150,7 +199,8 @@ function resolve(from, to) {
 
 module.exports = {
   URL, URLSearchParams, fileURLToPath, pathToFileURL, parse, format, resolve, Url,
-  resolveObject: (from, to) => parse(resolve(from, to)),
+  // As Node's: an empty source resolves to the relative as it is.
+  resolveObject: (from, to) => (from ? parse(resolve(from, to)) : to),
   domainToASCII: native.domainToASCII, domainToUnicode: native.domainToUnicode,
   urlToHttpOptions,
 };

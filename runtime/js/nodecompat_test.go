@@ -190,7 +190,7 @@ for (const f of [() => Buffer.concat([1]), () => Buffer.alloc(-1), () => Buffer.
 }
 console.log(Buffer.from('abc').indexOf('', 2), Buffer.compare(new Uint8Array([1]), Buffer.from([2])), Buffer.copyBytesFrom(new Uint16Array([1, 2]), 1));`,
 		"ERR_INVALID_ARG_TYPE The \"list[0]\" argument must be an instance of Buffer or Uint8Array. Received type number (1)\n" +
-			"ERR_OUT_OF_RANGE The value of \"size\" is out of range. It must be >= 0 && <= 4294967296. Received -1\n" +
+			"ERR_OUT_OF_RANGE The value of \"size\" is out of range. It must be >= 0 && <= 9007199254740991. Received -1\n" +
 			"ERR_INVALID_ARG_TYPE The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received type number (5)\n" +
 			"2 -1 <Buffer 02 00>\n"},
 	{"process/env strings", `

@@ -339,3 +339,96 @@ export default () => [
 		`0 Z_BUF_ERROR true`,
 	)
 }
+
+// TestBufferMaxima: buffer.kMaxLength and kStringMaxLength are Node 25's
+// (2^53 - 1 bytes, 2^29 - 24 units); past them Node's errors are thrown
+// before anything is allocated (a size past kMaxLength is ERR_OUT_OF_RANGE,
+// a typed array past it V8's RangeError, a decoding past kStringMaxLength
+// ERR_STRING_TOO_LONG, checked on the length before decoding: the fake
+// buffer below holds no bytes). A fill that makes no bytes is
+// ERR_INVALID_ARG_VALUE, and Buffer's methods work on a plain Uint8Array
+// (subarray makes a Buffer of it; slice, its subarray, a Uint8Array).
+func TestBufferMaxima(t *testing.T) {
+	lines(t, `
+import buffer from "node:buffer";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const fake = Object.defineProperty(Object.create(Buffer.prototype), "length", { value: 2 ** 29 });
+export default () => [
+  show(() => [buffer.kMaxLength, buffer.constants.MAX_LENGTH, buffer.kStringMaxLength, buffer.constants.MAX_STRING_LENGTH].join(" ")),
+  show(() => Buffer(buffer.kMaxLength + 1)),
+  show(() => Buffer.allocUnsafeSlow(-1)),
+  show(() => new Uint8Array(buffer.kMaxLength + 1)),
+  show(() => new Float64Array(2 ** 51)),
+  show(() => fake.toString("latin1")),
+  show(() => Buffer.prototype.toString.call(Object.defineProperty(Object.create(Buffer.prototype), "length", { value: 2 ** 28 }), "hex")),
+  show(() => Buffer.alloc(4, "zz", "hex")),
+  show(() => Buffer.alloc(4, "x", 20)),
+  show(() => Buffer.alloc(4).fill(new Uint8Array(0))),
+  show(() => Buffer.alloc(1).latin1Write("ww", 1, 1)),
+  show(() => Buffer.from("abc").hexSlice(1, 5)),
+  show(() => Buffer.from("abc").hexSlice(1)),
+  show(() => { const u = Uint8Array.of(1, 2); return Buffer.prototype.swap16.call(u) === u && u.join(); }),
+  show(() => Buffer.prototype.writeUint8 === Buffer.prototype.writeUInt8),
+  show(() => Buffer.alloc(2).includes({})),
+  show(() => { const s = Buffer.prototype.subarray.call(Uint8Array.of(1, 2, 3, 4), -3, -1); return Buffer.isBuffer(s) + " " + s.join(); }),
+  show(() => { const u = Uint8Array.of(1, 2, 3); const s = Buffer.prototype.slice.call(u, 1); return Buffer.isBuffer(s) + " " + s.join(); }),
+  show(() => Buffer.from("abc").subarray(2, 1).length + " " + Buffer.from("abc").subarray(1).toString()),
+];`,
+		`9007199254740991 9007199254740991 536870888 536870888`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"size\" is out of range. It must be >= 0 && <= 9007199254740991. Received 9_007_199_254_740_992`,
+		`RangeError|ERR_OUT_OF_RANGE|The value of \"size\" is out of range. It must be >= 0 && <= 9007199254740991. Received -1`,
+		`RangeError|undefined|Invalid typed array length: 9007199254740992`,
+		`RangeError|undefined|Invalid typed array length: 2251799813685248`,
+		`Error|ERR_STRING_TOO_LONG|Cannot create a string longer than 0x1fffffe8 characters`,
+		`Error|ERR_STRING_TOO_LONG|Cannot create a string longer than 0x1fffffe8 characters`,
+		`TypeError|ERR_INVALID_ARG_VALUE|The argument 'value' is invalid. Received 'zz'`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"encoding\" argument must be of type string. Received type number (20)`,
+		`TypeError|ERR_INVALID_ARG_VALUE|The argument 'value' is invalid. Received Uint8Array(0) []`,
+		`RangeError|ERR_BUFFER_OUT_OF_BOUNDS|\"length\" is outside of buffer bounds`,
+		`RangeError|ERR_OUT_OF_RANGE|Index out of range`,
+		`6263`,
+		`2,1`,
+		`true`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"value\" argument must be one of type number or string or an instance of Buffer or Uint8Array. Received an instance of Object`,
+		`true 2,3`,
+		`false 2,3`,
+		`0 bc`,
+	)
+}
+
+// TestPathToFileURLNode: pathToFileURL is Node 25's: with { windows: true }
+// a drive path, a local extended path and a UNC path (its server the
+// URL's host), Node's errors for a UNC path without a share or a server,
+// and every character a file URL's path does not keep percent-encoded. Its
+// worst input, a path of every UTF-16 unit below U+8000 (288 KB encoded),
+// and parsing that URL again take 2 s on a loaded machine (15 s allowed).
+func TestPathToFileURLNode(t *testing.T) {
+	lines(t, `
+import url from "node:url";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+const win = (p) => url.pathToFileURL(p, { windows: true }).href;
+const all = "/" + Array.from({ length: 0x7fff }, (_, i) => String.fromCharCode(i)).join("");
+export default () => [
+  show(() => win("C:\\dir\\foo bar#?%")),
+  show(() => win("C:\\dir\\")),
+  show(() => win("\\\\?\\C:\\path\\file.txt")),
+  show(() => win("\\\\nas\\My Docs\\File.doc")),
+  show(() => win("\\\\?\\UNC\\server\\share\\f.txt")),
+  show(() => win("\\\\host")),
+  show(() => url.pathToFileURL("/foo\r\n\t<>\"#%{}|^[\\~]`+"`"+`?bar").href),
+  show(() => url.pathToFileURL("/\ud800x\ud83d\ude80").href),
+  show(() => url.pathToFileURL(42)),
+  show(() => { const t0 = Date.now(); const h = url.pathToFileURL(all).href; new URL(h); return h.length + " " + (Date.now() - t0 < 15000); }),
+];`,
+		`file:///C:/dir/foo%20bar%23%3F%25`,
+		`file:///C:/dir/`,
+		`file:///C:/path/file.txt`,
+		`file://nas/My%20Docs/File.doc`,
+		`file://server/share/f.txt`,
+		`TypeError|ERR_INVALID_ARG_VALUE|The argument 'path' Missing UNC resource path. Received '\\\\\\\\host'`,
+		`file:///foo%0D%0A%09%3C%3E%22%23%25%7B%7D%7C%5E%5B%5C%7E%5D%60%3Fbar`,
+		`file:///%EF%BF%BDx%F0%9F%9A%80`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"path\" argument must be of type string. Received type number (42)`,
+		`288225 true`,
+	)
+}
