@@ -64,7 +64,7 @@ func TestTimersOrder(t *testing.T) {
 	e := newEnv(t)
 	r := e.ok(spec{src: `
 const log = [];
-setTimeout(() => log.push("t20"), 20);
+setTimeout(() => log.push("t20"), 150); // well after the interval's third firing, even under -race and load
 setTimeout(() => log.push("t0a"), 0);
 setImmediate(() => log.push("imm"));
 setTimeout(() => log.push("t0b"), 0);
@@ -77,7 +77,7 @@ Promise.resolve().then(() => log.push("then"));
 process.nextTick(() => log.push("tick"));
 setTimeout(() => {}, 100000).unref();
 export default async () => {
-  await new Promise((r) => setTimeout(r, 40));
+  await new Promise((r) => setTimeout(r, 200));
   return log;
 };`})
 	// Node 20 running this as an ES module: the main module's microtasks
