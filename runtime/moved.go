@@ -40,6 +40,7 @@ type (
 	Request           = host.Request
 	Restorer          = host.Restorer
 	SandboxCrashError = host.SandboxCrashError
+	StageAttr         = host.StageAttr
 	Snapshotter       = host.Snapshotter
 	Stream            = host.Stream
 	TimerJournal      = host.TimerJournal

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nookdev/nook/journal"
+	"github.com/nookdev/nook/runtime/host"
 )
 
 // Observer sees what the runtime does, for tracing and metrics
@@ -48,6 +49,32 @@ type JournalObserver interface {
 // whose context is ctx (Runtime.Respond's).
 type WaitObserver interface {
 	CallAnswered(ctx context.Context, c PendingCall, answered time.Time)
+}
+
+// StageObserver is implemented by an Observer that also wants the stages
+// of a run's work that are not host calls timed: in the process tier, the
+// wait for a worker ("worker wait") and the round trip to it ("worker
+// round trip": from the program sent to its exit received; the host calls
+// the worker makes meanwhile are its children). Stage is called as a
+// stage of run runID starts, with the context it starts in; it returns
+// the stage's context and done, called once as the stage ends with its
+// error and attributes (the worker's "nook.worker.pid", whether it was
+// "nook.worker.cold": started for the run).
+type StageObserver interface {
+	Stage(ctx context.Context, runID, name string) (sctx context.Context, done func(err error, attrs ...StageAttr))
+}
+
+// withStages returns ctx, the context of run x's attempt, carrying the
+// observer's Stage for the program (see host.StartStage), if it has one.
+func (x *run) withStages(ctx context.Context) context.Context {
+	so, ok := x.rt.opts.Observer.(StageObserver)
+	if !ok {
+		return ctx
+	}
+	id := x.id
+	return host.WithStages(ctx, func(ctx context.Context, name string) (context.Context, func(error, ...StageAttr)) {
+		return so.Stage(ctx, id, name)
+	})
 }
 
 // putCall records a host call in the journal, timed for the observer.

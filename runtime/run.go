@@ -95,6 +95,7 @@ func (x *run) start(parent context.Context, prog Program, req *Request, timeout 
 		}
 	}
 	base, observed := x.observeRun(parent, isolated)
+	base = x.withStages(base)
 	ctx, cancel := context.WithCancelCause(base)
 	ctx, stopTimer := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	r.mu.Lock()

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nookdev/nook/runtime/worker"
 )
 
 // BenchmarkToolCall is one MCP tools/call of read over loopback HTTP with
@@ -39,9 +41,32 @@ func BenchmarkToolCall(b *testing.B) {
 }
 
 // BenchmarkExec is one MCP tools/call of exec (a trivial js program), off
-// and with tracing on, reported as a ratio.
+// and with tracing on, reported as a ratio, in each isolation tier.
 func BenchmarkExec(b *testing.B) {
-	off, on := newBenchFixture(b, "off"), newBenchFixture(b, "tracing")
+	b.Run("in-process", func(b *testing.B) {
+		benchExec(b, newBenchFixture(b, "off"), newBenchFixture(b, "tracing"))
+	})
+	b.Run("process", func(b *testing.B) {
+		pools := make([]*worker.Pool, 2)
+		for i := range pools {
+			p, err := worker.New(worker.Options{Size: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { p.Close() })
+			pools[i] = p
+		}
+		off, on := newTierFixture(b, false, true, pools[0]), newTierFixture(b, true, false, pools[1])
+		for _, f := range []*fixture{off, on} {
+			if err := f.ws.FS().WriteFile(context.Background(), "/a.txt", []byte("hello\n"), nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		benchExec(b, off, on)
+	})
+}
+
+func benchExec(b *testing.B, off, on *fixture) {
 	var tOff, tOn time.Duration
 	b.ResetTimer()
 	for range b.N {

@@ -16,6 +16,8 @@ import (
 	"github.com/nookdev/nook/internal/childproc"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/worker"
 	"github.com/nookdev/nook/telemetry"
 )
 
@@ -23,7 +25,10 @@ import (
 // kills: with NOOK_TEL_CRASH_DB set it starts crashProgram in that
 // workspace, says so once the program waits in ws:slow's hang, and waits
 // to be killed.
+//
+// It is also the worker of the process-tier tests (worker.Main).
 func TestMain(m *testing.M) {
+	worker.Main(js.Builder, shell.Builder)
 	if db := os.Getenv("NOOK_TEL_CRASH_DB"); db != "" {
 		ws, err := openCrash(context.Background(), db, nil, func() { childproc.Ready(); select {} })
 		if err != nil {

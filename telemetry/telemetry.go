@@ -19,7 +19,11 @@
 // params._meta or, failing that, its HTTP headers) holds the tool call
 // ("execute_tool exec"), which holds the run ("run js"), which holds its
 // host calls ("host module ws:tools/call", "host fs readFile", "host exec
-// shell"); a nested run is a child of the host call that started it.
+// shell"); a nested run is a child of the host call that started it. In
+// the process tier the run's span also holds "worker wait" (until a
+// sandbox process is handed out; nook.worker.cold when one was started for
+// it) and "worker round trip" (the program sent to its exit received),
+// which holds the host calls the worker made.
 // Attributes follow OpenTelemetry's MCP and GenAI semantic conventions where
 // they exist (mcp.method.name, mcp.session.id, gen_ai.operation.name,
 // gen_ai.tool.name, gen_ai.tool.call.id, error.type) and are nook's own
@@ -128,6 +132,7 @@ var journalBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .02
 var (
 	_ runtime.JournalObserver = (*Telemetry)(nil)
 	_ runtime.WaitObserver    = (*Telemetry)(nil)
+	_ runtime.StageObserver   = (*Telemetry)(nil)
 )
 
 // approvalBuckets are the bounds of approval waits: a person answers in
@@ -300,6 +305,36 @@ func (t *Telemetry) HostCall(ctx context.Context, c runtime.HostCallStart) (cont
 			}
 			span.End()
 		}
+	}
+}
+
+// Stage implements runtime.StageObserver: a span per stage of a run's work
+// that is not a host call ("worker wait", "worker round trip"), a child of
+// the run's span; the worker's host calls are children of its round trip.
+func (t *Telemetry) Stage(ctx context.Context, runID, name string) (context.Context, func(error, ...runtime.StageAttr)) {
+	if !t.tracing {
+		return ctx, func(error, ...runtime.StageAttr) {}
+	}
+	ctx, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(attribute.String("nook.run.id", runID)))
+	return ctx, func(err error, attrs ...runtime.StageAttr) {
+		for _, a := range attrs {
+			switch v := a.Value.(type) {
+			case string:
+				span.SetAttributes(attribute.String(a.Key, v))
+			case int:
+				span.SetAttributes(attribute.Int(a.Key, v))
+			case int64:
+				span.SetAttributes(attribute.Int64(a.Key, v))
+			case bool:
+				span.SetAttributes(attribute.Bool(a.Key, v))
+			}
+		}
+		if err != nil {
+			span.SetAttributes(attribute.String("error.type", callErrorType(err)))
+			span.SetStatus(codes.Error, name+" failed")
+		}
+		span.End()
 	}
 }
 

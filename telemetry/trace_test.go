@@ -21,6 +21,7 @@ import (
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
 	"github.com/nookdev/nook/runtime/shell"
+	"github.com/nookdev/nook/runtime/worker"
 	"github.com/nookdev/nook/telemetry"
 	"github.com/nookdev/nook/tools"
 	mcpadapter "github.com/nookdev/nook/tools/mcp"
@@ -48,6 +49,13 @@ type fixture struct {
 // anywhere), as when telemetry is not configured.
 func newFixture(t testing.TB, tracing bool, off ...bool) *fixture {
 	t.Helper()
+	return newTierFixture(t, tracing, len(off) > 0 && off[0], nil)
+}
+
+// newTierFixture is newFixture with runs in iso's sandbox processes (the
+// process tier), or in process when iso is nil.
+func newTierFixture(t testing.TB, tracing, off bool, iso runtime.Isolator) *fixture {
+	t.Helper()
 	ctx := context.Background()
 	f := &fixture{exp: tracetest.NewInMemoryExporter()}
 	o := telemetry.Options{}
@@ -57,25 +65,30 @@ func newFixture(t testing.TB, tracing bool, off ...bool) *fixture {
 	f.tel = telemetry.New(o)
 	var robs runtime.Observer = f.tel
 	var tobs tools.Observer = f.tel
-	if len(off) > 0 && off[0] {
+	if off {
 		robs, tobs = nil, nil
 	}
 	toolsMod, bind := tools.LateModule(tools.Options{})
 	orders := runtime.Module{"get": func(ctx context.Context, cc *runtime.CallContext, args []any) (any, error) {
 		return map[string]any{"id": args[0], "total": 42.0}, nil
 	}}
-	ws, err := nook.OpenMemory(ctx,
+	opts := []nook.Option{
 		nook.WithRuntime(runtime.Options{Observer: robs}),
 		nook.WithBackends(js.New(js.Options{}), shell.New(shell.Options{})),
-		nook.WithModules(map[string]runtime.Module{"ws:orders": orders, tools.ModuleName: toolsMod}))
+		nook.WithModules(map[string]runtime.Module{"ws:orders": orders, tools.ModuleName: toolsMod}),
+	}
+	if iso != nil {
+		opts = append(opts, nook.WithIsolation(iso))
+	}
+	ws, err := nook.OpenMemory(ctx, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
 	f.ws = ws
-	opts := tools.Options{Runtime: ws.Runtime(), Observer: tobs}
-	bind(tools.New(ws.FS(), opts))
-	server := mcpadapter.NewServer(tools.New(ws.FS(), opts), nil)
+	topts := tools.Options{Runtime: ws.Runtime(), Observer: tobs}
+	bind(tools.New(ws.FS(), topts))
+	server := mcpadapter.NewServer(tools.New(ws.FS(), topts), nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpadapter.Handler(server, &mcpadapter.HTTPOptions{Token: secretToken}))
 	mux.Handle("/metrics", f.tel.Metrics().Handler())
@@ -131,8 +144,25 @@ export default () => [o.total, out.trim(), w.isError];`
 // holds the run, which holds its host calls; the nested shell run is a
 // child of the exec host call, and code's write is a tool span under its
 // host call. No span carries the token or the query string.
+//
+// In the process tier the run's span holds its wait for a worker and the
+// round trip to it, which holds the host calls the worker made.
 func TestSpanTree(t *testing.T) {
-	f := newFixture(t, true)
+	t.Run("in-process", func(t *testing.T) { testSpanTree(t, newFixture(t, true), "in-process") })
+	t.Run("process", func(t *testing.T) {
+		pool, err := worker.New(worker.Options{Size: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { pool.Close() })
+		if err := pool.Ready(context.Background()); err != nil { // a worker idle: the run's is warm
+			t.Fatal(err)
+		}
+		testSpanTree(t, newTierFixture(t, true, false, pool), "process")
+	})
+}
+
+func testSpanTree(t *testing.T, f *fixture, tier string) {
 	ctx := context.Background()
 	const metaParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 	r, err := f.sess.CallTool(ctx, &sdk.CallToolParams{Name: "exec",
@@ -159,12 +189,7 @@ func TestSpanTree(t *testing.T) {
 		t.Helper()
 		s, ok := byName[name]
 		if !ok {
-			names := make([]string, len(spans))
-			for i, s := range spans {
-				names[i] = s.Name
-			}
-			slices.Sort(names)
-			t.Fatalf("no span %q; spans: %q", name, names)
+			t.Fatalf("no span %q; spans: %q", name, spanNames(spans))
 		}
 		return s
 	}
@@ -212,14 +237,44 @@ func TestSpanTree(t *testing.T) {
 	parentOf(run, tool)
 	attr(run, "nook.run.backend", "js")
 	attr(run, "nook.run.policy", "fail")
-	attr(run, "nook.run.isolation", "in-process")
+	attr(run, "nook.run.isolation", tier)
 	attr(run, "nook.run.attempt", "0")
 	attr(run, "nook.run.depth", "0")
 	attr(run, "nook.run.status", "completed")
 	attr(run, "nook.run.exit_code", "0")
 
+	calls := run // the host calls' parent
+	if tier == "process" {
+		// The top run's stages (the nested shell run has its own).
+		var wait, trip tracetest.SpanStub
+		for _, s := range spans {
+			if s.Parent.SpanID() == run.SpanContext.SpanID() {
+				switch s.Name {
+				case "worker wait":
+					wait = s
+				case "worker round trip":
+					trip = s
+				}
+			}
+		}
+		if wait.Name == "" || trip.Name == "" {
+			t.Fatalf("the run's span has no worker wait and round trip children: %v", spanNames(spans))
+		}
+		attr(wait, "nook.run.id", attrValue(run, "nook.run.id"))
+		attr(wait, "nook.worker.cold", "false")
+		attr(trip, "nook.run.id", attrValue(run, "nook.run.id"))
+		if pid := attrValue(trip, "nook.worker.pid"); pid == "" || pid != attrValue(wait, "nook.worker.pid") {
+			t.Errorf("worker round trip's pid %q, wait's %q: want the same worker's", pid, attrValue(wait, "nook.worker.pid"))
+		}
+		if !wait.EndTime.After(wait.StartTime) || trip.StartTime.Before(wait.EndTime) || trip.EndTime.After(run.EndTime) {
+			t.Errorf("stages out of order: wait %v-%v, round trip %v-%v, run ends %v",
+				wait.StartTime, wait.EndTime, trip.StartTime, trip.EndTime, run.EndTime)
+		}
+		calls = trip
+	}
+
 	get := need("host module ws:orders/get")
-	parentOf(get, run)
+	parentOf(get, calls)
 	attr(get, "nook.host.kind", "module")
 	attr(get, "nook.host.op", "ws:orders/get")
 	if attrValue(get, "ws.replayed") != "" {
@@ -227,14 +282,14 @@ func TestSpanTree(t *testing.T) {
 	}
 
 	execCall := need("host exec shell")
-	parentOf(execCall, run)
+	parentOf(execCall, calls)
 	nested := need("run shell")
 	parentOf(nested, execCall)
 	attr(nested, "nook.run.depth", "1")
 	attr(nested, "nook.run.status", "completed")
 
 	callHost := need("host module ws:tools/call")
-	parentOf(callHost, run)
+	parentOf(callHost, calls)
 	write := need("execute_tool write")
 	parentOf(write, callHost)
 	attr(write, "gen_ai.tool.call.id", attrValue(run, "nook.run.id")+"/"+attrValue(callHost, "nook.host.seq"))
@@ -253,6 +308,16 @@ func TestSpanTree(t *testing.T) {
 	if ls == nil || ls.SpanContext.TraceID().String() != "0af7651916cd43dd8448eb211c80319c" || ls.Parent.SpanID().String() != "b7ad6b7169203331" {
 		t.Errorf("tools/call ls without _meta: span %+v, want the header's trace", ls)
 	}
+}
+
+// spanNames are the names of spans, sorted.
+func spanNames(spans tracetest.SpanStubs) []string {
+	names := make([]string, len(spans))
+	for i, s := range spans {
+		names[i] = s.Name
+	}
+	slices.Sort(names)
+	return names
 }
 
 func attrValue(s tracetest.SpanStub, key string) string {

@@ -161,10 +161,11 @@ func (p *Pool) Idle() []int {
 
 var errClosed = errors.New("the worker pool is closed")
 
-// get returns an idle worker, starting one when none is ready.
-func (p *Pool) get(ctx context.Context) (*proc, error) {
+// get returns an idle worker for a run, starting one when none is ready
+// (cold).
+func (p *Pool) get(ctx context.Context) (w *proc, cold bool, err error) {
 	began := time.Now()
-	w, cold, err := p.take(ctx)
+	w, cold, err = p.take(ctx)
 	if err == nil {
 		p.stats.runs.Add(1)
 		p.stats.waited.Add(uint64(time.Since(began)))
@@ -172,7 +173,7 @@ func (p *Pool) get(ctx context.Context) (*proc, error) {
 			p.stats.coldStarts.Add(1)
 		}
 	}
-	return w, err
+	return w, cold, err
 }
 
 // take is get: cold says the worker was started for the caller.

@@ -22,21 +22,33 @@ type program struct {
 
 // Run runs the program in a worker, serving its host calls with host,
 // and enforces the run's limits on the worker from outside.
+//
+// The run's observer (host.StartStage) sees two stages: "worker wait",
+// until a worker is handed out (started for the run when none was idle:
+// nook.worker.cold), and "worker round trip", from the program sent to
+// its exit received, the worker's host calls within it.
 func (x *program) Run(ctx context.Context, host rthost.Host) rthost.Exit {
-	w, err := x.pool.get(ctx)
+	_, waited := rthost.StartStage(ctx, "worker wait")
+	w, cold, err := x.pool.get(ctx)
 	if err != nil {
+		waited(err, rthost.StageAttr{Key: "nook.worker.cold", Value: cold})
 		if ctx.Err() != nil {
 			return rthost.Exit{Code: 1, Err: ctx.Err()}
 		}
 		return failed(host, fmt.Errorf("the sandbox process could not start: %w", err))
 	}
+	pid := rthost.StageAttr{Key: "nook.worker.pid", Value: w.pid}
+	waited(nil, pid, rthost.StageAttr{Key: "nook.worker.cold", Value: cold})
 	if !slices.Contains(w.hello.Builders, x.rec.build.Builder) {
 		// The worker cannot rebuild the backend (worker.Main was not
 		// given its builder): only this process can run the program.
 		x.pool.put(w)
 		return x.orig.Run(ctx, host)
 	}
-	return w.run(ctx, host, x)
+	rctx, done := rthost.StartStage(ctx, "worker round trip")
+	exit := w.run(rctx, host, x)
+	done(exit.Err, pid)
+	return exit
 }
 
 func failed(host rthost.Host, err error) rthost.Exit {
