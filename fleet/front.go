@@ -32,6 +32,9 @@ func (n *Node) Front(ctx context.Context, ws string) (*Front, error) {
 	}
 	topts := n.opts.Tools
 	topts.Runtime = mem.Runtime()
+	// The owner's set observes the call (tracing, metrics): counted here
+	// too, a call routed to this node's own workspace would count twice.
+	topts.Observer = nil
 	topts.Hooks = []tools.Hook{{Before: func(ctx context.Context, c *tools.Call) tools.Verdict {
 		res, err := n.Call(ctx, ws, c.Tool, c.Input)
 		if err != nil {

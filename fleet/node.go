@@ -155,6 +155,8 @@ type Node struct {
 	// Test knobs: pauseRenew stops lease renewals and heartbeats (a
 	// paused process); noSelfFence skips the local lease-deadline check,
 	// so that only the broker's fencing stops a stale owner.
+	beatAt atomic.Int64 // when the last heartbeat was written (Unix ns)
+
 	pauseRenew  atomic.Bool
 	noSelfFence atomic.Bool
 }
@@ -414,6 +416,9 @@ type heartbeat struct {
 func (n *Node) heartbeat(ctx context.Context) error {
 	b, _ := json.Marshal(heartbeat{Node: n.opts.Name, Time: time.Now().UTC()})
 	_, err := n.nodes.Put(ctx, n.opts.Name, b)
+	if err == nil {
+		n.beatAt.Store(time.Now().UnixNano())
+	}
 	return err
 }
 

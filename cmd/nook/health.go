@@ -40,6 +40,12 @@ func (a *app) readiness(ctx context.Context) []check {
 	if err := a.ws.FS().Ping(ctx); err != nil {
 		db = check{Name: "database", Detail: err.Error()}
 	}
+	return []check{db, a.workersCheck(ctx)}
+}
+
+// workersCheck checks, in the process tier, that the worker pool can give
+// a run a worker.
+func (a *app) workersCheck(ctx context.Context) check {
 	workers := check{Name: "workers", OK: true, Detail: "none: runs are in process"}
 	if a.isolator() != nil {
 		p, err := a.pool.start()
@@ -52,7 +58,7 @@ func (a *app) readiness(ctx context.Context) []check {
 			workers.Detail = fmt.Sprintf("a worker can be had (%d idle, %d busy)", len(p.Idle()), len(p.Busy()))
 		}
 	}
-	return []check{db, workers}
+	return workers
 }
 
 func ready(checks []check) bool {
@@ -77,8 +83,8 @@ func checkLines(checks []check) string {
 }
 
 // healthHandlers returns /healthz (the process serves) and /readyz (the
-// readiness checks; 503 when one fails).
-func (a *app) healthHandlers() (healthz, readyz http.Handler) {
+// checks of readiness; 503 when one fails).
+func healthHandlers(readiness func(context.Context) []check) (healthz, readyz http.Handler) {
 	healthz = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !getOrHead(w, r) {
 			return
@@ -96,7 +102,7 @@ func (a *app) healthHandlers() (healthz, readyz http.Handler) {
 		}
 		mu.Lock()
 		if last == nil || time.Since(at) >= readyCache {
-			last, at = a.readiness(r.Context()), time.Now()
+			last, at = readiness(r.Context()), time.Now()
 		}
 		checks := last
 		mu.Unlock()

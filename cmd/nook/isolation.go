@@ -96,7 +96,7 @@ func (a *app) isolator() runtime.Isolator {
 	}
 	if a.pool == nil {
 		size := -1 // a one-shot command needs one worker, started when it runs
-		if a.cmd != nil && (a.cmd.name == "mcp" || a.cmd.name == "serve") {
+		if a.cmd != nil && (a.cmd.name == "mcp" || a.cmd.name == "serve" || a.cmd.name == "node") {
 			size = 0 // the pool's default: workers ready for every call
 		}
 		a.pool = &lazyPool{size: size}

@@ -174,7 +174,7 @@ func runServe(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	set := tools.New(f, opts)
 	a.warmWorkers()
-	healthz, readyz := a.healthHandlers()
+	healthz, readyz := healthHandlers(a.readiness)
 	mux.Handle("/healthz", healthz) // no token: probes carry none, and these say nothing of the workspace's content
 	mux.Handle("/readyz", readyz)
 	server := mcpadapter.NewServer(set, &mcpadapter.Options{Logger: log, Version: nookVersion()})

@@ -74,38 +74,7 @@ func testServeMetrics(t *testing.T, iso string) {
 			t.Errorf("/metrics holds %q", secret)
 		}
 	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := parser.TextToMetricFamilies(strings.NewReader(string(body)))
-	if err != nil {
-		t.Fatalf("the Prometheus parser: %v\n%s", err, body)
-	}
-	value := func(name string, labels map[string]string) (float64, bool) {
-		f := fams[name]
-		if f == nil {
-			return 0, false
-		}
-	next:
-		for _, m := range f.Metric {
-			got := map[string]string{}
-			for _, l := range m.Label {
-				got[l.GetName()] = l.GetValue()
-			}
-			for k, v := range labels {
-				if got[k] != v {
-					continue next
-				}
-			}
-			switch f.GetType() {
-			case dto.MetricType_COUNTER:
-				return m.Counter.GetValue(), true
-			case dto.MetricType_GAUGE:
-				return m.Gauge.GetValue(), true
-			case dto.MetricType_HISTOGRAM:
-				return float64(m.Histogram.GetSampleCount()), true
-			}
-		}
-		return 0, false
-	}
+	fams, value := parseMetrics(t, body)
 	want := func(name string, labels map[string]string, v float64) {
 		t.Helper()
 		got, ok := value(name, labels)
@@ -160,5 +129,44 @@ func testServeMetrics(t *testing.T, iso string) {
 				}
 			}
 		}
+	}
+}
+
+// parseMetrics parses a /metrics body with Prometheus's own parser and
+// returns its families and the lookup of a sample by name and labels (a
+// histogram's value is its count).
+func parseMetrics(t *testing.T, body []byte) (map[string]*dto.MetricFamily, func(name string, labels map[string]string) (float64, bool)) {
+	t.Helper()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatalf("the Prometheus parser: %v\n%s", err, body)
+	}
+	return fams, func(name string, labels map[string]string) (float64, bool) {
+		f := fams[name]
+		if f == nil {
+			return 0, false
+		}
+	next:
+		for _, m := range f.Metric {
+			got := map[string]string{}
+			for _, l := range m.Label {
+				got[l.GetName()] = l.GetValue()
+			}
+			for k, v := range labels {
+				if got[k] != v {
+					continue next
+				}
+			}
+			switch f.GetType() {
+			case dto.MetricType_COUNTER:
+				return m.Counter.GetValue(), true
+			case dto.MetricType_GAUGE:
+				return m.Gauge.GetValue(), true
+			case dto.MetricType_HISTOGRAM:
+				return float64(m.Histogram.GetSampleCount()), true
+			}
+		}
+		return 0, false
 	}
 }

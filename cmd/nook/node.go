@@ -20,7 +20,7 @@ import (
 
 var cmdNode = &command{
 	name: "node", group: "Model tools",
-	synopsis: "--name N --data DIR [--nats-listen HOST:PORT --nats-routes HOST:PORT,... | --nats-url URL] [--nats-client HOST:PORT] [--http HOST:PORT] [--token-file FILE] [--lease-ttl D] [--log-format text|json] [--log-level LEVEL]",
+	synopsis: "--name N --data DIR [--nats-listen HOST:PORT --nats-routes HOST:PORT,... | --nats-url URL] [--nats-client HOST:PORT] [--http HOST:PORT] [--token-file FILE] [--lease-ttl D] [--metrics=false] [--log-format text|json] [--log-level LEVEL]",
 	summary:  "run a fleet node: workspaces across machines on embedded NATS JetStream",
 	help: `Runs one node of a fleet until interrupted. The node embeds a NATS server
 with JetStream, clustered with its peers: --nats-listen is its route
@@ -39,13 +39,19 @@ workspace name is 1 to 64 of A-Z a-z 0-9 - _.
 
 Authentication is that of "nook serve": with a token (--token-file or
 $NOOK_TOKEN) every request needs "Authorization: Bearer TOKEN"; without one
-the node listens on loopback addresses only. Runs are in process on the
-owner. Every commit of a workspace is shipped to a replicated log before the
+the node listens on loopback addresses only. Runs run on the owner, in the
+process tier by default as under "nook serve" (--isolation). Every commit of a workspace is shipped to a replicated log before the
 call returns; when a node dies, another takes its workspaces over within
 about --lease-ttl (at once those with runs in flight, the others at their
 next call), restores them from the log and resumes their runs by policy.
 "nook fleet status --nats-url URL" shows the fleet. What survives a failure:
-see fleet/RATIONALE.md.`,
+see fleet/RATIONALE.md.
+
+As "nook serve" does, the node answers /healthz and /readyz without a token
+(ready: connected to NATS, its heartbeat taken within the lease TTL, every
+lease it holds still valid, a worker to be had), serves Prometheus metrics
+of every workspace it owns at /metrics (behind the token; --metrics=false
+drops it) and sends traces as the OTEL_* variables ask.`,
 	run: runNode,
 }
 
@@ -59,6 +65,7 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 	httpAddr := fl.String("http", "127.0.0.1:8766", "serve MCP on `HOST:PORT`")
 	tokenFile := fl.String("token-file", "", "require the bearer token in `FILE` (default $NOOK_TOKEN)")
 	ttl := fl.Duration("lease-ttl", fleet.DefaultLeaseTTL, "lease and heartbeat lifetime `D`")
+	metrics := fl.Bool("metrics", true, "serve Prometheus metrics at /metrics (behind the token, if any)")
 	logFormat, logLevel := logFlags(fl, "info")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
@@ -90,6 +97,19 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 			routes = append(routes, r)
 		}
 	}
+	flush, err := a.startTelemetry(*metrics)
+	if err != nil {
+		return err
+	}
+	defer flush()
+	ro := runtime.Options{KeepJournal: true}
+	if a.tel != nil {
+		ro.Observer = a.tel
+	}
+	wsOpts := []nook.Option{nook.WithRuntime(ro), nook.WithBackends(backends()...)}
+	if iso := a.isolator(); iso != nil {
+		wsOpts = append(wsOpts, nook.WithIsolation(iso))
+	}
 	fmt.Fprintf(a.stderr, "nook: node %s starting (waiting for the JetStream cluster)\n", *name)
 	node, err := fleet.Start(a.ctx, fleet.Options{
 		Name:          *name,
@@ -99,11 +119,8 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 		ClusterListen: *natsListen,
 		Routes:        routes,
 		LeaseTTL:      *ttl,
-		Workspace: []nook.Option{
-			nook.WithRuntime(runtime.Options{KeepJournal: true}),
-			nook.WithBackends(backends()...),
-		},
-		Tools: toolOptions(nil, false),
+		Workspace:     wsOpts,
+		Tools:         observed(toolOptions(nil, false), a.tel),
 	})
 	if err != nil {
 		return err
@@ -124,7 +141,12 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 		}
 	}()
 	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
+	a.warmWorkers()
+	healthz, readyz := healthHandlers(func(ctx context.Context) []check {
+		return nodeReadiness(ctx, a, node)
+	})
+	mux.Handle("/healthz", healthz) // no token, as under "nook serve"
+	mux.Handle("/readyz", readyz)
 	mux.HandleFunc("/w/{ws}/mcp", func(w http.ResponseWriter, r *http.Request) {
 		ws := r.PathValue("ws")
 		if err := fleet.CheckName("workspace", ws); err != nil {
@@ -142,13 +164,28 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 			}
 			fronts = append(fronts, f)
 			server := mcpadapter.NewServer(f.Set, &mcpadapter.Options{Logger: log, Version: nookVersion()})
+			if a.tel != nil {
+				server.AddReceivingMiddleware(a.tel.MCPMiddleware())
+			}
 			h = mcpadapter.Handler(server, &mcpadapter.HTTPOptions{Token: token, SessionTimeout: 30 * time.Minute, Logger: log})
 			handlers[ws] = h
 		}
 		mu.Unlock()
 		h.ServeHTTP(w, r)
 	})
-	srv := newHTTPServer(withRequestLog(mux, log), defaultServeTimeouts, log)
+	var h http.Handler = mux
+	if a.tel != nil {
+		h = a.tel.HTTPMiddleware(mux, nodeRoute)
+		if *metrics {
+			nodeGauges(a, node)
+			var m http.Handler = a.tel.Metrics().Handler()
+			if token != "" {
+				m = mcpadapter.RequireToken(token, m)
+			}
+			mux.Handle("/metrics", m)
+		}
+	}
+	srv := newHTTPServer(withRequestLog(h, log), defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {
 		auth = "bearer token required"
@@ -169,4 +206,25 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 	}
 	<-done
 	return nil
+}
+
+// nodeReadiness is a node's /readyz: the fleet's checks (fleet.Node.Ready)
+// and the worker pool's.
+func nodeReadiness(ctx context.Context, a *app, node *fleet.Node) []check {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	var out []check
+	for _, c := range node.Ready(ctx) {
+		out = append(out, check{Name: c.Name, OK: c.OK, Detail: c.Detail})
+	}
+	return append(out, a.workersCheck(ctx))
+}
+
+// nodeRoute names a node's routes for its metrics: a workspace's MCP
+// endpoint is one route whatever the workspace.
+func nodeRoute(path string) string {
+	if strings.HasPrefix(path, "/w/") && strings.HasSuffix(path, "/mcp") {
+		return "/w/{ws}/mcp"
+	}
+	return route(path)
 }

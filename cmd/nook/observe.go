@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nookdev/nook/fleet"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/worker"
 	"github.com/nookdev/nook/telemetry"
@@ -111,6 +112,20 @@ func (a *app) workspaceGauges(server *sdk.Server) {
 		}
 		return out
 	}, "file")
+	a.poolGauges()
+	reg.NewGauge("nook_mcp_sessions", "MCP sessions open.", func() []telemetry.Sample {
+		n := 0
+		for range server.Sessions() {
+			n++
+		}
+		return []telemetry.Sample{{Value: float64(n)}}
+	})
+}
+
+// poolGauges adds the gauges and counters of the process tier's worker
+// pool (none while it has not started).
+func (a *app) poolGauges() {
+	reg := a.tel.Metrics()
 	reg.NewGauge("nook_workers", "Workers of the process tier, by state (idle, busy); none in process.", func() []telemetry.Sample {
 		if a.pool == nil || a.pool.started.Load() == nil {
 			return nil
@@ -149,13 +164,25 @@ func (a *app) workspaceGauges(server *sdk.Server) {
 	poolCounter("nook_worker_kills_total", "Workers lost under a run, by reason (limit: killed for a limit the pool enforces, such as MaxMemoryBytes or MaxCPUTime; crash: died of its own accord).", func(s worker.Stats) []telemetry.Sample {
 		return []telemetry.Sample{{Labels: []string{"limit"}, Value: float64(s.LimitKills)}, {Labels: []string{"crash"}, Value: float64(s.Crashes)}}
 	}, "reason")
-	reg.NewGauge("nook_mcp_sessions", "MCP sessions open.", func() []telemetry.Sample {
-		n := 0
-		for range server.Sessions() {
-			n++
-		}
-		return []telemetry.Sample{{Value: float64(n)}}
+}
+
+// nodeGauges adds a fleet node's gauges to its metrics: the workspaces it
+// serves, the nodes it sees live, and its worker pool's.
+func nodeGauges(a *app, node *fleet.Node) {
+	reg := a.tel.Metrics()
+	reg.NewGauge("nook_fleet_workspaces_served", "Workspaces this node owns and serves now.", func() []telemetry.Sample {
+		return []telemetry.Sample{{Value: float64(len(node.Served()))}}
 	})
+	reg.NewGauge("nook_fleet_nodes_live", "Nodes of the fleet whose heartbeat has not expired, as this node sees them.", func() []telemetry.Sample {
+		ctx, cancel := context.WithTimeout(a.ctx, gaugeTimeout)
+		defer cancel()
+		live, err := node.LiveNodes(ctx)
+		if err != nil {
+			return nil
+		}
+		return []telemetry.Sample{{Value: float64(len(live))}}
+	})
+	a.poolGauges()
 }
 
 // route names the route of a request to "nook serve" for its metrics:
