@@ -58,6 +58,51 @@ func (f *FS) RecentChanges(ctx context.Context, beforeSeq int64, limit int) ([]C
 	return out, err
 }
 
+// PathChanges returns the change-feed entries whose Path or OldPath is
+// exactly path (a rename or link to or from it included) and whose Seq is
+// below beforeSeq (0: from the newest), newest first, at most limit of
+// them (0 means DefaultPage; a negative limit is EINVAL): one path's
+// history, paged back like [FS.RecentChanges]. Entries are matched by
+// name, not by node: a directory's rename is one entry under the
+// directory's paths, not under its children's. Only kept entries are
+// returned; older ones were pruned.
+func (f *FS) PathChanges(ctx context.Context, path string, beforeSeq int64, limit int) ([]Change, error) {
+	const op = "changes"
+	p, err := f.clean(op, path)
+	if err != nil {
+		return nil, err
+	}
+	if limit < 0 {
+		return nil, perr(op, p, EINVAL, fmt.Sprintf("limit must be a non-negative integer, got %d", limit))
+	}
+	if limit == 0 {
+		limit = DefaultPage
+	}
+	limit = min(limit, f.lim.MaxPage)
+	if beforeSeq <= 0 {
+		beforeSeq = math.MaxInt64
+	}
+	var out []Change
+	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
+		// Each arm reads its index backwards from beforeSeq and stops at
+		// limit; UNION drops the one row both could give (a rename of a
+		// path onto itself).
+		s, err := c.Query(pathChangesQuery, p, beforeSeq, limit)
+		if err != nil {
+			return err
+		}
+		out, err = scanChanges(s)
+		return err
+	})
+	return out, err
+}
+
+const pathChangesQuery = `SELECT * FROM (SELECT seq, rev, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
+		WHERE path = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3)
+	UNION SELECT * FROM (SELECT seq, rev, op, path, coalesce(old_path, ''), type, time FROM vfs_changes
+		WHERE old_path = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3)
+	ORDER BY 1 DESC LIMIT ?3`
+
 // changes reads one page of the feed after a revision (sinceRev >= 0) or
 // after a seq.
 func (f *FS) changes(ctx context.Context, op string, sinceRev, afterSeq int64, limit int) ([]Change, error) {

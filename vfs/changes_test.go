@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/nookdev/nook/internal/sqldb"
 )
 
 // chg is the part of a Change a test predicts.
@@ -359,5 +362,152 @@ func TestRecentChanges(t *testing.T) {
 	}
 	if _, err := f.RecentChanges(bg, 0, -1); err == nil || err.Error() != "limit must be a non-negative integer, got -1" || !errors.Is(err, EINVAL) {
 		t.Errorf("negative limit: %v", err)
+	}
+}
+
+// PathChanges gives one path's entries, newest first, renames to and from
+// it included, and pages back by Seq.
+func TestPathChanges(t *testing.T) {
+	f := openTest(t)
+	put(t, f, "/a", "1")
+	put(t, f, "/other", "x")
+	put(t, f, "/a", "22")
+	noErr(t, f.Chmod(bg, "/a", 0o600))
+	noErr(t, f.Rename(bg, "/a", "/b"))
+	put(t, f, "/b", "333")
+	noErr(t, f.Rename(bg, "/b", "/a"))
+	noErr(t, f.Remove(bg, "/other", nil))
+	noErr(t, f.Remove(bg, "/a", nil))
+	wantA := []chg{
+		{OpRemove, "/a", "", TypeFile},
+		{OpRename, "/a", "/b", TypeFile},
+		{OpRename, "/b", "/a", TypeFile},
+		{OpChmod, "/a", "", TypeFile},
+		{OpWrite, "/a", "", TypeFile},
+		{OpCreate, "/a", "", TypeFile},
+	}
+	got, err := f.PathChanges(bg, "/./a/", 0, 0)
+	noErr(t, err)
+	if !slices.Equal(chgs(got), wantA) {
+		t.Fatalf("PathChanges(/a) = %v, want %v", chgs(got), wantA)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Seq >= got[i-1].Seq {
+			t.Errorf("seq %d after %d: not newest first", got[i].Seq, got[i-1].Seq)
+		}
+	}
+	wantB := []chg{{OpRename, "/a", "/b", TypeFile}, {OpWrite, "/b", "", TypeFile}, {OpRename, "/b", "/a", TypeFile}}
+	gotB, err := f.PathChanges(bg, "/b", 0, 0)
+	noErr(t, err)
+	if !slices.Equal(chgs(gotB), wantB) {
+		t.Errorf("PathChanges(/b) = %v, want %v", chgs(gotB), wantB)
+	}
+	// Pages of two, each from the last Seq of the one before.
+	var paged []Change
+	for before := int64(0); ; {
+		page, err := f.PathChanges(bg, "/a", before, 2)
+		noErr(t, err)
+		if len(page) > 2 {
+			t.Fatalf("page of %d entries for a limit of 2", len(page))
+		}
+		if len(page) == 0 {
+			break
+		}
+		paged = append(paged, page...)
+		before = page[len(page)-1].Seq
+	}
+	if !slices.Equal(paged, got) {
+		t.Errorf("paged %v, want %v", chgs(paged), chgs(got))
+	}
+	// From the middle: what is below the rename back.
+	mid, err := f.PathChanges(bg, "/a", got[2].Seq, 0)
+	noErr(t, err)
+	if !slices.Equal(mid, got[3:]) {
+		t.Errorf("before seq %d: %v, want %v", got[2].Seq, chgs(mid), chgs(got[3:]))
+	}
+	if none, err := f.PathChanges(bg, "/never", 0, 0); err != nil || len(none) != 0 {
+		t.Errorf("PathChanges(/never) = %v, %v", none, err)
+	}
+	if _, err := f.PathChanges(bg, "/a", 0, -1); err == nil || err.Error() != "limit must be a non-negative integer, got -1: /a" || !errors.Is(err, EINVAL) {
+		t.Errorf("negative limit: %v", err)
+	}
+	if _, err := f.PathChanges(bg, "a", 0, 0); !errors.Is(err, EINVAL) || err.Error() != "Invalid path (must be absolute): a" {
+		t.Errorf("relative path: %v", err)
+	}
+}
+
+// PathChanges reads the feed by its path indexes, not by a scan.
+func TestPathChangesPlan(t *testing.T) {
+	f := openTest(t)
+	put(t, f, "/a", "1")
+	var plan []string
+	noErr(t, f.db.Read(bg, func(c *sqldb.Conn) error {
+		s, err := c.Query(`EXPLAIN QUERY PLAN `+pathChangesQuery, "/a", int64(1<<62), 10)
+		if err != nil {
+			return err
+		}
+		for s.Step() {
+			plan = append(plan, s.ColumnText(3))
+		}
+		return sqldb.Done(s, nil)
+	}))
+	all := strings.Join(plan, "\n")
+	for _, idx := range []string{"vfs_changes_path", "vfs_changes_old_path"} {
+		if !strings.Contains(all, "USING INDEX "+idx) && !strings.Contains(all, "USING COVERING INDEX "+idx) {
+			t.Errorf("query plan does not use %s:\n%s", idx, all)
+		}
+	}
+	if strings.Contains(all, "SCAN vfs_changes") {
+		t.Errorf("query plan scans the feed:\n%s", all)
+	}
+}
+
+// A workspace of schema v4 opens and migrates to v5: its feed gets the
+// path indexes, and PathChanges finds the entries written before.
+func TestMigrateV4PathChanges(t *testing.T) {
+	path := t.TempDir() + "/old.db"
+	f, err := Open(bg, path, nil)
+	noErr(t, err)
+	put(t, f, "/a", "1")
+	noErr(t, f.Rename(bg, "/a", "/b"))
+	// Back to what v4 stored.
+	noErr(t, f.db.Write(bg, func(c *sqldb.Conn) error {
+		return c.Exec(`DROP INDEX vfs_changes_path; DROP INDEX vfs_changes_old_path; UPDATE vfs_state SET schema_version = 4;`)
+	}))
+	noErr(t, f.Close())
+	f, err = Open(bg, path, nil)
+	noErr(t, err)
+	defer f.Close()
+	var v int
+	var indexes []string
+	noErr(t, f.db.Read(bg, func(c *sqldb.Conn) error {
+		s, err := c.Query(`SELECT schema_version FROM vfs_state`)
+		if err != nil {
+			return err
+		}
+		s.Step()
+		v = s.ColumnInt(0)
+		if err := sqldb.Done(s, nil); err != nil {
+			return err
+		}
+		s, err = c.Query(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'vfs_changes' ORDER BY name`)
+		if err != nil {
+			return err
+		}
+		for s.Step() {
+			indexes = append(indexes, s.ColumnText(0))
+		}
+		return sqldb.Done(s, nil)
+	}))
+	if v != 5 {
+		t.Errorf("schema version %d after the migration, want 5", v)
+	}
+	if want := []string{"vfs_changes_old_path", "vfs_changes_path", "vfs_changes_rev"}; !slices.Equal(indexes, want) {
+		t.Errorf("indexes of vfs_changes %v, want %v", indexes, want)
+	}
+	got, err := f.PathChanges(bg, "/a", 0, 0)
+	noErr(t, err)
+	if want := []chg{{OpRename, "/b", "/a", TypeFile}, {OpCreate, "/a", "", TypeFile}}; !slices.Equal(chgs(got), want) {
+		t.Errorf("PathChanges(/a) after the migration = %v, want %v", chgs(got), want)
 	}
 }

@@ -248,12 +248,14 @@ func TestIndexMigrateV3(t *testing.T) {
 	noErr(t, f.SetIndex(bg, false))
 	want, err := f.Grep(bg, "rare", "/", &GrepOptions{Mode: GrepFiles})
 	noErr(t, err)
-	// Back to what v3 stored: the same tables without the index.
+	// Back to what v3 stored: the same tables without the index (nor the
+	// feed's path indexes of v5).
 	noErr(t, f.db.Write(bg, func(c *sqldb.Conn) error {
 		return c.Exec(`
 DROP INDEX vfs_blobs_doc; DROP INDEX vfs_blobs_unindexed; DROP INDEX vfs_chunks_blob;
 DROP INDEX vfs_dirents_inode; DROP INDEX vfs_nodes_large;
 DROP TABLE vfs_tri_blocks; DROP TABLE vfs_tri_post;
+DROP INDEX vfs_changes_path; DROP INDEX vfs_changes_old_path;
 ALTER TABLE vfs_blobs DROP COLUMN doc;
 ALTER TABLE vfs_state DROP COLUMN tri_on; ALTER TABLE vfs_state DROP COLUMN tri_pending; ALTER TABLE vfs_state DROP COLUMN tri_next;
 UPDATE vfs_state SET schema_version = 3;`)

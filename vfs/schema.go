@@ -7,7 +7,7 @@ import (
 )
 
 // SchemaVersion is the version of the vfs tables this build writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // schemaV1 creates the vfs tables at version 1.
 //
@@ -183,7 +183,19 @@ WHERE id = 1;`)
 	// chunks start unindexed, which grep scans as before; writes index
 	// them a few blocks at a time, or RebuildIndex all at once.
 	3: func(c *sqldb.Conn, now int64) error { return c.Exec(schemaV4) },
+	// v5: the change feed by path (see schemaV5), for one file's history.
+	4: func(c *sqldb.Conn, now int64) error { return c.Exec(schemaV5) },
 }
+
+// schemaV5 indexes the change feed by path, so that [FS.PathChanges]
+// reads one path's entries instead of the whole feed: vfs_changes_path
+// over (path, seq), and vfs_changes_old_path over (old_path, seq) for the
+// renames and links away from a path (old_path is NULL for the other
+// operations, which the partial index leaves out).
+const schemaV5 = `
+CREATE INDEX vfs_changes_path ON vfs_changes(path, seq);
+CREATE INDEX vfs_changes_old_path ON vfs_changes(old_path, seq) WHERE old_path IS NOT NULL;
+`
 
 // migrate brings the schema to SchemaVersion inside the caller's write
 // transaction. A database newer than this build is refused with EIO.
