@@ -169,3 +169,35 @@ func (c *Console) usagePage(w http.ResponseWriter, r *http.Request, ss *session)
 	}
 	c.render(w, r, http.StatusOK, "usage", p)
 }
+
+type historyPage struct {
+	base
+	Path    string
+	Changes []vfs.Change
+	// Before is the seq the next older page starts below (0: none).
+	Before int64
+	First  bool // the page shows the path's newest changes
+}
+
+// historyPage shows one path's history from the change feed (every
+// change whose path or old path is it: a rename away and back included),
+// newest first, ChangesPerPage at a time. It reads through the feed's
+// index on paths, so a long feed costs a page, not a scan.
+func (c *Console) historyPage(w http.ResponseWriter, r *http.Request, ss *session) {
+	ctx := r.Context()
+	q := r.URL.Query()
+	before, _ := strconv.ParseInt(q.Get("before"), 10, 64)
+	l, err := c.opts.FS.PathChanges(ctx, q.Get("path"), max(before, 0), ChangesPerPage+1)
+	if err != nil {
+		c.vfsFail(w, r, ss, err)
+		return
+	}
+	clean, _ := vfs.Clean(q.Get("path"))
+	p := &historyPage{base: c.with(ss, "changes", "History of "+clean), Path: clean, First: before <= 0}
+	if len(l) > ChangesPerPage {
+		l = l[:ChangesPerPage]
+		p.Before = l[len(l)-1].Seq
+	}
+	p.Changes = l
+	c.render(w, r, http.StatusOK, "history", p)
+}

@@ -85,7 +85,7 @@ func New(opts Options) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range []string{"login", "runs", "run", "approvals", "files", "file", "changes", "usage", "checkpoints", "error"} {
+	for _, p := range []string{"login", "runs", "run", "approvals", "files", "file", "changes", "history", "usage", "checkpoints", "error"} {
 		t, err := template.Must(layout.Clone()).ParseFS(templateFS, "templates/"+p+".html")
 		if err != nil {
 			return nil, err
@@ -111,8 +111,10 @@ func New(opts Options) (*Console, error) {
 	m.Handle("GET /approvals/events", c.authed(c.approvalEvents))
 	m.Handle("GET /files", c.authed(c.filesPage))
 	m.Handle("GET /file", c.authed(c.filePage))
+	m.Handle("GET /file/raw", c.authed(c.rawImage))
 	m.Handle("GET /changes", c.authed(c.changesPage))
 	m.Handle("GET /changes/events", c.authed(c.changeEvents))
+	m.Handle("GET /history", c.authed(c.historyPage))
 	m.Handle("GET /usage", c.authed(c.usagePage))
 	m.Handle("GET /checkpoints", c.authed(c.checkpointsPage))
 	m.Handle("/", c.authed(func(w http.ResponseWriter, r *http.Request, ss *session) {

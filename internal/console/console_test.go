@@ -2,9 +2,13 @@ package console_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	pngenc "image/png"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -577,7 +581,7 @@ func TestChangesPage(t *testing.T) {
 		got = append(got, m[1]+" "+m[2])
 	}
 	want := []string{
-		"remove /workspace/&lt;img src=x onerror=alert(1)&gt;.txt",
+		`remove <a href="/history?path=%2fworkspace%2f%3cimg%20src%3dx%20onerror%3dalert%281%29%3e.txt">/workspace/&lt;img src=x onerror=alert(1)&gt;.txt</a>`,
 		`rename /workspace/a.txt → <a href="/file?path=%2fworkspace%2fb.txt">/workspace/b.txt</a>`,
 		`create <a href="/file?path=%2fworkspace%2f%3cimg%20src%3dx%20onerror%3dalert%281%29%3e.txt">/workspace/&lt;img src=x onerror=alert(1)&gt;.txt</a>`,
 		`create <a href="/file?path=%2fworkspace%2fa.txt">/workspace/a.txt</a>`,
@@ -647,6 +651,150 @@ func TestChangesPage(t *testing.T) {
 	p = c.get(next[1])
 	if !strings.Contains(p.body, `rel="first"`) || strings.Contains(p.body, "data-url=") || !strings.Contains(p.body, "/workspace/c.txt") {
 		t.Errorf("older page:\n%s", p.body)
+	}
+}
+
+// A path's history lists every change of its name, newest first, a
+// rename away and back included and other paths' changes left out, links
+// the other side of each rename, and pages back ChangesPerPage at a time.
+func TestHistoryPage(t *testing.T) {
+	e := newEnv(t, testToken)
+	ctx := context.Background()
+	f := e.ws.FS()
+	for _, err := range []error{
+		f.MkdirAll(ctx, "/workspace", 0o755),
+		f.WriteFile(ctx, "/workspace/a.txt", []byte("1"), nil),
+		f.WriteFile(ctx, "/workspace/other.txt", []byte("o"), nil),
+		f.WriteFile(ctx, "/workspace/a.txt", []byte("2"), nil),
+		f.Rename(ctx, "/workspace/a.txt", "/workspace/b.txt"),
+		f.WriteFile(ctx, "/workspace/b.txt", []byte("3"), nil),
+		f.Rename(ctx, "/workspace/b.txt", "/workspace/a.txt"),
+		f.Remove(ctx, "/workspace/a.txt", nil),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := e.client()
+	c.mustLogin("Ada")
+	p := c.get("/history?path=/workspace/./a.txt")
+	if p.code != 200 {
+		t.Fatalf("GET /history: %d %s", p.code, p.body)
+	}
+	rows := regexp.MustCompile(`(?s)<tr class="op-(\w+)">.*?<td class="mono">(.*?)</td>`).FindAllStringSubmatch(p.body, -1)
+	var got []string
+	for _, m := range rows {
+		got = append(got, m[1]+" "+m[2])
+	}
+	want := []string{
+		"remove /workspace/a.txt",
+		`rename <a href="/history?path=%2fworkspace%2fb.txt">/workspace/b.txt</a> → /workspace/a.txt`,
+		`rename /workspace/a.txt → <a href="/history?path=%2fworkspace%2fb.txt">/workspace/b.txt</a>`,
+		"write /workspace/a.txt",
+		"create /workspace/a.txt",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the history of /workspace/a.txt:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(p.body, "<h1>History of <span class=\"mono\">/workspace/a.txt</span></h1>") || strings.Contains(p.body, `rel="next"`) {
+		t.Errorf("history page:\n%s", p.body)
+	}
+	if r := c.get("/history?path=/workspace/never"); r.code != 200 || !strings.Contains(r.body, "No changes of this path are kept in the feed.") {
+		t.Errorf("history of a path never written: %d\n%s", r.code, r.body)
+	}
+	if r := c.get("/history?path=relative/x"); r.code != 400 {
+		t.Errorf("history of a relative path: %d, want 400\n%s", r.code, r.body)
+	}
+	// The file page links its history.
+	if err := f.WriteFile(ctx, "/workspace/c.txt", []byte("c"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.get("/file?path=/workspace/c.txt"); !strings.Contains(r.body, `<a href="/history?path=%2fworkspace%2fc.txt">history</a>`) {
+		t.Errorf("the file page does not link its history:\n%s", r.body)
+	}
+
+	// Paging: ChangesPerPage writes of one path among writes of others.
+	err := f.Batch(ctx, func(b *vfs.Batch) error {
+		for i := range console.ChangesPerPage + 5 {
+			for _, name := range []string{"/workspace/c.txt", "/workspace/noise.txt"} {
+				if err := b.WriteFile(name, []byte(strconv.Itoa(i)), nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = c.get("/history?path=/workspace/c.txt")
+	if n := strings.Count(p.body, `<tr class="op-`); n != console.ChangesPerPage || strings.Contains(p.body, "noise") {
+		t.Fatalf("first page of c.txt's history: %d rows (want %d)", n, console.ChangesPerPage)
+	}
+	next := regexp.MustCompile(`<a href="(/history\?path=[^"]*&amp;before=\d+)" rel="next">`).FindStringSubmatch(p.body)
+	if next == nil {
+		t.Fatalf("no older page:\n%s", p.body)
+	}
+	p = c.get(strings.ReplaceAll(next[1], "&amp;", "&"))
+	// The rest: 5 writes and the first batch's create.
+	if n := strings.Count(p.body, `<tr class="op-`); n != 6 || !strings.Contains(p.body, `rel="first"`) || strings.Contains(p.body, `rel="next"`) {
+		t.Errorf("older page of c.txt's history: %d rows, want 6:\n%s", n, p.body)
+	}
+}
+
+// The file view shows a raster image as an image, its bytes served with
+// the sniffed type; SVG (which can hold script) is text, and other binary
+// files are refused, their bytes not served.
+func TestFileImages(t *testing.T) {
+	e := newEnv(t, testToken)
+	ctx := context.Background()
+	f := e.ws.FS()
+	var png bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	img.Set(1, 1, color.RGBA{R: 255, A: 255})
+	if err := pngenc.Encode(&png, img); err != nil {
+		t.Fatal(err)
+	}
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`
+	for name, data := range map[string][]byte{
+		"/workspace/dot.txt": png.Bytes(), // the name says text: the content decides
+		"/workspace/x.svg":   []byte(svg),
+		"/workspace/b.bin":   {0, 1, 2, 3, 0xff},
+	} {
+		if err := f.WriteFile(ctx, name, data, &vfs.WriteOptions{MkdirAll: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := e.client()
+	c.mustLogin("Ada")
+	p := c.get("/file?path=/workspace/dot.txt")
+	if want := `<img class="view" id="image" src="/file/raw?path=%2fworkspace%2fdot.txt" alt="/workspace/dot.txt">`; p.code != 200 || !strings.Contains(p.body, want) {
+		t.Fatalf("image page %d lacks %s:\n%s", p.code, want, p.body)
+	}
+	raw := c.get("/file/raw?path=/workspace/dot.txt")
+	if raw.code != 200 || raw.header.Get("Content-Type") != "image/png" || raw.body != png.String() || raw.header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("raw image: %d %q (%d bytes, want %d)", raw.code, raw.header.Get("Content-Type"), len(raw.body), png.Len())
+	}
+	wantCSP(t, "raw image", raw.header)
+	p = c.get("/file?path=/workspace/x.svg")
+	if !strings.Contains(p.body, "<pre>&lt;svg xmlns=&#34;http://www.w3.org/2000/svg&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;/svg&gt;</pre>") || strings.Contains(p.body, "<img") {
+		t.Errorf("an SVG file is not shown as text:\n%s", p.body)
+	}
+	for _, name := range []string{"/workspace/x.svg", "/workspace/b.bin"} {
+		if r := c.get("/file/raw?path=" + name); r.code != 415 || strings.Contains(r.body, "alert(1)") {
+			t.Errorf("raw %s: %d %q, want 415", name, r.code, r.body)
+		}
+	}
+	if p := c.get("/file?path=/workspace/b.bin"); !strings.Contains(p.body, "This file is binary") {
+		t.Errorf("binary file page:\n%s", p.body)
+	}
+	if r := c.get("/file/raw?path=/workspace"); r.code != 400 {
+		t.Errorf("raw of a directory: %d", r.code)
+	}
+	// Without a session, nothing is served.
+	anon := e.client()
+	if r := anon.get("/file/raw?path=/workspace/dot.txt"); r.code == 200 {
+		t.Errorf("raw image without a session: %d", r.code)
 	}
 }
 

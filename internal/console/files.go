@@ -84,6 +84,22 @@ type filePage struct {
 	Lines  []line
 	Refuse string // why the content is not shown
 	Note   string
+	// Image: the file is a raster image, shown as one.
+	Image bool
+}
+
+// imageTypes are the content types the console shows as images, as
+// http.DetectContentType names them: raster formats only. SVG is not one:
+// an SVG document can hold script, so it is shown as text.
+var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/bmp": true}
+
+// sniffImage returns the content type of data when it is one of
+// imageTypes, else "".
+func sniffImage(data []byte) string {
+	if ct := http.DetectContentType(data); imageTypes[ct] {
+		return ct
+	}
+	return ""
 }
 
 func (c *Console) filePage(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -105,6 +121,15 @@ func (c *Console) filePage(w http.ResponseWriter, r *http.Request, ss *session) 
 		c.vfsFail(w, r, ss, err)
 		return
 	}
+	if sniffImage(data) != "" {
+		if info.Size() > MaxImageView {
+			p.Refuse = "This image is " + humanBytes(info.Size()) + ", more than the console shows (" + humanBytes(MaxImageView) + ", limit MaxImageView)."
+		} else {
+			p.Image = true
+		}
+		c.render(w, r, http.StatusOK, "file", p)
+		return
+	}
 	if int64(len(data)) < info.Size() {
 		p.Note = "Only the first " + humanBytes(MaxFileView) + " of " + humanBytes(info.Size()) + " are shown (limit MaxFileView)."
 		// Do not call a file binary for a character cut at the end.
@@ -123,4 +148,41 @@ func (c *Console) filePage(w http.ResponseWriter, r *http.Request, ss *session) 
 		}
 	}
 	c.render(w, r, http.StatusOK, "file", p)
+}
+
+// rawImage serves a file's bytes for the file page's <img>: only a raster
+// image (imageTypes, sniffed from its content, never taken from its name)
+// of at most MaxImageView bytes; anything else is refused with 415, so the
+// console never serves a model's bytes as a document of its origin.
+func (c *Console) rawImage(w http.ResponseWriter, r *http.Request, ss *session) {
+	ctx := r.Context()
+	name := r.URL.Query().Get("path")
+	info, err := c.opts.FS.Stat(ctx, name)
+	if err != nil {
+		c.vfsFail(w, r, ss, err)
+		return
+	}
+	if info.IsDir() {
+		c.vfsFail(w, r, ss, vfs.EISDIR)
+		return
+	}
+	if info.Size() > MaxImageView {
+		c.fail(w, r, ss, http.StatusRequestEntityTooLarge, "the image is larger than the console serves ("+humanBytes(MaxImageView)+", limit MaxImageView)")
+		return
+	}
+	data, err := c.opts.FS.ReadRange(ctx, name, 0, MaxImageView)
+	if err != nil {
+		c.vfsFail(w, r, ss, err)
+		return
+	}
+	ct := sniffImage(data)
+	if ct == "" {
+		c.fail(w, r, ss, http.StatusUnsupportedMediaType, "the console serves a file's bytes only for a PNG, JPEG, GIF, WebP or BMP image")
+		return
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Disposition", "inline")
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.Write(data)
 }

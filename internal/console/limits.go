@@ -37,6 +37,9 @@ const (
 	FilesPerPage = 200
 	// MaxFileView bounds the bytes of a file the file view shows.
 	MaxFileView = 1 << 20
+	// MaxImageView bounds the size of an image the file view shows (and
+	// its bytes served for it).
+	MaxImageView = 8 << 20
 	// ChangesPerPage is how many change-feed entries a page shows.
 	ChangesPerPage = 200
 	// MaxDiffEntries bounds the differences a comparison of checkpoints

@@ -87,7 +87,8 @@ func TestPageRenderTimes(t *testing.T) {
 	lastPage := (min(nRuns, console.MaxRunsListed) - 1) / console.RunsPerPage
 	for _, path := range []string{"/runs", "/runs?page=" + strconv.Itoa(lastPage), "/run?id=r00000",
 		fmt.Sprintf("/run?id=r%05d", nRuns-1), "/approvals", "/files?path=/workspace/big",
-		"/files?path=/workspace/big&offset=" + strconv.Itoa(nFiles-100), "/file?path=/workspace/big/f000001.txt"} {
+		"/files?path=/workspace/big&offset=" + strconv.Itoa(nFiles-100), "/file?path=/workspace/big/f000001.txt",
+		"/changes", "/history?path=/workspace/big/f000001.txt"} {
 		var times []time.Duration
 		for range 20 {
 			s := time.Now()

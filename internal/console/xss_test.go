@@ -62,6 +62,8 @@ func TestHostileDataEscaped(t *testing.T) {
 		{"/files?path=/workspace", []string{`>` + escapedName + `</a>`}},
 		{"/file?path=" + url.QueryEscape("/workspace/"+hostileName), []string{`<pre>` + escapedFile + `</pre>`, `>` + escapedName + `</a>`}},
 		{"/changes", []string{`>/workspace/` + escapedName + `</a>`}},
+		{"/history?path=" + url.QueryEscape("/workspace/"+hostileName), []string{`<span class="mono">/workspace/` + escapedName + `</span>`,
+			`<td class="mono">/workspace/` + escapedName + `</td>`}},
 		{"/usage", nil},
 	}
 	for _, p := range pages {
