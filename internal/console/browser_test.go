@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/nookdev/nook/runtime"
+	"github.com/nookdev/nook/vfs"
 )
 
 // chromium returns the path of a Chromium (or Chrome) binary: $NOOK_CHROMIUM,
@@ -172,5 +173,39 @@ export default () => "ticked";`, runtime.ExecOptions{ID: "ticker", Backend: "js"
 	shot("run-finished-after-live")
 	do("runs list", chromedp.Navigate(e.srv.URL+"/runs"), chromedp.WaitVisible(chromedp.CSS("table.runs")))
 	shot("runs")
+
+	// A changed file: its view, its history and its diff from a checkpoint.
+	f := e.ws.FS()
+	if err := f.WriteFile(ctx, "/workspace/notes.md", []byte("# Notes\nfirst line\n"), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Checkpoint(ctx, "before-edit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteFile(ctx, "/workspace/notes.md", []byte("# Notes\nfirst line, edited\n<script>alert(1)</script>\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	do("file view", chromedp.Navigate(e.srv.URL+"/file?path=/workspace/notes.md"), chromedp.WaitVisible(chromedp.CSS("#source")))
+	if got := text("#source"); !strings.Contains(got, "first line, edited") || !strings.Contains(got, "<script>alert(1)</script>") {
+		t.Errorf("file view text %q", got)
+	}
+	shot("file")
+	do("file history", chromedp.Click(chromedp.CSS(`a[href^="/history"]`)), chromedp.WaitVisible(chromedp.CSS("table.changes")))
+	if got := text("table.changes tbody"); !strings.Contains(got, "write") || !strings.Contains(got, "create") {
+		t.Errorf("history table %q", got)
+	}
+	shot("history")
+	do("diff", chromedp.Navigate(e.srv.URL+"/checkpoints?a=before-edit&path=/workspace"), chromedp.WaitVisible(chromedp.CSS("#diff")))
+	if got := text("#diff"); !strings.Contains(got, "/workspace/notes.md") || !strings.Contains(got, "+first line, edited") || !strings.Contains(got, "-first line") {
+		t.Errorf("diff text %q", got)
+	}
+	var scripts int
+	if n, err := chromedp.Run(bctx, chromedp.Evaluate[int](`document.querySelectorAll("main script").length`)); err == nil {
+		scripts = n
+	}
+	if scripts != 0 {
+		t.Errorf("a file's text became markup: %d <script> elements", scripts)
+	}
+	shot("diff")
 	t.Logf("browser test took %s; screenshots in %s", time.Since(start).Round(time.Millisecond), shots)
 }
