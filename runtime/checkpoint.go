@@ -269,7 +269,7 @@ func (r *Runtime) Bracket(ctx context.Context, prefix string) (id string, done f
 	return id, func() {
 		ctx := context.WithoutCancel(ctx)
 		if err := r.checkpoint(ctx, "bracket", AfterCheckpoint(id)); err != nil {
-			r.opts.Logger.Error("nook: the checkpoint after an operation failed; it cannot be undone", "id", id, "err", err)
+			r.opts.Logger.ErrorContext(ctx, "nook: the checkpoint after an operation failed; it cannot be undone", "id", id, "err", err)
 		}
 		r.pruneRunCheckpoints(ctx)
 	}, nil

@@ -258,7 +258,7 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 	if x.checkpoint {
 		// Before the record says finished, so that a finished run has it.
 		if err := r.checkpoint(wctx, "exec", AfterCheckpoint(x.id)); err != nil {
-			r.opts.Logger.Error("nook: the checkpoint after a run failed; the run cannot be undone", "run", x.id, "err", err)
+			r.opts.Logger.ErrorContext(ctx, "nook: the checkpoint after a run failed; the run cannot be undone", "run", x.id, "err", err)
 		}
 		r.pruneRunCheckpoints(wctx)
 	}
@@ -276,7 +276,7 @@ func (x *run) finish(ctx context.Context, exit Exit) {
 		gone, err = r.store.Finish(wctx, x.id, []journal.Event{exitEv}, prog, final, r.retain())
 	}
 	if err != nil {
-		r.opts.Logger.Error("nook: recording the end of a run failed; the next runtime to open the workspace ends it as interrupted",
+		r.opts.Logger.ErrorContext(ctx, "nook: recording the end of a run failed; the next runtime to open the workspace ends it as interrupted",
 			"run", x.id, "err", err)
 	}
 	for _, g := range gone {
@@ -323,7 +323,7 @@ func (x *run) park() {
 	if err := r.appendEvents(wctx, x.id, evs, prog, ticks); err != nil {
 		// Nothing is lost: the resumed run replays up to its wait and
 		// prints (and reads the clock) again what was not stored.
-		r.opts.Logger.Warn("nook: storing the output of a run that waits failed", "run", x.id, "err", err)
+		r.opts.Logger.WarnContext(x.ctx, "nook: storing the output of a run that waits failed", "run", x.id, "err", err)
 	}
 	r.mu.Lock()
 	delete(r.runs, x.id)

@@ -11,6 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+
+	"github.com/nookdev/nook/telemetry"
 	"github.com/nookdev/nook/tools"
 )
 
@@ -181,17 +184,26 @@ func (a *app) newLogger(format, level string) (*slog.Logger, error) {
 		return nil, a.usagef("%s: --log-level %q: want debug, info, warn or error", a.cmd.name, level)
 	}
 	o := &slog.HandlerOptions{Level: l}
+	var h slog.Handler
 	switch format {
 	case "text":
-		return slog.New(slog.NewTextHandler(a.stderr, o)), nil
+		h = slog.NewTextHandler(a.stderr, o)
 	case "json":
-		return slog.New(slog.NewJSONHandler(a.stderr, o)), nil
+		h = slog.NewJSONHandler(a.stderr, o)
+	default:
+		return nil, a.usagef("%s: --log-format %q: want text or json", a.cmd.name, format)
 	}
-	return nil, a.usagef("%s: --log-format %q: want text or json", a.cmd.name, format)
+	// A line logged in a span's context names its trace; and what the
+	// workspace's runtime logs (slog's default: a run's end that could not
+	// be recorded, a failed lease renewal) takes the server's format.
+	log := slog.New(telemetry.LogHandler(h))
+	slog.SetDefault(log)
+	return log, nil
 }
 
 // withRequestLog logs one line per request at info: method, path, status,
-// bytes written, duration and the client's address. It logs no bodies
+// bytes written, duration, the client's address and the trace the request
+// names (trace_id, span_id of its traceparent header). It logs no bodies
 // (file contents, tool arguments), no query strings and no headers (the
 // bearer token), and a published link's path without its signed token.
 func withRequestLog(h http.Handler, log *slog.Logger) http.Handler {
@@ -212,7 +224,10 @@ func withRequestLog(h http.Handler, log *slog.Logger) http.Handler {
 		if id := r.Header.Get("Mcp-Session-Id"); id != "" {
 			attrs = append(attrs, "mcp.session.id", id)
 		}
-		log.InfoContext(r.Context(), "request", attrs...)
+		// The caller's trace, when its request names one (W3C
+		// traceparent): the line carries its trace_id (LogHandler), as
+		// the request's spans do.
+		log.InfoContext(propagation.TraceContext{}.Extract(r.Context(), propagation.HeaderCarrier(r.Header)), "request", attrs...)
 	})
 }
 

@@ -56,6 +56,7 @@ func TestServeHealth(t *testing.T) {
 	// reach the log.
 	req, _ := http.NewRequest("GET", mcpURL, nil)
 	req.Header.Set("Authorization", "Bearer tok-health-secret")
+	req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
 	if resp, err := http.DefaultClient.Do(req); err == nil {
 		resp.Body.Close()
 	}
@@ -115,6 +116,10 @@ func TestServeHealth(t *testing.T) {
 		}
 		if got != want[i] || m["level"] != "INFO" || m["remote"] == nil || m["duration"] == nil || m["bytes"] == nil {
 			t.Errorf("request line %d = %v, want %s", i, m, want[i])
+		}
+		// The request with a traceparent names its trace; the others none.
+		if tid, _ := m["trace_id"].(string); (want[i] == "GET /mcp") != (tid == "4bf92f3577b34da6a3ce929d0e0e4736") {
+			t.Errorf("request line %d (%s): trace_id %q", i, want[i], tid)
 		}
 	}
 }
