@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -101,6 +102,11 @@ func testServeMetrics(t *testing.T, iso string) {
 		t.Errorf("nook_vfs_entries = %v %v, want at least 2", v, ok)
 	}
 	want("nook_vfs_bytes", nil, 2)
+	var feed struct{ Changes []json.RawMessage }
+	if err := json.Unmarshal([]byte(w.ok("changes", "--json")), &feed); err != nil {
+		t.Fatal(err)
+	}
+	want("nook_vfs_changes", nil, float64(len(feed.Changes)))
 	if v, ok := value("nook_db_file_bytes", map[string]string{"file": "db"}); !ok || v <= 0 {
 		t.Errorf("nook_db_file_bytes{file=db} = %v %v", v, ok)
 	}

@@ -99,6 +99,24 @@ func (a *app) workspaceGauges(server *sdk.Server) {
 		}
 		return []telemetry.Sample{{Value: float64(u.Entries)}}
 	})
+	reg.NewGauge("nook_vfs_changes", "Change-feed entries kept (GC prunes the oldest past MaxChanges).", func() []telemetry.Sample {
+		ctx, cancel := context.WithTimeout(a.ctx, gaugeTimeout)
+		defer cancel()
+		f := a.ws.FS()
+		newest, err := f.RecentChanges(ctx, 0, 1)
+		if err != nil {
+			return nil
+		}
+		if len(newest) == 0 {
+			return []telemetry.Sample{{Value: 0}}
+		}
+		oldest, err := f.ChangesAfter(ctx, 0, 1)
+		if err != nil || len(oldest) == 0 {
+			return nil
+		}
+		// Seqs are dense: the feed is pruned from its oldest end only.
+		return []telemetry.Sample{{Value: float64(newest[0].Seq - oldest[0].Seq + 1)}}
+	})
 	reg.NewGauge("nook_db_file_bytes", "Bytes on disk of the workspace's database, by file (db, wal).", func() []telemetry.Sample {
 		p := a.ws.Path()
 		if p == "" || p == ":memory:" {
