@@ -163,7 +163,7 @@ func (c *Console) answer(w http.ResponseWriter, r *http.Request, ss *session) {
 		c.showApprovals(w, r, ss, http.StatusInternalServerError, "The answer was stored, but the run could not resume: "+err.Error(), true, "", "")
 		return
 	}
-	http.Redirect(w, r, "/approvals?done="+urlQuery(fmt.Sprintf("Answered %s (%s); run %s resumes.", call, action, run)), http.StatusSeeOther)
+	c.redirect(w, r, "/approvals?done="+urlQuery(fmt.Sprintf("Answered %s (%s); run %s resumes.", call, action, run)))
 }
 
 // marshal encodes v as JSON without escaping <, > and & (the console's

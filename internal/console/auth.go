@@ -171,7 +171,7 @@ func (c *Console) authed(h func(w http.ResponseWriter, r *http.Request, ss *sess
 		ss, _ := c.sessionOf(r)
 		if ss == nil {
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
-				http.Redirect(w, r, "/login", http.StatusSeeOther)
+				c.redirect(w, r, "/login")
 				return
 			}
 			http.Error(w, "unauthorized: log in first", http.StatusUnauthorized)
@@ -196,7 +196,7 @@ func (c *Console) authed(h func(w http.ResponseWriter, r *http.Request, ss *sess
 // setCookie sets a cookie of the console: HttpOnly, SameSite=Strict,
 // Secure when the request came over TLS (or Options.SecureCookies).
 func (c *Console) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
-	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge,
+	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: c.opts.Prefix + "/", MaxAge: maxAge,
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil || c.opts.SecureCookies})
 }
 
@@ -209,7 +209,7 @@ type loginPage struct {
 func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if c.opts.Token == "" {
-		http.Redirect(w, r, "/", http.StatusSeeOther)
+		c.redirect(w, r, "/")
 		return
 	}
 	// Keep the token of an earlier visit: another tab's login page, or a
@@ -222,7 +222,7 @@ func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) {
 		t = randomToken()
 	}
 	c.setCookie(w, r, loginCookie, t, 600)
-	c.render(w, r, http.StatusOK, "login", &loginPage{base: base{Title: "Log in"}, Token: t})
+	c.render(w, r, http.StatusOK, "login", &loginPage{base: base{Title: "Log in", Root: c.opts.Prefix}, Token: t})
 }
 
 func (c *Console) login(w http.ResponseWriter, r *http.Request) {
@@ -243,7 +243,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		t := randomToken()
 		c.setCookie(w, r, loginCookie, t, 600)
-		c.render(w, r, http.StatusTooManyRequests, "login", &loginPage{base: base{Title: "Log in"}, Token: t,
+		c.render(w, r, http.StatusTooManyRequests, "login", &loginPage{base: base{Title: "Log in", Root: c.opts.Prefix}, Token: t,
 			Message: "Too many wrong tokens from this address: try again in " + strconv.Itoa(secs) +
 				" s (limit MaxLoginFailures, " + strconv.Itoa(MaxLoginFailures) + " a minute)."})
 		return
@@ -252,7 +252,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		c.logins.failed(client)
 		t := randomToken()
 		c.setCookie(w, r, loginCookie, t, 600)
-		c.render(w, r, http.StatusUnauthorized, "login", &loginPage{base: base{Title: "Log in"}, Token: t,
+		c.render(w, r, http.StatusUnauthorized, "login", &loginPage{base: base{Title: "Log in", Root: c.opts.Prefix}, Token: t,
 			Message: "That is not the token this server was started with."})
 		return
 	}
@@ -267,7 +267,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	id, _ := c.sessions.create(name)
 	c.setCookie(w, r, loginCookie, "", -1)
 	c.setCookie(w, r, sessionCookie, id, int(c.opts.SessionTTL.Seconds()))
-	http.Redirect(w, r, "/approvals", http.StatusSeeOther)
+	c.redirect(w, r, "/approvals")
 }
 
 func (c *Console) logout(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -275,5 +275,5 @@ func (c *Console) logout(w http.ResponseWriter, r *http.Request, ss *session) {
 		c.sessions.end(id)
 	}
 	c.setCookie(w, r, sessionCookie, "", -1)
-	http.Redirect(w, r, "/login", http.StatusSeeOther)
+	c.redirect(w, r, "/login")
 }

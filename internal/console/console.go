@@ -43,6 +43,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the console's clock (default time.Now).
 	Now func() time.Time
+	// Prefix is the path the console is mounted under, such as
+	// "/w/alpha" (a fleet node serves one console per workspace): every
+	// link, redirect and cookie of the console is under it, and requests
+	// reach the console with it (the console strips it). Empty: at "/".
+	Prefix string
 }
 
 // DefaultAuditDir is where answers are recorded, outside every backend's
@@ -100,7 +105,7 @@ func New(opts Options) (*Console, error) {
 	m.HandleFunc("POST /login", c.login)
 	m.Handle("POST /logout", c.authed(c.logout))
 	m.Handle("GET /{$}", c.authed(func(w http.ResponseWriter, r *http.Request, _ *session) {
-		http.Redirect(w, r, "/approvals", http.StatusSeeOther)
+		c.redirect(w, r, "/approvals")
 	}))
 	m.Handle("GET /runs", c.authed(c.runsPage))
 	m.Handle("GET /run", c.authed(c.runPage))
@@ -121,8 +126,18 @@ func New(opts Options) (*Console, error) {
 		c.fail(w, r, ss, http.StatusNotFound, "There is no such page.")
 	}))
 	c.mux = m
-	c.handler = c.secure(http.NewCrossOriginProtection().Handler(m))
+	var h http.Handler = http.NewCrossOriginProtection().Handler(m)
+	if opts.Prefix != "" {
+		h = http.StripPrefix(opts.Prefix, h)
+	}
+	c.handler = c.secure(h)
 	return c, nil
+}
+
+// redirect sends the browser to the console's page at path (a path of
+// the console's own, "/approvals?...", under its mount prefix).
+func (c *Console) redirect(w http.ResponseWriter, r *http.Request, path string) {
+	http.Redirect(w, r, c.opts.Prefix+path, http.StatusSeeOther)
 }
 
 // ServeHTTP serves the console.
@@ -144,6 +159,7 @@ type base struct {
 	Who   string
 	Nav   string // the section the page belongs to
 	Token bool   // whether the console has a login (and so a logout)
+	Root  string // the console's mount prefix (Options.Prefix), before every link
 }
 
 // page is implemented by every page's data.
@@ -167,7 +183,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 
 // with fills the layout fields of a page of session ss.
 func (c *Console) with(ss *session, nav, title string) base {
-	return base{Title: title, CSRF: ss.csrf, Who: ss.name, Nav: nav, Token: c.opts.Token != ""}
+	return base{Title: title, CSRF: ss.csrf, Who: ss.name, Nav: nav, Token: c.opts.Token != "", Root: c.opts.Prefix}
 }
 
 type errorPage struct {

@@ -919,3 +919,64 @@ func TestCheckpointsPage(t *testing.T) {
 		t.Errorf("the live tree against itself: %d", p.code)
 	}
 }
+
+// Mounted under a prefix (a fleet node's /w/WORKSPACE), the console keeps
+// every link, form, script, event stream, redirect and cookie under it,
+// and answers nothing outside it.
+func TestPrefix(t *testing.T) {
+	const prefix = "/w/alpha"
+	e := newEnv(t, testToken, func(o *console.Options) { o.Prefix = prefix })
+	ctx := context.Background()
+	if err := e.ws.FS().WriteFile(ctx, "/workspace/a.txt", []byte("a\n"), &vfs.WriteOptions{MkdirAll: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.ws.FS().Checkpoint(ctx, "one"); err != nil {
+		t.Fatal(err)
+	}
+	e.startAsk("pre", "ok?")
+	c := e.client()
+	if r := c.get(prefix + "/"); r.code != http.StatusSeeOther || r.header.Get("Location") != prefix+"/login" {
+		t.Fatalf("GET %s/ without a session: %d %q", prefix, r.code, r.header.Get("Location"))
+	}
+	page := c.get(prefix + "/login")
+	if page.code != 200 || !strings.Contains(page.body, `action="`+prefix+`/login"`) {
+		t.Fatalf("login page: %d\n%s", page.code, page.body)
+	}
+	r := c.do("POST", prefix+"/login", url.Values{"csrf": {csrf(t, page.body)}, "token": {testToken}, "name": {"Ada"}}, nil)
+	if r.code != http.StatusSeeOther || r.header.Get("Location") != prefix+"/approvals" {
+		t.Fatalf("login: %d %q", r.code, r.header.Get("Location"))
+	}
+	if ck := r.header.Get("Set-Cookie"); !strings.Contains(ck, "Path="+prefix+"/;") {
+		t.Errorf("session cookie %q: want Path=%s/", ck, prefix)
+	}
+	attr := regexp.MustCompile(`(?:href|action|src|data-url)="(/[^"]*)"`)
+	for _, p := range []string{"/approvals", "/runs", "/run?id=pre", "/files?path=/workspace", "/file?path=/workspace/a.txt",
+		"/changes", "/history?path=/workspace/a.txt", "/usage", "/checkpoints?a=one"} {
+		r := c.get(prefix + p)
+		if r.code != 200 {
+			t.Errorf("%s%s: %d %s", prefix, p, r.code, r.body)
+			continue
+		}
+		links := attr.FindAllStringSubmatch(r.body, -1)
+		if len(links) < 8 { // the layout's stylesheet, script and navigation at least
+			t.Errorf("%s%s: only %d links", prefix, p, len(links))
+		}
+		for _, m := range links {
+			if !strings.HasPrefix(m[1], prefix+"/") {
+				t.Errorf("%s%s: a link outside the prefix: %s", prefix, p, m[0])
+			}
+		}
+	}
+	if r := c.get(prefix + "/file?path=/workspace"); r.code != http.StatusSeeOther || r.header.Get("Location") != prefix+"/files?path=%2Fworkspace" {
+		t.Errorf("a directory's file view redirects to %d %q", r.code, r.header.Get("Location"))
+	}
+	if r := c.get(prefix + "/static/console.js"); r.code != 200 {
+		t.Errorf("static script under the prefix: %d", r.code)
+	}
+	for _, p := range []string{"/runs", "/static/console.js", "/w/beta/runs"} {
+		if r := c.get(p); r.code != 404 {
+			t.Errorf("%s outside the prefix: %d, want 404", p, r.code)
+		}
+		wantCSP(t, p, c.get(p).header)
+	}
+}

@@ -113,7 +113,7 @@ func (c *Console) filePage(w http.ResponseWriter, r *http.Request, ss *session) 
 	clean, _ := vfs.Clean(name)
 	p := &filePage{base: c.with(ss, "files", clean), Path: clean, Crumbs: crumbsOf(clean), Info: info}
 	if info.IsDir() {
-		http.Redirect(w, r, "/files?path="+urlQuery(clean), http.StatusSeeOther)
+		c.redirect(w, r, "/files?path="+urlQuery(clean))
 		return
 	}
 	data, err := c.opts.FS.ReadRange(ctx, name, 0, MaxFileView)

@@ -55,9 +55,9 @@ func (p *runsPage) PageURL(pg int) string {
 		q.Set("page", strconv.Itoa(pg))
 	}
 	if len(q) == 0 {
-		return "/runs"
+		return p.Root + "/runs"
 	}
-	return "/runs?" + q.Encode()
+	return p.Root + "/runs?" + q.Encode()
 }
 
 func (c *Console) runsPage(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -185,12 +185,12 @@ func (c *Console) runAction(w http.ResponseWriter, r *http.Request, ss *session)
 	switch action {
 	case "kill":
 		if err = rt.KillExec(ctx, id); err == nil {
-			http.Redirect(w, r, "/run?"+url.Values{"id": {id}, "done": {"kill"}}.Encode(), http.StatusSeeOther)
+			c.redirect(w, r, "/run?"+url.Values{"id": {id}, "done": {"kill"}}.Encode())
 			return
 		}
 	case "dispose":
 		if err = rt.DisposeExec(ctx, id); err == nil {
-			http.Redirect(w, r, "/runs?"+url.Values{"disposed": {id}}.Encode(), http.StatusSeeOther)
+			c.redirect(w, r, "/runs?"+url.Values{"disposed": {id}}.Encode())
 			return
 		}
 	case "verify":
