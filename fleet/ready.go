@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/nookdev/nook"
 )
 
 // Check is one of a node's readiness checks (Node.Ready).
@@ -94,4 +96,17 @@ func (n *Node) Served() []string {
 	n.mu.Unlock()
 	slices.Sort(out)
 	return out
+}
+
+// Local returns the workspace ws when this node owns and serves it now:
+// what serves it in this process (a console, say) reads it directly. The
+// workspace is closed when the node stops serving it; a caller asks
+// again rather than keep it.
+func (n *Node) Local(ws string) (*nook.Workspace, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if o := n.owned[ws]; o != nil {
+		return o.ws, true
+	}
+	return nil, false
 }

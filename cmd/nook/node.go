@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/fleet"
+	"github.com/nookdev/nook/internal/console"
 	"github.com/nookdev/nook/runtime"
 	mcpadapter "github.com/nookdev/nook/tools/mcp"
 )
@@ -20,7 +22,7 @@ import (
 
 var cmdNode = &command{
 	name: "node", group: "Model tools",
-	synopsis: "--name N --data DIR [--nats-listen HOST:PORT --nats-routes HOST:PORT,... | --nats-url URL] [--nats-client HOST:PORT] [--http HOST:PORT] [--token-file FILE] [--lease-ttl D] [--metrics=false] [--log-format text|json] [--log-level LEVEL]",
+	synopsis: "--name N --data DIR [--nats-listen HOST:PORT --nats-routes HOST:PORT,... | --nats-url URL] [--nats-client HOST:PORT] [--http HOST:PORT] [--token-file FILE] [--lease-ttl D] [--metrics=false] [--console=false] [--log-format text|json] [--log-level LEVEL]",
 	summary:  "run a fleet node: workspaces across machines on embedded NATS JetStream",
 	help: `Runs one node of a fleet until interrupted. The node embeds a NATS server
 with JetStream, clustered with its peers: --nats-listen is its route
@@ -51,7 +53,10 @@ As "nook serve" does, the node answers /healthz and /readyz without a token
 (ready: connected to NATS, its heartbeat taken within the lease TTL, every
 lease it holds still valid, a worker to be had), serves Prometheus metrics
 of every workspace it owns at /metrics (behind the token; --metrics=false
-drops it) and sends traces as the OTEL_* variables ask.`,
+drops it) and sends traces as the OTEL_* variables ask. The web console of a
+workspace the node owns is at /w/WORKSPACE/ (log in with the token;
+--console=false drops it); a node that does not own the workspace names the
+node that does.`,
 	run: runNode,
 }
 
@@ -66,6 +71,7 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 	tokenFile := fl.String("token-file", "", "require the bearer token in `FILE` (default $NOOK_TOKEN)")
 	ttl := fl.Duration("lease-ttl", fleet.DefaultLeaseTTL, "lease and heartbeat lifetime `D`")
 	metrics := fl.Bool("metrics", true, "serve Prometheus metrics at /metrics (behind the token, if any)")
+	withConsole := fl.Bool("console", true, "serve the web console of each workspace this node owns at /w/WORKSPACE/ (log in with the token)")
 	logFormat, logLevel := logFlags(fl, "info")
 	if err := a.parse(fl, args, 0, 0); err != nil {
 		return err
@@ -185,6 +191,9 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 			mux.Handle("/metrics", m)
 		}
 	}
+	if *withConsole {
+		mux.Handle("/w/{ws}/", nodeConsoles(node, token, log))
+	}
 	srv := newHTTPServer(withRequestLog(h, log), defaultServeTimeouts, log)
 	auth := "no token"
 	if token != "" {
@@ -227,4 +236,48 @@ func nodeRoute(path string) string {
 		return "/w/{ws}/mcp"
 	}
 	return route(path)
+}
+
+// nodeConsoles serves /w/WORKSPACE/ on a node: the web console of each
+// workspace the node owns, made on first use and remade when the node
+// came to serve the workspace anew (after losing and taking it back). A
+// workspace served elsewhere gets 421 and the owner's name: the console
+// reads the workspace's database, so only its owner serves it.
+func nodeConsoles(node *fleet.Node, token string, log *slog.Logger) http.Handler {
+	type mounted struct {
+		ws *nook.Workspace
+		h  http.Handler
+	}
+	var mu sync.Mutex
+	consoles := map[string]mounted{}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("ws")
+		if err := fleet.CheckName("workspace", name); err != nil {
+			http.Error(w, err.Error(), http.StatusNotFound)
+			return
+		}
+		ws, ok := node.Local(name)
+		if !ok {
+			msg := fmt.Sprintf("workspace %s is not served by node %s", name, node.Name())
+			if l, owned, err := node.Owner(r.Context(), name); err == nil && owned {
+				msg = fmt.Sprintf("workspace %s is served by node %s: its console is there", name, l.Node)
+			}
+			http.Error(w, msg, http.StatusMisdirectedRequest)
+			return
+		}
+		mu.Lock()
+		m := consoles[name]
+		if m.ws != ws {
+			c, err := console.New(console.Options{FS: ws.FS(), Runtime: ws.Runtime(), Token: token, Logger: log, Prefix: "/w/" + name})
+			if err != nil {
+				mu.Unlock()
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			m = mounted{ws, c}
+			consoles[name] = m
+		}
+		mu.Unlock()
+		m.h.ServeHTTP(w, r)
+	})
 }

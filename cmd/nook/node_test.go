@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"html"
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +51,8 @@ func TestNodeUsage(t *testing.T) {
 // fleet's checks and the worker pool's; a js exec through a workspace's
 // MCP endpoint runs in the process tier; /metrics, behind the token,
 // counts the tool calls, the runs, the worker's run and the workspace
-// served.
+// served; the workspace's console is at /w/alpha/, and another's is not
+// served by this node.
 func TestNodeServes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a fleet node (JetStream)")
@@ -148,6 +153,48 @@ func TestNodeServes(t *testing.T) {
 	if _, ok := value("nook_http_requests_total", map[string]string{"route": "/w/{ws}/mcp"}); !ok {
 		t.Error("no nook_http_requests_total for route /w/{ws}/mcp")
 	}
+	// The console of the workspace the node owns, under /w/alpha/.
+	jar, _ := cookiejar.New(nil)
+	bc := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := bc.Get(base + "/w/alpha/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/w/alpha/login" {
+		t.Fatalf("GET /w/alpha/: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	resp, err = bc.Get(base + "/w/alpha/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(string(b))
+	if m == nil {
+		t.Fatalf("login page: %s", b)
+	}
+	resp, err = bc.PostForm(base+"/w/alpha/login", url.Values{"csrf": {html.UnescapeString(m[1])}, "token": {token}, "name": {"Ada"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/w/alpha/approvals" {
+		t.Fatalf("console login: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	resp, err = bc.Get(base + "/w/alpha/runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `href="/w/alpha/run?id=`) || !strings.Contains(string(b), "completed") {
+		t.Errorf("the console's runs page: %d\n%s", resp.StatusCode, b)
+	}
+	if code, body := get("/w/beta/", false); code != http.StatusMisdirectedRequest || body != "workspace beta is not served by node n1\n" {
+		t.Errorf("the console of a workspace not served here: %d %q", code, body)
+	}
+
 	time.Sleep(readyCache + 100*time.Millisecond) // past the last check's cache
 	if _, body := get("/readyz", false); !strings.Contains(body, "ok leases: 1 workspace served, its lease held\n") {
 		t.Errorf("/readyz after a call: %q", body)
