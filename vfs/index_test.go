@@ -53,6 +53,7 @@ func indexCorpus(t testing.TB, f *FS, n int, seed uint64) {
 	big := strings.Repeat("filler line\n", ChunkSize/12) + "fill"
 	big = big[:ChunkSize-3] + "nee" + "dle across\n" + strings.Repeat("tail\n", 100)
 	put(t, f, "/c/big.txt", big)
+	f.waitIndex(bg)
 }
 
 // indexQueries are searched with and without the index.
@@ -208,6 +209,7 @@ func TestIndexCompaction(t *testing.T) {
 	for i := range indexBlock - after.Unindexed {
 		put(t, f, fmt.Sprintf("/new/%d.txt", i), fmt.Sprintf("needle %d\n", i))
 	}
+	f.waitIndex(bg)
 	st, err := f.IndexStatus(bg)
 	noErr(t, err)
 	if st.Indexed != indexBlock || st.Unindexed != 0 || st.Dead != 0 {
@@ -238,8 +240,8 @@ func TestIndexCheckFindsCorruption(t *testing.T) {
 }
 
 // A workspace of schema v3 opens and migrates: its chunks are unindexed,
-// grep finds what it holds, writes index it a few blocks at a time, and
-// RebuildIndex indexes the rest.
+// grep finds what it holds, the first write starts the indexer, which
+// indexes every whole block, and RebuildIndex indexes the rest.
 func TestIndexMigrateV3(t *testing.T) {
 	path := t.TempDir() + "/old.db"
 	f, err := Open(bg, path, nil)
@@ -275,10 +277,12 @@ UPDATE vfs_state SET schema_version = 3;`)
 		t.Errorf("grep after the migration:\n%+v\nwant\n%+v", got, want)
 	}
 	put(t, f, "/one-more.txt", "rare\n")
+	f.waitIndex(bg)
+	all := st.Unindexed + 1
 	st, err = f.IndexStatus(bg)
 	noErr(t, err)
-	if st.Indexed != indexMergeBlocks*indexBlock {
-		t.Errorf("after one write: %+v, want %d blocks indexed", st, indexMergeBlocks)
+	if st.Indexed != all/indexBlock*indexBlock || st.Unindexed != all%indexBlock {
+		t.Errorf("after one write: %+v, want the %d whole blocks of %d chunks indexed", st, all/indexBlock, all)
 	}
 	want.Files = append(want.Files, GrepFile{Path: "/one-more.txt", Count: 1})
 	got, err = f.Grep(bg, "rare", "/", &GrepOptions{Mode: GrepFiles})
@@ -297,21 +301,21 @@ UPDATE vfs_state SET schema_version = 3;`)
 // sortPairs orders by trigram and keeps offset order within one.
 func TestSortPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	var pairs []uint64
-	for off := range uint64(indexBlock) {
+	var pairs []uint32
+	for off := range uint32(indexBlock) {
 		for range 50 {
-			pairs = append(pairs, uint64(r.Uint32N(1<<24))<<indexBlockBits|off)
+			pairs = append(pairs, r.Uint32N(1<<24)<<indexBlockBits|off)
 		}
 	}
 	want := slices.Clone(pairs)
-	slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>indexBlockBits, b>>indexBlockBits) })
-	if got := sortPairs(pairs); !slices.Equal(got, want) {
+	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(a>>indexBlockBits, b>>indexBlockBits) })
+	if got := sortPairs(pairs, make([]uint32, len(pairs))); !slices.Equal(got, want) {
 		t.Errorf("sortPairs differs from a stable sort by trigram")
 	}
 }
 
-// Unindexed blobs that are removed leave tri_pending too high; the write
-// that finds fewer than a block sets it right.
+// Unindexed blobs that are removed leave tri_pending too high; the
+// indexer, finding fewer than a block, sets it right.
 func TestIndexPendingCorrected(t *testing.T) {
 	f := openTest(t)
 	for i := range indexBlock - 1 {
@@ -319,6 +323,7 @@ func TestIndexPendingCorrected(t *testing.T) {
 	}
 	noErr(t, f.Remove(bg, "/p/0", nil))
 	put(t, f, "/p/last", "last\n")
+	f.waitIndex(bg)
 	pending := func() (n int64) {
 		noErr(t, f.db.Read(bg, func(c *sqldb.Conn) error {
 			s, err := c.Query(`SELECT tri_pending FROM vfs_state`)
@@ -335,6 +340,7 @@ func TestIndexPendingCorrected(t *testing.T) {
 		t.Errorf("tri_pending = %d, want %d (the unindexed blobs)", got, indexBlock-1)
 	}
 	put(t, f, "/p/one-more", "one more\n")
+	f.waitIndex(bg)
 	st, err := f.IndexStatus(bg)
 	noErr(t, err)
 	if st.Indexed != indexBlock || st.Unindexed != 0 || pending() != 0 {
