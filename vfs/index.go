@@ -194,7 +194,15 @@ func getScratch() *blockScratch {
 	}
 }
 
+// keepPairs bounds the pairs a kept scratch holds room for (4 MB each of
+// pairs and tmp; a block of Go source needs about 700,000): a block of
+// large chunks does not pin its 16 MB in the process.
+const keepPairs = 1 << 20
+
 func putScratch(sc *blockScratch) {
+	if cap(sc.pairs) > keepPairs || cap(sc.tmp) > keepPairs {
+		sc.pairs, sc.tmp = nil, nil
+	}
 	select {
 	case spareScratch <- sc:
 	default:

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nookdev/nook/internal/sqldb"
 	"github.com/nookdev/nook/vfs/internal/search"
@@ -346,4 +347,82 @@ func TestIndexPendingCorrected(t *testing.T) {
 	if st.Indexed != indexBlock || st.Unindexed != 0 || pending() != 0 {
 		t.Errorf("after a block's worth: %+v, tri_pending %d", st, pending())
 	}
+}
+
+// The indexer builds a block from what it read, then commits it: a chunk
+// collected in between (or overwritten, so that its blob is another) gets
+// no document, its offset is dead from the start, and grep and
+// IndexCheck agree with the content.
+func TestIndexCommitAfterRemoval(t *testing.T) {
+	clk := newClock()
+	f := openTest(t, withClock(clk), withGCWindow(time.Minute))
+	for i := range indexBlock - 1 {
+		put(t, f, fmt.Sprintf("/r/%d.txt", i), fmt.Sprintf("needle %d\n", i))
+	}
+	var blocks []*indexedBlock
+	noErr(t, f.db.Read(bg, func(c *sqldb.Conn) (err error) {
+		blocks, _, err = prepareBlocks(c, 0, true)
+		return err
+	}))
+	if len(blocks) != 1 || len(blocks[0].ids) != indexBlock-1 {
+		t.Fatalf("prepared %d blocks, want one of %d chunks", len(blocks), indexBlock-1)
+	}
+	noErr(t, f.Remove(bg, "/r/3.txt", nil))
+	clk.Advance(2 * time.Minute)
+	gcOf(t, f)
+	noErr(t, f.update(bg, "index", "", func(t *wtx) error {
+		_, err := t.commitBlocks(blocks)
+		return err
+	}))
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Blocks != 1 || st.Indexed != indexBlock-2 || st.Dead != 1 || st.Unindexed != 0 {
+		t.Errorf("after the commit: %+v, want one block of %d live chunks and one dead", st, indexBlock-2)
+	}
+	probs, err := f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) > 0 {
+		t.Errorf("IndexCheck: %+v", probs)
+	}
+	grepBoth(t, f, "needle 3", GrepOptions{})
+	grepBoth(t, f, "needle", GrepOptions{Mode: GrepFiles})
+	got, err := f.Grep(bg, "needle 3", "/r", &GrepOptions{Mode: GrepFiles})
+	noErr(t, err)
+	want := []GrepFile{}
+	for i := 30; i < 40; i++ {
+		want = append(want, GrepFile{Path: fmt.Sprintf("/r/%d.txt", i), Count: 1})
+	}
+	if !reflect.DeepEqual(got.Files, want) {
+		t.Errorf("grep -l 'needle 3' = %+v, want %+v (not the removed /r/3.txt)", got.Files, want)
+	}
+}
+
+// Closing the FS while the indexer catches up stops it between or inside
+// its transactions: the workspace reopens with a sound index, grep is
+// exact, and the next write starts the indexer again.
+func TestIndexCloseWhileIndexing(t *testing.T) {
+	path := t.TempDir() + "/ws.db"
+	f, err := Open(bg, path, nil)
+	noErr(t, err)
+	noErr(t, f.SetIndex(bg, false))
+	indexCorpus(t, f, 1300, 7)
+	noErr(t, f.SetIndex(bg, true)) // starts the indexer on 1,300 chunks
+	noErr(t, f.Close())
+	f, err = Open(bg, path, nil)
+	noErr(t, err)
+	defer f.Close()
+	probs, err := f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) > 0 {
+		t.Fatalf("IndexCheck after a close mid-way: %+v", probs)
+	}
+	grepBoth(t, f, "rare", GrepOptions{Mode: GrepFiles})
+	put(t, f, "/after-reopen.txt", "rare\n")
+	f.waitIndex(bg)
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Unindexed >= indexBlock {
+		t.Errorf("after a write and the indexer: %+v, want less than a block unindexed", st)
+	}
+	grepBoth(t, f, "rare", GrepOptions{Mode: GrepFiles})
 }
