@@ -142,6 +142,8 @@ type FS struct {
 
 	grepScan bool // tests: grep ignores the trigram index
 
+	idx indexer // indexes new blobs off the writes' path (index.go)
+
 	closed atomic.Bool
 }
 
@@ -186,6 +188,7 @@ func newFS(ctx context.Context, db *sqldb.DB, opts *Options) (*FS, error) {
 		f.gcWin = time.Hour
 	}
 	f.mounts.Store(&[]*mount{})
+	f.idx.ctx, f.idx.cancel = context.WithCancel(context.Background())
 	err := db.Write(ctx, func(c *sqldb.Conn) error { return migrate(c, f.now()) })
 	if err != nil {
 		if _, ok := err.(*PathError); ok {
@@ -206,6 +209,7 @@ func (f *FS) Close() error {
 	if f.closed.Swap(true) {
 		return nil
 	}
+	f.stopIndex()
 	if f.ownsDB {
 		return f.db.Close()
 	}
@@ -338,6 +342,7 @@ type wtx struct {
 	triOn      bool
 	triPending int64
 	newBlobs   int64
+	kickIndex  bool // start the indexer after the commit
 }
 
 // update runs fn in a write transaction and commits it with one new
@@ -355,7 +360,7 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 	if f.closed.Load() {
 		return perr(op, path, EIO, "workspace is closed")
 	}
-	var changed bool
+	var changed, kick bool
 	err := f.db.Write(ctx, func(c *sqldb.Conn) error {
 		t := &wtx{f: f, c: c, now: f.now()}
 		s, err := c.Query(`SELECT rev, bytes, nodes, seq, tri_on, tri_pending FROM vfs_state WHERE id = 1`)
@@ -375,6 +380,7 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 		if err := t.indexWrite(); err != nil {
 			return err
 		}
+		kick = t.kickIndex
 		if !t.dirty && len(t.changes) == 0 {
 			return nil
 		}
@@ -407,6 +413,9 @@ func (f *FS) updateRaw(ctx context.Context, op, path string, fn func(t *wtx) err
 	if changed && err == nil {
 		f.gen.Add(1)
 		f.signal()
+	}
+	if kick && err == nil {
+		f.kickIndex()
 	}
 	return ioErr(op, path, err)
 }

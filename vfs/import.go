@@ -43,7 +43,9 @@ type ImportStats struct {
 // like any other). Existing files are overwritten and an existing symlink
 // at a file's or link's place is replaced. Each file is written atomically;
 // the import as a whole is not: on error, what was imported stays, and the
-// first error is returned.
+// first error is returned. When the workspace keeps a trigram index,
+// Import returns once the imported chunks are indexed (but for less than
+// a block of them; see SetIndex).
 func (f *FS) Import(ctx context.Context, dst string, src fs.FS, opts *ImportOptions) (ImportStats, error) {
 	if opts == nil {
 		opts = &ImportOptions{}
@@ -126,6 +128,9 @@ func (f *FS) Import(ctx context.Context, dst string, src fs.FS, opts *ImportOpti
 			return im.stats, err
 		}
 	}
+	// The trigram index of what was imported, which the indexer builds
+	// while the files are written: ready when Import returns.
+	f.waitIndex(ctx)
 	return im.stats, nil
 }
 

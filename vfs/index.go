@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nookdev/nook/internal/sqldb"
 	"github.com/nookdev/nook/vfs/internal/search"
@@ -31,12 +32,12 @@ const (
 	// blk<<indexBlockBits | i.
 	indexBlockBits = 8
 	indexBlock     = 1 << indexBlockBits
-	// indexMergeBlocks bounds how many blocks one write indexes, so that
-	// a workspace migrated with many unindexed blobs catches up a few
-	// blocks per write instead of in one long transaction.
+	// indexMergeBlocks bounds how many blocks one step of the indexer
+	// indexes, so that a workspace migrated with many unindexed blobs
+	// catches up in short transactions instead of one long one.
 	indexMergeBlocks = 4
 	// indexBlockPairs bounds the (trigram, document) pairs of one block
-	// (8 bytes each while it is built): a block of large chunks ends
+	// (4 bytes each while it is built): a block of large chunks ends
 	// early.
 	indexBlockPairs = 4 << 20
 	// grepMaxUnindexed is the number of unindexed blobs beyond which grep
@@ -102,36 +103,146 @@ type IndexProblem struct {
 	Text  string // what is wrong
 }
 
-// indexMerge indexes unindexed blobs in new blocks: whole blocks only
-// unless all is set, at most maxBlocks of them (0: no bound). It returns
-// the number of blobs indexed.
-func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
-	c := t.c
+// indexedBlock is a block of documents prepared outside the write lock:
+// its blobs by offset (with their hashes, so that the commit can tell
+// that each is still the same unindexed blob) and its posting rows.
+type indexedBlock struct {
+	ids    []int64
+	hashes [][]byte
+	grps   []int64 // the rows' groups, ascending
+	lists  []byte  // the rows' lists, end to end
+	ends   []int   // where each row's lists end in lists
+}
+
+// prepareBlocks reads unindexed blobs and builds their blocks: whole
+// blocks only unless all is set, at most maxBlocks of them (0: no bound).
+// It only reads, so it runs in a read transaction while writers go on.
+// unindexed is the number of unindexed blobs when they were fewer than
+// one block (else -1).
+func prepareBlocks(c *sqldb.Conn, maxBlocks int, all bool) (blocks []*indexedBlock, unindexed int, err error) {
 	limit := -1
 	if maxBlocks > 0 {
 		limit = maxBlocks * indexBlock
 	}
-	s, err := c.Query(`SELECT id FROM vfs_blobs WHERE doc IS NULL ORDER BY id LIMIT ?`, limit)
+	s, err := c.Query(`SELECT b.id, b.hash, d.data FROM vfs_blobs b JOIN vfs_blob_data d ON d.id = b.id
+		WHERE b.doc IS NULL ORDER BY b.id LIMIT ?`, limit)
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	var ids []int64
+	sc := getScratch()
+	defer putScratch(sc)
+	tg, tris, pairs, tmp := &sc.tg, sc.tris[:0], sc.pairs[:0], sc.tmp[:0]
+	defer func() { sc.tris, sc.pairs, sc.tmp = tris, pairs, tmp }()
+	var cur *indexedBlock
+	n := 0
+	finish := func() {
+		if cur != nil {
+			tmp = slices.Grow(tmp[:0], len(pairs))[:len(pairs)]
+			cur.encode(sortPairs(pairs, tmp))
+			blocks = append(blocks, cur)
+		}
+		cur, pairs = nil, pairs[:0]
+	}
 	for s.Step() {
-		ids = append(ids, s.ColumnInt64(0))
+		n++
+		if cur != nil && (len(cur.ids) == indexBlock || len(pairs) >= indexBlockPairs) {
+			finish()
+		}
+		if cur == nil {
+			cur = &indexedBlock{}
+		}
+		off := uint32(len(cur.ids))
+		cur.ids = append(cur.ids, s.ColumnInt64(0))
+		cur.hashes = append(cur.hashes, s.ColumnBlob(1, nil))
+		tris = tg.AppendDistinct(tris[:0], s.ColumnRawBlob(2))
+		for _, tri := range tris {
+			pairs = append(pairs, tri<<indexBlockBits|off)
+		}
 	}
 	if err := sqldb.Done(s, nil); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	unindexed := len(ids) // exact when less than a block
-	if !all {
-		ids = ids[:len(ids)/indexBlock*indexBlock]
+	if cur != nil && (all || len(cur.ids) == indexBlock || len(pairs) >= indexBlockPairs) {
+		finish()
 	}
-	if len(ids) == 0 {
-		// tri_pending overcounted (blobs were removed unindexed): set it
-		// right, so that the next writes do not look again.
-		return 0, c.Exec(`UPDATE vfs_state SET tri_pending = ? WHERE id = 1`, unindexed)
+	unindexed = -1
+	if n < indexBlock {
+		unindexed = n
 	}
-	s, err = c.Query(`SELECT tri_next FROM vfs_state WHERE id = 1`)
+	return blocks, unindexed, nil
+}
+
+// blockScratch is prepareBlocks' working memory: a block's pairs are a
+// few MB (4 bytes each), and the trigram table 2 MiB, which allocating
+// and zeroing for each block cost a quarter of the indexer's time. One is
+// kept for the process (a sync.Pool lost it to every GC cycle of a busy
+// import); concurrent indexers of other workspaces allocate their own.
+type blockScratch struct {
+	tg         search.Trigrammer
+	tris       []uint32
+	pairs, tmp []uint32
+}
+
+var spareScratch = make(chan *blockScratch, 1)
+
+func getScratch() *blockScratch {
+	select {
+	case sc := <-spareScratch:
+		return sc
+	default:
+		return new(blockScratch)
+	}
+}
+
+// keepPairs bounds the pairs a kept scratch holds room for (4 MB each of
+// pairs and tmp; a block of Go source needs about 700,000): a block of
+// large chunks does not pin its 16 MB in the process.
+const keepPairs = 1 << 20
+
+func putScratch(sc *blockScratch) {
+	if cap(sc.pairs) > keepPairs || cap(sc.tmp) > keepPairs {
+		sc.pairs, sc.tmp = nil, nil
+	}
+	select {
+	case spareScratch <- sc:
+	default:
+	}
+}
+
+// A pair packs a trigram and a document's offset in its block into 32
+// bits, tri<<indexBlockBits | offset: this fails to compile if
+// indexBlockBits grows past 8.
+const _ = uint32(1<<(32-24-indexBlockBits)) - 1
+
+// encode builds the block's posting rows from its (trigram, offset)
+// pairs, sorted by trigram.
+func (b *indexedBlock) encode(pairs []uint32) {
+	var offs []uint32
+	b.lists = make([]byte, 0, len(pairs)+len(pairs)/4) // a byte an offset, and each trigram's low byte and length
+	for i := 0; i < len(pairs); {
+		grp := pairs[i] >> (8 + indexBlockBits)
+		for i < len(pairs) && pairs[i]>>(8+indexBlockBits) == grp {
+			tri := pairs[i] >> indexBlockBits
+			offs = offs[:0]
+			for ; i < len(pairs) && pairs[i]>>indexBlockBits == tri; i++ {
+				offs = append(offs, pairs[i]&(indexBlock-1))
+			}
+			b.lists = search.AppendGroupEntry(b.lists, byte(tri), offs)
+		}
+		b.grps = append(b.grps, int64(grp))
+		b.ends = append(b.ends, len(b.lists))
+	}
+}
+
+// commitBlocks writes prepared blocks as the next blocks of the index and
+// gives their blobs document numbers. A blob that is gone, or was indexed
+// meanwhile (by another process), gets none: its offset is a dead
+// document from the start, which grep and IndexCheck treat as any other.
+// A block none of whose blobs is left is not written. It returns the
+// number of blobs indexed.
+func (t *wtx) commitBlocks(blocks []*indexedBlock) (int, error) {
+	c := t.c
+	s, err := c.Query(`SELECT tri_next FROM vfs_state WHERE id = 1`)
 	if err != nil {
 		return 0, err
 	}
@@ -142,87 +253,56 @@ func (t *wtx) indexMerge(maxBlocks int, all bool) (int, error) {
 	if err := sqldb.Done(s, nil); err != nil {
 		return 0, err
 	}
-	var tg search.Trigrammer
-	var pairs []uint64 // tri<<indexBlockBits | offset
 	done := 0
-	for len(ids) > 0 {
-		pairs = pairs[:0]
-		n := 0
-		for n < len(ids) && n < indexBlock && len(pairs) < indexBlockPairs {
-			data, err := blobData(c, ids[n])
-			if err != nil {
+	for _, b := range blocks {
+		live := 0
+		for off, id := range b.ids {
+			if err := c.Exec(`UPDATE vfs_blobs SET doc = ? WHERE id = ? AND doc IS NULL AND hash = ?`,
+				blk<<indexBlockBits|int64(off), id, b.hashes[off]); err != nil {
 				return done, err
 			}
-			for _, tri := range tg.Trigrams(data) {
-				pairs = append(pairs, uint64(tri)<<indexBlockBits|uint64(n))
-			}
-			if err := c.Exec(`UPDATE vfs_blobs SET doc = ? WHERE id = ?`, blk<<indexBlockBits|int64(n), ids[n]); err != nil {
-				return done, err
-			}
-			n++
+			live += int(c.Changes())
 		}
-		if err := t.insertBlock(blk, n, pairs); err != nil {
+		if live == 0 {
+			continue
+		}
+		if err := t.insertBlock(blk, b); err != nil {
 			return done, err
 		}
-		ids, done, blk = ids[n:], done+n, blk+1
+		done, blk = done+live, blk+1
 	}
 	return done, c.Exec(`UPDATE vfs_state SET tri_next = ?, tri_pending = (SELECT count(*) FROM vfs_blobs WHERE doc IS NULL) WHERE id = 1`, blk)
 }
 
-// insertBlock writes block blk of n documents from its (trigram, offset)
-// pairs.
-func (t *wtx) insertBlock(blk int64, n int, pairs []uint64) error {
-	pairs = sortPairs(pairs)
-	var offs []uint32
-	var groups []byte // the groups of the rows in args, end to end
-	var ends []int
+// insertBlock writes block blk's rows, insertRows to a statement.
+func (t *wtx) insertBlock(blk int64, b *indexedBlock) error {
 	args := make([]any, 0, 3*insertRows)
-	flush := func() error {
-		start := 0
-		for i, end := range ends {
-			args[3*i+2] = groups[start:end]
-			start = end
-		}
-		err := t.c.Exec(insertPostings, args...)
-		args, groups, ends = args[:0], groups[:0], ends[:0]
-		return err
-	}
-	for i := 0; i < len(pairs); {
-		grp := pairs[i] >> (8 + indexBlockBits)
-		for i < len(pairs) && pairs[i]>>(8+indexBlockBits) == grp {
-			tri := pairs[i] >> indexBlockBits
-			offs = offs[:0]
-			for ; i < len(pairs) && pairs[i]>>indexBlockBits == tri; i++ {
-				offs = append(offs, uint32(pairs[i]&(indexBlock-1)))
-			}
-			groups = search.AppendGroupEntry(groups, byte(tri), offs)
-		}
-		ends = append(ends, len(groups))
-		args = append(args, blk, int64(grp), nil)
-		if len(ends) == insertRows {
-			if err := flush(); err != nil {
+	start := 0
+	for r, end := range b.ends {
+		args = append(args, blk, b.grps[r], b.lists[start:end])
+		start = end
+		if len(args) == 3*insertRows {
+			if err := t.c.Exec(insertPostings, args...); err != nil {
 				return err
 			}
+			args = args[:0]
 		}
 	}
 	// The rest, one statement per row.
-	start := 0
-	for r, end := range ends {
-		if err := t.c.Exec(`INSERT INTO vfs_tri_post(blk, grp, lists) VALUES (?, ?, ?)`, args[3*r], args[3*r+1], groups[start:end]); err != nil {
+	for r := 0; r < len(args); r += 3 {
+		if err := t.c.Exec(`INSERT INTO vfs_tri_post(blk, grp, lists) VALUES (?, ?, ?)`, args[r], args[r+1], args[r+2]); err != nil {
 			return err
 		}
-		start = end
 	}
-	return t.c.Exec(`INSERT INTO vfs_tri_blocks(blk, docs) VALUES (?, ?)`, blk, n)
+	return t.c.Exec(`INSERT INTO vfs_tri_blocks(blk, docs) VALUES (?, ?)`, blk, len(b.ids))
 }
 
 // sortPairs sorts (trigram, offset) pairs that were appended in offset
 // order by trigram, keeping that order among a trigram's pairs: a stable
-// radix sort on the 24 trigram bits, two passes of 12, which took a
-// fraction of the time of a comparison sort of the ~700,000 pairs of a
-// block of Go source.
-func sortPairs(pairs []uint64) []uint64 {
-	tmp := make([]uint64, len(pairs))
+// radix sort on the 24 trigram bits (above the offset's), two passes of
+// 12, which took a fraction of the time of a comparison sort of the
+// ~700,000 pairs of a block of Go source. tmp, as long as pairs, is its scratch space.
+func sortPairs(pairs, tmp []uint32) []uint32 {
 	for shift := indexBlockBits; shift < indexBlockBits+24; shift += 12 {
 		var count [1 << 12]int
 		for _, p := range pairs {
@@ -262,17 +342,160 @@ func blobData(c *sqldb.Conn, id int64) ([]byte, error) {
 }
 
 // indexWrite runs at the end of a write transaction that stored new blobs:
-// it counts them as unindexed and indexes whole blocks once there are
-// enough.
+// it counts them as unindexed, and once there are a block's worth has the
+// transaction start the indexer after it commits.
 func (t *wtx) indexWrite() error {
 	if !t.triOn || t.newBlobs == 0 {
 		return nil
 	}
 	if t.triPending+t.newBlobs >= indexBlock {
-		_, err := t.indexMerge(indexMergeBlocks, false)
-		return err
+		t.kickIndex = true
 	}
 	return t.c.Exec(`UPDATE vfs_state SET tri_pending = tri_pending + ? WHERE id = 1`, t.newBlobs)
+}
+
+// indexer indexes new blobs off the writes' path: a goroutine, started by
+// the commit of a write that brings the unindexed blobs to a block's
+// worth, that runs while whole blocks are unindexed. Each step reads up to
+// indexMergeBlocks blocks of blobs and builds their posting lists in a
+// read transaction, then writes them in a short write transaction of its
+// own (see RATIONALE.md, "Trigram index").
+type indexer struct {
+	mu     sync.Mutex
+	active bool          // the goroutine runs
+	again  bool          // a write asked for a step since the last began
+	done   chan struct{} // closed when the running goroutine ends
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	step   sync.Mutex // one preparation and commit at a time (the goroutine, RebuildIndex)
+}
+
+// kickIndex starts the indexer unless it runs (then it takes one more
+// step) or the FS is closed.
+func (f *FS) kickIndex() {
+	ix := &f.idx
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.active {
+		ix.again = true
+		return
+	}
+	if f.closed.Load() || ix.ctx.Err() != nil {
+		return
+	}
+	ix.active, ix.again, ix.done = true, false, make(chan struct{})
+	ix.wg.Add(1)
+	go f.runIndexer()
+}
+
+func (f *FS) runIndexer() {
+	ix := &f.idx
+	defer ix.wg.Done()
+	for {
+		n, err := f.indexStep(ix.ctx, indexMergeBlocks, false)
+		ix.mu.Lock()
+		if err == nil && (n > 0 || ix.again) && ix.ctx.Err() == nil {
+			ix.again = false
+			ix.mu.Unlock()
+			continue
+		}
+		// An error (the FS closing, a busy database) leaves the blobs
+		// unindexed, which grep scans; the next write that stores a blob
+		// starts the indexer again.
+		ix.active = false
+		close(ix.done)
+		ix.mu.Unlock()
+		return
+	}
+}
+
+// waitIndex returns when the indexer is idle: every whole block of
+// unindexed blobs this process's writes asked for is indexed, or the
+// indexer stopped on an error, or ctx ended.
+func (f *FS) waitIndex(ctx context.Context) {
+	ix := &f.idx
+	ix.mu.Lock()
+	active, done := ix.active, ix.done
+	ix.mu.Unlock()
+	if active {
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// correctPending runs when the indexer found less than a block to index:
+// tri_pending overcounted (blobs were removed unindexed), and is set
+// right so that the next writes do not start the indexer again; unless
+// a block's worth was committed since the indexer looked, which starts
+// it again.
+func (t *wtx) correctPending(unindexed int) error {
+	if unindexed < 0 {
+		return nil
+	}
+	s, err := t.c.Query(`SELECT count(*) FROM (SELECT 1 FROM vfs_blobs WHERE doc IS NULL LIMIT ?)`, indexBlock)
+	if err != nil {
+		return err
+	}
+	s.Step()
+	n := s.ColumnInt64(0)
+	if err := sqldb.Done(s, nil); err != nil {
+		return err
+	}
+	if n >= indexBlock {
+		t.kickIndex = true
+		return nil
+	}
+	if n == t.triPending {
+		return nil
+	}
+	return t.c.Exec(`UPDATE vfs_state SET tri_pending = ? WHERE id = 1`, n)
+}
+
+// stopIndex stops the indexer and waits for it (Close).
+func (f *FS) stopIndex() {
+	f.idx.cancel()
+	f.idx.wg.Wait()
+}
+
+// indexStep indexes up to maxBlocks blocks of unindexed blobs (whole
+// blocks only unless all is set) and returns how many blobs it indexed.
+func (f *FS) indexStep(ctx context.Context, maxBlocks int, all bool) (int, error) {
+	ix := &f.idx
+	ix.step.Lock()
+	defer ix.step.Unlock()
+	var blocks []*indexedBlock
+	unindexed := -1
+	on := false
+	err := f.db.Read(ctx, func(c *sqldb.Conn) error {
+		s, err := c.Query(`SELECT tri_on FROM vfs_state WHERE id = 1`)
+		if err != nil {
+			return err
+		}
+		on = s.Step() && s.ColumnInt(0) != 0
+		if err := sqldb.Done(s, nil); err != nil || !on {
+			return err
+		}
+		blocks, unindexed, err = prepareBlocks(c, maxBlocks, all)
+		return err
+	})
+	if err != nil || !on {
+		return 0, err
+	}
+	n := 0
+	err = f.updateRaw(ctx, "index", "", func(t *wtx) (err error) {
+		if !t.triOn {
+			return nil
+		}
+		if len(blocks) == 0 {
+			return t.correctPending(unindexed)
+		}
+		n, err = t.commitBlocks(blocks)
+		return err
+	})
+	return n, err
 }
 
 // compactIndex drops the blocks of which more than half the documents are
@@ -304,6 +527,7 @@ func (t *wtx) compactIndex() (int64, error) {
 		}
 	}
 	t.dirty = true
+	t.kickIndex = true
 	return int64(len(blocks)), c.Exec(`UPDATE vfs_state SET tri_pending = (SELECT count(*) FROM vfs_blobs WHERE doc IS NULL) WHERE id = 1`)
 }
 
@@ -328,6 +552,7 @@ func (f *FS) SetIndex(ctx context.Context, on bool) error {
 				return err
 			}
 		}
+		t.kickIndex = on
 		return t.c.Exec(`UPDATE vfs_state SET tri_on = ?, tri_pending = (SELECT count(*) FROM vfs_blobs WHERE doc IS NULL) WHERE id = 1`, on)
 	})
 }
@@ -350,11 +575,7 @@ func (f *FS) RebuildIndex(ctx context.Context) (*IndexStatus, error) {
 		return nil, err
 	}
 	for {
-		var n int
-		err := f.update(ctx, op, "", func(t *wtx) (err error) {
-			n, err = t.indexMerge(4*indexMergeBlocks, true)
-			return err
-		})
+		n, err := f.indexStep(ctx, 4*indexMergeBlocks, true)
 		if err != nil {
 			return nil, err
 		}

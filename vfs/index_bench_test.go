@@ -16,24 +16,34 @@ import (
 // BenchmarkIndex measures the trigram index in one run (use -benchtime=1x):
 // a part of GOROOT/src (NOOK_INDEX_CORPUS: directories of it, separated by
 // commas) imported into a workspace with the index on and into one with it
-// off, then greps with the index and by scanning the same workspace, and
-// 4 KiB writes with the index on and off. It reports ratios, which hold up
+// off (a directory at a time, alternating; Import returns once the
+// indexer has caught up), then greps with the index and by scanning the
+// same workspace, and 4 KiB writes with the index on and off. It reports ratios, which hold up
 // on a loaded machine better than times.
 func BenchmarkIndex(b *testing.B) {
 	src := filepath.Join(runtime.GOROOT(), "src")
 	dirs := strings.Split(cmp.Or(os.Getenv("NOOK_INDEX_CORPUS"), "crypto,runtime,net,go"), ",")
 	ctx := context.Background()
-	imp := func(f *FS) (time.Duration, int64) {
-		start := time.Now()
-		var bytes int64
+	// Each directory goes into the workspace without the index, then into
+	// the one with it, so that a change in the machine's load falls on
+	// both.
+	imp := func(off, on *FS) (tOff, tOn time.Duration, bytes int64) {
 		for _, d := range dirs {
-			st, err := f.Import(ctx, "/src/"+d, os.DirFS(filepath.Join(src, d)), nil)
-			if err != nil {
-				b.Fatal(err)
+			for _, f := range []*FS{off, on} {
+				start := time.Now()
+				st, err := f.Import(ctx, "/src/"+d, os.DirFS(filepath.Join(src, d)), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if f == on {
+					tOn += time.Since(start)
+				} else {
+					tOff += time.Since(start)
+					bytes += st.Bytes
+				}
 			}
-			bytes += st.Bytes
 		}
-		return time.Since(start), bytes
+		return tOff, tOn, bytes
 	}
 	dbSize := func(f *FS) int64 {
 		var n int64
@@ -45,11 +55,9 @@ func BenchmarkIndex(b *testing.B) {
 		return n
 	}
 	for range b.N {
-		off := openTest(b)
+		off, on := openTest(b), openTest(b)
 		noErr(b, off.SetIndex(ctx, false))
-		tOff, bytes := imp(off)
-		on := openTest(b)
-		tOn, _ := imp(on)
+		tOff, tOn, bytes := imp(off, on)
 		st, err := on.IndexStatus(ctx)
 		noErr(b, err)
 		b.ReportMetric(float64(bytes)/1e6/tOn.Seconds(), "import-on-MB/s")
@@ -100,18 +108,26 @@ func BenchmarkIndex(b *testing.B) {
 			b.ReportMetric(ti.Seconds()/ts.Seconds(), q.name+"-index/scan")
 		}
 
-		// Small writes: 4 KiB files, one goroutine.
+		// Small writes: 4 KiB files, one goroutine, in rounds of 250
+		// alternating between the workspaces.
 		data := []byte(strings.Repeat("some source text, 4 KiB of it\n", 4<<10/30))
-		writes := func(f *FS) float64 {
-			const n = 1000
-			start := time.Now()
-			for i := range n {
-				copy(data, fmt.Sprintf("%08d", i))
-				noErr(b, f.WriteFile(ctx, fmt.Sprintf("/w/%d.txt", i), data, &WriteOptions{MkdirAll: true}))
+		var dOff, dOn time.Duration
+		const rounds, n = 4, 250
+		for r := range rounds {
+			for _, f := range []*FS{off, on} {
+				start := time.Now()
+				for i := r * n; i < (r+1)*n; i++ {
+					copy(data, fmt.Sprintf("%08d", i))
+					noErr(b, f.WriteFile(ctx, fmt.Sprintf("/w/%d.txt", i), data, &WriteOptions{MkdirAll: true}))
+				}
+				if f == on {
+					dOn += time.Since(start)
+				} else {
+					dOff += time.Since(start)
+				}
 			}
-			return n / time.Since(start).Seconds()
 		}
-		wOff, wOn := writes(off), writes(on)
+		wOff, wOn := rounds*n/dOff.Seconds(), rounds*n/dOn.Seconds()
 		b.ReportMetric(wOn, "writes-on/s")
 		b.ReportMetric(wOff, "writes-off/s")
 		b.ReportMetric(wOn/wOff, "writes-on/off")

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nookdev/nook/internal/sqldb"
 	"github.com/nookdev/nook/vfs/internal/search"
@@ -53,6 +54,7 @@ func indexCorpus(t testing.TB, f *FS, n int, seed uint64) {
 	big := strings.Repeat("filler line\n", ChunkSize/12) + "fill"
 	big = big[:ChunkSize-3] + "nee" + "dle across\n" + strings.Repeat("tail\n", 100)
 	put(t, f, "/c/big.txt", big)
+	f.waitIndex(bg)
 }
 
 // indexQueries are searched with and without the index.
@@ -208,6 +210,7 @@ func TestIndexCompaction(t *testing.T) {
 	for i := range indexBlock - after.Unindexed {
 		put(t, f, fmt.Sprintf("/new/%d.txt", i), fmt.Sprintf("needle %d\n", i))
 	}
+	f.waitIndex(bg)
 	st, err := f.IndexStatus(bg)
 	noErr(t, err)
 	if st.Indexed != indexBlock || st.Unindexed != 0 || st.Dead != 0 {
@@ -238,8 +241,8 @@ func TestIndexCheckFindsCorruption(t *testing.T) {
 }
 
 // A workspace of schema v3 opens and migrates: its chunks are unindexed,
-// grep finds what it holds, writes index it a few blocks at a time, and
-// RebuildIndex indexes the rest.
+// grep finds what it holds, the first write starts the indexer, which
+// indexes every whole block, and RebuildIndex indexes the rest.
 func TestIndexMigrateV3(t *testing.T) {
 	path := t.TempDir() + "/old.db"
 	f, err := Open(bg, path, nil)
@@ -275,10 +278,12 @@ UPDATE vfs_state SET schema_version = 3;`)
 		t.Errorf("grep after the migration:\n%+v\nwant\n%+v", got, want)
 	}
 	put(t, f, "/one-more.txt", "rare\n")
+	f.waitIndex(bg)
+	all := st.Unindexed + 1
 	st, err = f.IndexStatus(bg)
 	noErr(t, err)
-	if st.Indexed != indexMergeBlocks*indexBlock {
-		t.Errorf("after one write: %+v, want %d blocks indexed", st, indexMergeBlocks)
+	if st.Indexed != all/indexBlock*indexBlock || st.Unindexed != all%indexBlock {
+		t.Errorf("after one write: %+v, want the %d whole blocks of %d chunks indexed", st, all/indexBlock, all)
 	}
 	want.Files = append(want.Files, GrepFile{Path: "/one-more.txt", Count: 1})
 	got, err = f.Grep(bg, "rare", "/", &GrepOptions{Mode: GrepFiles})
@@ -297,21 +302,21 @@ UPDATE vfs_state SET schema_version = 3;`)
 // sortPairs orders by trigram and keeps offset order within one.
 func TestSortPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	var pairs []uint64
-	for off := range uint64(indexBlock) {
+	var pairs []uint32
+	for off := range uint32(indexBlock) {
 		for range 50 {
-			pairs = append(pairs, uint64(r.Uint32N(1<<24))<<indexBlockBits|off)
+			pairs = append(pairs, r.Uint32N(1<<24)<<indexBlockBits|off)
 		}
 	}
 	want := slices.Clone(pairs)
-	slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>indexBlockBits, b>>indexBlockBits) })
-	if got := sortPairs(pairs); !slices.Equal(got, want) {
+	slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(a>>indexBlockBits, b>>indexBlockBits) })
+	if got := sortPairs(pairs, make([]uint32, len(pairs))); !slices.Equal(got, want) {
 		t.Errorf("sortPairs differs from a stable sort by trigram")
 	}
 }
 
-// Unindexed blobs that are removed leave tri_pending too high; the write
-// that finds fewer than a block sets it right.
+// Unindexed blobs that are removed leave tri_pending too high; the
+// indexer, finding fewer than a block, sets it right.
 func TestIndexPendingCorrected(t *testing.T) {
 	f := openTest(t)
 	for i := range indexBlock - 1 {
@@ -319,6 +324,7 @@ func TestIndexPendingCorrected(t *testing.T) {
 	}
 	noErr(t, f.Remove(bg, "/p/0", nil))
 	put(t, f, "/p/last", "last\n")
+	f.waitIndex(bg)
 	pending := func() (n int64) {
 		noErr(t, f.db.Read(bg, func(c *sqldb.Conn) error {
 			s, err := c.Query(`SELECT tri_pending FROM vfs_state`)
@@ -335,9 +341,88 @@ func TestIndexPendingCorrected(t *testing.T) {
 		t.Errorf("tri_pending = %d, want %d (the unindexed blobs)", got, indexBlock-1)
 	}
 	put(t, f, "/p/one-more", "one more\n")
+	f.waitIndex(bg)
 	st, err := f.IndexStatus(bg)
 	noErr(t, err)
 	if st.Indexed != indexBlock || st.Unindexed != 0 || pending() != 0 {
 		t.Errorf("after a block's worth: %+v, tri_pending %d", st, pending())
 	}
+}
+
+// The indexer builds a block from what it read, then commits it: a chunk
+// collected in between (or overwritten, so that its blob is another) gets
+// no document, its offset is dead from the start, and grep and
+// IndexCheck agree with the content.
+func TestIndexCommitAfterRemoval(t *testing.T) {
+	clk := newClock()
+	f := openTest(t, withClock(clk), withGCWindow(time.Minute))
+	for i := range indexBlock - 1 {
+		put(t, f, fmt.Sprintf("/r/%d.txt", i), fmt.Sprintf("needle %d\n", i))
+	}
+	var blocks []*indexedBlock
+	noErr(t, f.db.Read(bg, func(c *sqldb.Conn) (err error) {
+		blocks, _, err = prepareBlocks(c, 0, true)
+		return err
+	}))
+	if len(blocks) != 1 || len(blocks[0].ids) != indexBlock-1 {
+		t.Fatalf("prepared %d blocks, want one of %d chunks", len(blocks), indexBlock-1)
+	}
+	noErr(t, f.Remove(bg, "/r/3.txt", nil))
+	clk.Advance(2 * time.Minute)
+	gcOf(t, f)
+	noErr(t, f.update(bg, "index", "", func(t *wtx) error {
+		_, err := t.commitBlocks(blocks)
+		return err
+	}))
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Blocks != 1 || st.Indexed != indexBlock-2 || st.Dead != 1 || st.Unindexed != 0 {
+		t.Errorf("after the commit: %+v, want one block of %d live chunks and one dead", st, indexBlock-2)
+	}
+	probs, err := f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) > 0 {
+		t.Errorf("IndexCheck: %+v", probs)
+	}
+	grepBoth(t, f, "needle 3", GrepOptions{})
+	grepBoth(t, f, "needle", GrepOptions{Mode: GrepFiles})
+	got, err := f.Grep(bg, "needle 3", "/r", &GrepOptions{Mode: GrepFiles})
+	noErr(t, err)
+	want := []GrepFile{}
+	for i := 30; i < 40; i++ {
+		want = append(want, GrepFile{Path: fmt.Sprintf("/r/%d.txt", i), Count: 1})
+	}
+	if !reflect.DeepEqual(got.Files, want) {
+		t.Errorf("grep -l 'needle 3' = %+v, want %+v (not the removed /r/3.txt)", got.Files, want)
+	}
+}
+
+// Closing the FS while the indexer catches up stops it between or inside
+// its transactions: the workspace reopens with a sound index, grep is
+// exact, and the next write starts the indexer again.
+func TestIndexCloseWhileIndexing(t *testing.T) {
+	path := t.TempDir() + "/ws.db"
+	f, err := Open(bg, path, nil)
+	noErr(t, err)
+	noErr(t, f.SetIndex(bg, false))
+	indexCorpus(t, f, 1300, 7)
+	noErr(t, f.SetIndex(bg, true)) // starts the indexer on 1,300 chunks
+	noErr(t, f.Close())
+	f, err = Open(bg, path, nil)
+	noErr(t, err)
+	defer f.Close()
+	probs, err := f.IndexCheck(bg)
+	noErr(t, err)
+	if len(probs) > 0 {
+		t.Fatalf("IndexCheck after a close mid-way: %+v", probs)
+	}
+	grepBoth(t, f, "rare", GrepOptions{Mode: GrepFiles})
+	put(t, f, "/after-reopen.txt", "rare\n")
+	f.waitIndex(bg)
+	st, err := f.IndexStatus(bg)
+	noErr(t, err)
+	if st.Unindexed >= indexBlock {
+		t.Errorf("after a write and the indexer: %+v, want less than a block unindexed", st)
+	}
+	grepBoth(t, f, "rare", GrepOptions{Mode: GrepFiles})
 }

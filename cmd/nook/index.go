@@ -15,8 +15,9 @@ var cmdIndex = &command{
 	name: "index", reads: true, group: "Workspace", synopsis: "[status|on|off|rebuild|check]",
 	summary: "show, switch, rebuild or check the workspace's trigram index",
 	help: `grep takes its candidate files from a trigram index of the workspace's
-content, kept in the same transaction as every write; files not yet indexed
-are scanned, so results are the same with and without it.
+content, which writes keep: new chunks are indexed in blocks of 256, in
+transactions of their own just after the writes that store them; files not
+yet indexed are scanned, so results are the same with and without it.
 
   status   what the index holds (the default)
   on, off  keep and use the index, or not; off also deletes it

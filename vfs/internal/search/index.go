@@ -30,27 +30,36 @@ type Trigrammer struct {
 
 // Trigrams is the package function Trigrams.
 func (tg *Trigrammer) Trigrams(data []byte) []uint32 {
+	tris := tg.AppendDistinct(nil, data)
+	slices.Sort(tris)
+	return tris
+}
+
+// AppendDistinct appends the trigrams of data, as Trigrams gives them but
+// in the order of their first occurrence, to dst. The index sorts a whole
+// block's trigrams at once, which made sorting each chunk's (half the time
+// of extracting them, on Go source) a waste.
+func (tg *Trigrammer) AppendDistinct(dst []uint32, data []byte) []uint32 {
 	if len(data) < 3 || bytes.IndexByte(data[:min(len(data), sniffLen)], 0) >= 0 {
-		return nil
+		return dst
 	}
 	if tg.seen == nil {
 		tg.seen = make([]uint64, 1<<24/64)
 	}
-	var tris []uint32
+	start := len(dst)
 	t := uint32(lowerASCII[data[0]]) | uint32(lowerASCII[data[1]])<<8
 	for _, c := range data[2:] {
 		t = t&0xffff | uint32(lowerASCII[c])<<16
 		if w, bit := &tg.seen[t>>6], uint64(1)<<(t&63); *w&bit == 0 {
 			*w |= bit
-			tris = append(tris, t)
+			dst = append(dst, t)
 		}
 		t >>= 8
 	}
-	for _, t := range tris {
+	for _, t := range dst[start:] {
 		tg.seen[t>>6] = 0
 	}
-	slices.Sort(tris)
-	return tris
+	return dst
 }
 
 // AppendPostings appends the encoding of docs, which must be strictly
