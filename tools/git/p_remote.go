@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/storage/memory"
 
@@ -905,9 +906,10 @@ type pushUpdate struct {
 	local     plumbing.Hash
 	old       plumbing.Hash
 	force     bool
-	rejected  string // "fetch first", "non-fast-forward"
+	rejected  string // "fetch first", "non-fast-forward", "stale info"
 	upToDate  bool
 	forcedMsg bool
+	sym       bool // src is a symbolic ref (push --mirror of origin/HEAD)
 }
 
 func cmdPush(x *cli, args []string) int {
@@ -915,14 +917,30 @@ func cmdPush(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("all", "force-with-lease", "porcelain", "mirror"); o != "" {
-		return x.notSupported("push", o)
+	leases, err := x.parseLeases(f)
+	if err != nil {
+		return x.fail(err)
 	}
-	if f.has("delete") && f.has("tags") {
+	all, mirror := f.has("all"), f.has("mirror")
+	if f.has("delete") && (f.has("tags") || all || mirror) {
 		return x.fatal("options '--delete' and '--all/--mirror/--tags' cannot be used together")
 	}
 	if f.has("delete") && len(f.pos) < 2 {
 		return x.fatal("--delete doesn't make sense without any refs")
+	}
+	for _, m := range []struct {
+		on   bool
+		name string
+	}{{all, "--all"}, {mirror, "--mirror"}} {
+		switch {
+		case m.on && f.has("tags"):
+			return x.fatal("options '%s' and '--tags' cannot be used together", m.name)
+		case m.on && len(f.pos) >= 2:
+			return x.fatal("%s can't be combined with refspecs", m.name)
+		}
+	}
+	if all && mirror {
+		return x.fatal("options '--all' and '--mirror' cannot be used together")
 	}
 	branch, _ := x.head()
 	name := x.remoteOf(branch)
@@ -949,7 +967,21 @@ func cmdPush(x *cli, args []string) int {
 			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash(), shown: shortRefName(r.Name().String())})
 		}
 	}
-	if len(specs) == 0 && !f.has("tags") {
+	switch {
+	case all:
+		// Every local branch to the branch of its name (refs/heads/*).
+		for _, r := range x.refs("refs/heads/") {
+			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash(), shown: shortRefName(r.Name().String())})
+		}
+	case mirror:
+		// Every local ref under refs/ (symbolic ones by their value),
+		// forced (+refs/*:refs/*); the remote's others are deleted below.
+		for _, r := range x.mirrorRefs() {
+			ups = append(ups, &pushUpdate{force: true, src: r.ref.Name().String(), dst: r.ref.Name().String(), local: r.ref.Hash(),
+				shown: shortRefName(r.ref.Name().String()), sym: r.sym})
+		}
+	}
+	if len(specs) == 0 && !f.has("tags") && !all && !mirror {
 		if branch == "" {
 			return x.fatal("You are not currently on a branch.\nTo push the history leading to the current (detached HEAD)\nstate now, use\n\n    git push %s HEAD:<name-of-remote-branch>\n", name)
 		}
@@ -1018,6 +1050,15 @@ func cmdPush(x *cli, args []string) int {
 			remoteRefs[r.Name().String()] = r.Hash()
 		}
 	}
+	if mirror {
+		for _, r := range adv {
+			name := r.Name().String()
+			if r.Type() == plumbing.HashReference && strings.HasPrefix(name, "refs/") &&
+				!slices.ContainsFunc(ups, func(p *pushUpdate) bool { return p.dst == name }) {
+				ups = append(ups, &pushUpdate{force: true, dst: name})
+			}
+		}
+	}
 	// A destination that is not a full name is the remote ref it names
 	// (git's rules: refs/heads/ and refs/tags/ before the others), or,
 	// when the remote has none, a new ref of the source's kind.
@@ -1063,36 +1104,56 @@ func cmdPush(x *cli, args []string) int {
 	for _, p := range ups {
 		old, had := remoteRefs[p.dst]
 		p.old = old
-		switch {
-		case p.src == "" && !had:
+		if p.src == "" && !had {
 			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", p.dst, u)
 			return 1
-		case p.src == "":
-			send = append(send, config.RefSpec(":"+p.dst))
-		case had && old == p.local:
+		}
+		if p.src != "" && had && old == p.local {
 			p.upToDate = true
 			continue
-		case !had:
-			send = append(send, config.RefSpec(p.src+":"+p.dst))
-		case p.force:
-			p.forcedMsg = !x.r.isAncestor(old, p.local)
-			send = append(send, config.RefSpec("+"+p.src+":"+p.dst))
-		case strings.HasPrefix(p.dst, "refs/tags/"):
-			p.rejected = "already exists"
-		default:
-			if _, err := x.r.CommitObject(old); err != nil {
-				p.rejected = "fetch first"
-			} else if !x.r.isAncestor(old, p.local) {
-				p.rejected = "non-fast-forward"
+		}
+		// git's set_ref_status_for_push: a lease that does not hold
+		// rejects, one that holds forces; without one, the
+		// fast-forward rules.
+		force, reason := p.force, ""
+		if expect, ok := x.leaseFor(leases, rc, p.dst); ok {
+			if expect != old {
+				reason = "stale info"
 			} else {
-				send = append(send, config.RefSpec(p.src+":"+p.dst))
+				force = true
 			}
 		}
-		if p.rejected != "" {
-			rejected = true
-		} else {
-			changed = true
+		if reason == "" && p.src != "" && had {
+			switch {
+			case strings.HasPrefix(p.dst, "refs/tags/"):
+				reason = "already exists"
+			case !x.hasObject(old):
+				reason = "fetch first"
+			case !x.isCommit(old) || !x.isCommit(p.local):
+				reason = "needs force"
+			case !x.r.isAncestor(old, p.local):
+				reason = "non-fast-forward"
+			}
 		}
+		if !force && reason != "" {
+			p.rejected = reason
+			rejected = true
+			continue
+		}
+		src := p.src
+		if p.sym {
+			src = p.local.String() // go-git pushes no symbolic ref
+		}
+		switch {
+		case p.src == "":
+			send = append(send, config.RefSpec(":"+p.dst))
+		case force:
+			p.forcedMsg = reason != ""
+			send = append(send, config.RefSpec("+"+src+":"+p.dst))
+		default:
+			send = append(send, config.RefSpec(src+":"+p.dst))
+		}
+		changed = true
 	}
 	dryRun := f.has("dry-run")
 	if len(send) > 0 && !dryRun {
@@ -1123,53 +1184,14 @@ func cmdPush(x *cli, args []string) int {
 			x.r.Storer.SetReference(plumbing.NewHashReference(track, p.local))
 		}
 	}
-	if !changed && !rejected {
+	porcelain := f.has("porcelain")
+	if !changed && !rejected && !porcelain {
 		if !f.has("quiet") {
 			x.eprintf("Everything up-to-date\n")
 		}
 		return x.setUpstreams(f, name, ups, 0)
 	}
-	if !f.has("quiet") || rejected {
-		x.eprintf("To %s\n", u)
-	}
-	// git reports the refs the remote had in its order (by name), then
-	// the new ones in the order they were matched; accepted ones first,
-	// then the rejected.
-	order := slices.Clone(ups)
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if (a.rejected != "") != (b.rejected != "") {
-			return b.rejected != ""
-		}
-		if a.old.IsZero() != b.old.IsZero() {
-			return !a.old.IsZero()
-		}
-		return !a.old.IsZero() && a.dst < b.dst
-	})
-	for _, p := range order {
-		short := func(r string) string {
-			return strings.TrimPrefix(strings.TrimPrefix(r, "refs/heads/"), "refs/tags/")
-		}
-		from, to := p.shown, short(p.dst)
-		switch {
-		case p.upToDate:
-			continue
-		case p.rejected != "":
-			x.eprintf(" ! %-17s %s -> %s (%s)\n", "[rejected]", from, to, p.rejected)
-			continue
-		case f.has("quiet"):
-		case p.src == "":
-			x.eprintf(" - %-17s %s\n", "[deleted]", to)
-		case p.old.IsZero() && strings.HasPrefix(p.dst, "refs/tags/"):
-			x.eprintf(" * %-17s %s -> %s\n", "[new tag]", from, to)
-		case p.old.IsZero():
-			x.eprintf(" * %-17s %s -> %s\n", "[new branch]", from, to)
-		case p.forcedMsg:
-			x.eprintf(" + %-17s %s -> %s (forced update)\n", shortHash(p.old)+"..."+shortHash(p.local), from, to)
-		default:
-			x.eprintf("   %-17s %s -> %s\n", shortHash(p.old)+".."+shortHash(p.local), from, to)
-		}
-	}
+	x.pushReport(u, ups, porcelain, f.has("quiet"))
 	if rejected {
 		x.eprintf("error: failed to push some refs to '%s'\n", u)
 		// One hint, for the first of git's reasons (push.c's order): the
@@ -1935,4 +1957,214 @@ func shortRefName(name string) string {
 		}
 	}
 	return name
+}
+
+// pushReport prints push's table as git's transport_print_push_status
+// does: the refs the remote had in its order (by name), then the new ones
+// in the order they were matched, accepted before rejected. --porcelain
+// prints it on stdout with full names, tab-separated, the up-to-date refs
+// first and "Done" last; without it the table goes to stderr and
+// up-to-date refs are not shown.
+func (x *cli) pushReport(u string, ups []*pushUpdate, porcelain, quiet bool) {
+	out := x.eprintf
+	if porcelain {
+		out = x.printf
+	}
+	rejected := slices.ContainsFunc(ups, func(p *pushUpdate) bool { return p.rejected != "" })
+	if !quiet || rejected || porcelain {
+		out("To %s\n", u)
+	}
+	order := slices.Clone(ups)
+	rank := func(p *pushUpdate) int {
+		switch {
+		case p.upToDate:
+			return 0
+		case p.rejected == "":
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if rank(a) != rank(b) {
+			return rank(a) < rank(b)
+		}
+		if a.old.IsZero() != b.old.IsZero() {
+			return !a.old.IsZero()
+		}
+		return !a.old.IsZero() && a.dst < b.dst
+	})
+	for _, p := range order {
+		if p.upToDate && !porcelain || quiet && p.rejected == "" && !porcelain {
+			continue
+		}
+		var flag byte
+		var summary, msg string
+		switch {
+		case p.upToDate:
+			flag, summary = '=', "[up to date]"
+		case p.rejected != "":
+			flag, summary, msg = '!', "[rejected]", p.rejected
+		case p.src == "":
+			flag, summary = '-', "[deleted]"
+		case p.old.IsZero() && strings.HasPrefix(p.dst, "refs/tags/"):
+			flag, summary = '*', "[new tag]"
+		case p.old.IsZero() && strings.HasPrefix(p.dst, "refs/heads/"):
+			flag, summary = '*', "[new branch]"
+		case p.old.IsZero():
+			flag, summary = '*', "[new reference]"
+		case p.forcedMsg:
+			flag, summary, msg = '+', shortHash(p.old)+"..."+shortHash(p.local), "forced update"
+		default:
+			flag, summary = ' ', shortHash(p.old)+".."+shortHash(p.local)
+		}
+		if msg != "" {
+			msg = " (" + msg + ")"
+		}
+		switch {
+		case porcelain && p.src == "":
+			out("%c\t:%s\t%s%s\n", flag, p.dst, summary, msg)
+		case porcelain:
+			from := p.src
+			if !strings.HasPrefix(from, "refs/") {
+				from = p.shown
+			}
+			out("%c\t%s:%s\t%s%s\n", flag, from, p.dst, summary, msg)
+		case p.src == "":
+			out(" %c %-17s %s%s\n", flag, summary, shortRefName(p.dst), msg)
+		default:
+			out(" %c %-17s %s -> %s%s\n", flag, summary, p.shown, shortRefName(p.dst), msg)
+		}
+	}
+	if porcelain {
+		out("Done\n")
+	}
+}
+
+// mirrorRef is a local ref push --mirror sends, a symbolic one by its
+// value.
+type mirrorRef struct {
+	ref *plumbing.Reference
+	sym bool
+}
+
+// mirrorRefs are the local refs under refs/, by name, with symbolic refs
+// (refs/remotes/origin/HEAD) resolved, as git's push --mirror lists them.
+func (x *cli) mirrorRefs() []mirrorRef {
+	it, err := x.r.Storer.IterReferences()
+	if err != nil {
+		return nil
+	}
+	var out []mirrorRef
+	it.ForEach(func(r *plumbing.Reference) error {
+		if !strings.HasPrefix(r.Name().String(), "refs/") {
+			return nil
+		}
+		if r.Type() == plumbing.HashReference {
+			out = append(out, mirrorRef{ref: r})
+		} else if t, err := storer.ResolveReference(x.r.Storer, r.Name()); err == nil {
+			out = append(out, mirrorRef{ref: plumbing.NewHashReference(r.Name(), t.Hash()), sym: true})
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].ref.Name() < out[j].ref.Name() })
+	return out
+}
+
+// pushLease is one --force-with-lease: the remote ref it is for ("" for
+// every ref pushed), and the value the remote must have (tracking: the
+// remote-tracking ref's; a zero hash: no ref at all).
+type pushLease struct {
+	ref      string
+	tracking bool
+	expect   plumbing.Hash
+}
+
+// parseLeases reads push's --force-with-lease[=<ref>[:<expect>]] options
+// in order, --no-force-with-lease dropping the ones before, as git's
+// parse_push_cas_option does; an expected value that names no object is
+// git's error.
+func (x *cli) parseLeases(f *flags) ([]pushLease, error) {
+	var out []pushLease
+	for _, v := range f.vals["force-with-lease"] {
+		switch {
+		case v == "\x00no":
+			out = nil
+		case v == "":
+			out = append(out, pushLease{tracking: true})
+		default:
+			ref, expect, has := strings.Cut(v, ":")
+			l := pushLease{ref: ref, tracking: !has}
+			if has && expect != "" {
+				h, err := x.revAny(expect)
+				if err != nil {
+					return nil, &fatalErr{code: 129, text: "error: cannot parse expected object name '" + expect + "'\n"}
+				}
+				l.expect = h
+			}
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// leaseFor is the value the remote's ref dst must have for the push to
+// go ahead (git's apply_cas): an explicit lease for a ref whose name
+// matches dst first, else a bare --force-with-lease's. A tracking lease
+// expects the remote-tracking ref the remote's fetch refspecs map dst to,
+// or no ref when there is none. ok is false when no lease covers dst.
+func (x *cli) leaseFor(leases []pushLease, rc *config.RemoteConfig, dst string) (plumbing.Hash, bool) {
+	pick := -1
+	for i, l := range leases {
+		if l.ref != "" && refNameMatches(l.ref, dst) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		pick = slices.IndexFunc(leases, func(l pushLease) bool { return l.ref == "" })
+	}
+	if pick < 0 {
+		return plumbing.ZeroHash, false
+	}
+	if !leases[pick].tracking {
+		return leases[pick].expect, true
+	}
+	for _, spec := range rc.Fetch {
+		if spec.Match(plumbing.ReferenceName(dst)) {
+			if r, err := x.r.Storer.Reference(spec.Dst(plumbing.ReferenceName(dst))); err == nil {
+				return r.Hash(), true
+			}
+			break
+		}
+	}
+	return plumbing.ZeroHash, true
+}
+
+// refNameMatches is git's refname_match: short names full by one of the
+// rev-parse rules (itself, refs/, refs/tags/, refs/heads/, refs/remotes/,
+// refs/remotes/<short>/HEAD).
+func refNameMatches(short, full string) bool {
+	for _, c := range []string{short, "refs/" + short, "refs/tags/" + short, "refs/heads/" + short,
+		"refs/remotes/" + short, "refs/remotes/" + short + "/HEAD"} {
+		if c == full {
+			return true
+		}
+	}
+	return false
+}
+
+// hasObject reports whether the repository has object h.
+func (x *cli) hasObject(h plumbing.Hash) bool {
+	return x.r.Storer.HasEncodedObject(h) == nil
+}
+
+// isCommit reports whether h is (or peels to) a commit the repository has.
+func (x *cli) isCommit(h plumbing.Hash) bool {
+	c, err := x.peelCommit(h)
+	if err != nil {
+		return false
+	}
+	_, err = x.r.CommitObject(c)
+	return err == nil
 }
