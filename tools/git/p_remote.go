@@ -19,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/memory"
 
 	"github.com/nookdev/nook/runtime"
@@ -381,9 +382,9 @@ func errText(err error) string {
 }
 
 // refState is a snapshot of a repository's refs by name.
-func (x *cli) refState() map[string]plumbing.Hash {
+func refState(st storer.ReferenceStorer) map[string]plumbing.Hash {
 	out := map[string]plumbing.Hash{}
-	it, err := x.r.Storer.IterReferences()
+	it, err := st.IterReferences()
 	if err != nil {
 		return out
 	}
@@ -488,15 +489,19 @@ const fetchUsage = "usage: git fetch [<options>] [<repository> [<refspec>...]]\n
 var fetchOpts = []opt{
 	{short: 'q', long: "quiet"}, {short: 'v', long: "verbose"}, {long: "all"}, {short: 'p', long: "prune"},
 	{short: 't', long: "tags"}, {long: "depth", arg: argRequired}, {long: "progress"}, {short: 'f', long: "force"},
-	{long: "unshallow"}, {long: "dry-run"}, {long: "filter", arg: argRequired},
+	{long: "unshallow"}, {long: "dry-run"}, {long: "filter", arg: argRequired}, {short: 'P', long: "prune-tags"},
 }
 
 // fetchFlags is what a fetch does beyond the remote's refspecs.
 type fetchFlags struct {
 	quiet, tags, force bool
 	// prune is --prune (1), --no-prune (-1) or neither (0: the remote's
-	// prune, else fetch.prune).
-	prune int
+	// prune, else fetch.prune); pruneTags is --prune-tags the same way
+	// (remote.<name>.pruneTags, fetch.pruneTags).
+	prune, pruneTags int
+	// dryRun reports what the fetch would do: the objects come, no ref
+	// or FETCH_HEAD changes.
+	dryRun bool
 }
 
 // pruneFlag reads --prune and --no-prune.
@@ -510,6 +515,32 @@ func pruneFlag(f *flags) int {
 	return 0
 }
 
+// tristate is a boolean option that may be unset: 1 given, -1 negated, 0
+// neither.
+func tristate(f *flags, name string) int {
+	switch {
+	case f.has(name):
+		return 1
+	case f.negated(name):
+		return -1
+	}
+	return 0
+}
+
+// configured is a tristate option's value: the option if given, else the
+// first of keys that is set, else false.
+func (x *cli) configured(v int, keys ...string) bool {
+	if v != 0 {
+		return v > 0
+	}
+	for _, k := range keys {
+		if b, ok := x.configBool(k); ok {
+			return b
+		}
+	}
+	return false
+}
+
 func cmdFetch(x *cli, args []string) int {
 	f, err := parseOpts(args, fetchOpts, fetchUsage, false, "")
 	if err != nil {
@@ -519,7 +550,7 @@ func cmdFetch(x *cli, args []string) int {
 		// git's fetch --filter makes the repository a partial clone.
 		return x.refuseFilter(f, "fetch without --filter")
 	}
-	if o := f.refuse("all", "depth", "unshallow", "dry-run"); o != "" {
+	if o := f.refuse("all", "depth", "unshallow"); o != "" {
 		return x.notSupported("fetch", o)
 	}
 	branch, _ := x.head()
@@ -530,7 +561,8 @@ func cmdFetch(x *cli, args []string) int {
 	if len(f.pos) > 1 {
 		return x.fatal("nook's git fetches a remote's configured refspecs only (no refspec arguments)")
 	}
-	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: pruneFlag(f)})
+	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: pruneFlag(f),
+		pruneTags: tristate(f, "prune-tags"), dryRun: f.has("dry-run")})
 	return code
 }
 
@@ -625,44 +657,174 @@ func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 		return "", x.fail(err)
 	}
 	defer cancel()
-	prune := ff.prune > 0
-	if ff.prune == 0 {
-		if v, ok := x.configBool("remote." + name + ".prune"); ok {
-			prune = v
-		} else {
-			prune, _ = x.configBool("fetch.prune")
+	prune := x.configured(ff.prune, "remote."+name+".prune", "fetch.prune")
+	if x.configured(ff.pruneTags, "remote."+name+".prunetags", "fetch.prunetags") {
+		// git appends refs/tags/*:refs/tags/* to the remote's refspecs:
+		// every tag is fetched, and pruned with the branches.
+		rc = &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs, Fetch: append(slices.Clone(rc.Fetch), tagRefSpec)}
+	}
+	// A dry run fetches the objects into the repository and the refs into
+	// a copy of its refs, as git's does without committing its ref
+	// updates.
+	var st storage.Storer = x.r.Storer
+	if ff.dryRun {
+		overlay, err := newRefOverlay(x.r.Storer)
+		if err != nil {
+			return "", x.fail(err)
 		}
+		st = overlay
 	}
 	var pruned []fetchLine
 	if prune {
 		// As git does, before fetching: the remote-tracking refs whose
 		// branch the remote no longer has.
-		if pruned, err = x.pruneRefs(ctx, rc); err != nil {
+		if pruned, err = staleRefs(ctx, st, x.r.wt, rc, true); err != nil {
 			return "", x.fail(transportErr(u, err))
 		}
 	}
-	before := x.refState()
-	opts := &gogit.FetchOptions{RemoteName: name, Force: ff.force}
+	var firstPass []string
+	follow := ff.dryRun && !ff.tags && !slices.Contains(rc.Fetch, tagRefSpec)
+	if follow {
+		if firstPass, err = x.followedFirst(ctx, rc); err != nil {
+			return "", x.fail(transportErr(u, err))
+		}
+	}
+	before := refState(st)
+	opts := &gogit.FetchOptions{RemoteName: name, Force: ff.force, RefSpecs: rc.Fetch}
 	if ff.tags {
 		opts.Tags = gogit.AllTags
 	}
-	err = x.r.FetchContext(ctx, opts)
+	err = gogit.NewRemote(st, rc).FetchContext(ctx, opts)
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		if isTransport(err) {
 			return "", x.fail(transportErr(u, err))
 		}
 		return "", x.fatal("%s", errText(err))
 	}
-	after := x.refState()
+	after := refState(st)
 	if !ff.quiet {
 		// git's column is 10 wide for the pruned refs: it is widened
 		// only once the fetch's own refs are known.
 		shown := x.printRefLines(u, pruned, false)
-		x.printRefLines(u, x.refLines(before, after, name), shown)
+		lines := x.refLines(before, after, name)
+		if follow {
+			// git's dry run reports the followed tags of its first pass
+			// (with the branches), then, as it did not write them, every
+			// followed tag again when it backfills the tags.
+			var first, tags []fetchLine
+			for _, l := range lines {
+				switch {
+				case l.summary != "[new tag]":
+					first = append(first, l)
+				case slices.Contains(firstPass, l.from):
+					first = append(first, l)
+					tags = append(tags, l)
+				default:
+					tags = append(tags, l)
+				}
+			}
+			lines = append(first, tags...)
+		}
+		x.printRefLines(u, lines, shown)
 	}
-	x.writeFetchHead(rc, u, after)
+	if !ff.dryRun {
+		x.writeFetchHead(rc, u, after)
+	}
 	return u, 0
 }
+
+// tagRefSpec is the refspec --prune-tags adds.
+const tagRefSpec = config.RefSpec("refs/tags/*:refs/tags/*")
+
+// followedFirst names the tags a fetch follows in its first pass, as
+// git's find_non_local_tags does before it fetches: tags the repository
+// lacks whose object it has or the fetch's refspecs bring.
+func (x *cli) followedFirst(ctx context.Context, rc *config.RemoteConfig) ([]string, error) {
+	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs}).
+		ListContext(ctx, &gogit.ListOptions{PeelingOption: gogit.AppendPeeled})
+	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return nil, err
+	}
+	wanted := map[plumbing.Hash]bool{}
+	peeled := map[string]plumbing.Hash{}
+	for _, r := range adv {
+		if r.Type() != plumbing.HashReference {
+			continue
+		}
+		name := r.Name().String()
+		if strings.HasSuffix(name, "^{}") {
+			peeled[strings.TrimSuffix(name, "^{}")] = r.Hash()
+			continue
+		}
+		for _, spec := range rc.Fetch {
+			if spec.Match(r.Name()) {
+				wanted[r.Hash()] = true
+			}
+		}
+		if _, ok := peeled[name]; !ok {
+			peeled[name] = r.Hash()
+		}
+	}
+	var out []string
+	for name, h := range peeled {
+		if !strings.HasPrefix(name, "refs/tags/") {
+			continue
+		}
+		if _, err := x.r.Storer.Reference(plumbing.ReferenceName(name)); err == nil {
+			continue
+		}
+		if wanted[h] || x.hasObject(h) {
+			out = append(out, strings.TrimPrefix(name, "refs/tags/"))
+		}
+	}
+	return out, nil
+}
+
+// refOverlay is a repository's storage with its refs copied into memory:
+// what is written to it leaves the repository's objects changed and its
+// refs as they were.
+type refOverlay struct {
+	storage.Storer
+	refs memory.ReferenceStorage
+}
+
+// newRefOverlay copies st's refs into an overlay over st.
+func newRefOverlay(st storage.Storer) (*refOverlay, error) {
+	o := &refOverlay{Storer: st, refs: memory.ReferenceStorage{}}
+	it, err := st.IterReferences()
+	if err != nil {
+		return nil, err
+	}
+	err = it.ForEach(func(r *plumbing.Reference) error { return o.refs.SetReference(r) })
+	return o, err
+}
+
+// SetReference sets a ref in the overlay.
+func (o *refOverlay) SetReference(r *plumbing.Reference) error { return o.refs.SetReference(r) }
+
+// CheckAndSetReference sets a ref in the overlay if old is current.
+func (o *refOverlay) CheckAndSetReference(r, old *plumbing.Reference) error {
+	return o.refs.CheckAndSetReference(r, old)
+}
+
+// Reference reads a ref of the overlay.
+func (o *refOverlay) Reference(n plumbing.ReferenceName) (*plumbing.Reference, error) {
+	return o.refs.Reference(n)
+}
+
+// IterReferences lists the overlay's refs.
+func (o *refOverlay) IterReferences() (storer.ReferenceIter, error) { return o.refs.IterReferences() }
+
+// RemoveReference removes a ref from the overlay.
+func (o *refOverlay) RemoveReference(n plumbing.ReferenceName) error {
+	return o.refs.RemoveReference(n)
+}
+
+// CountLooseRefs counts the overlay's refs.
+func (o *refOverlay) CountLooseRefs() (int, error) { return o.refs.CountLooseRefs() }
+
+// PackRefs does nothing: the overlay has no files.
+func (o *refOverlay) PackRefs() error { return nil }
 
 const remotePruneUsage = "usage: git remote prune [<options>] <name>\n\n" +
 	"    -n, --dry-run         dry run\n\n"
@@ -691,7 +853,7 @@ func (x *cli) remotePrune(args []string) int {
 		if err != nil {
 			return x.fail(err)
 		}
-		lines, err := x.staleRefs(ctx, rc, !f.has("dry-run"))
+		lines, err := staleRefs(ctx, x.r.Storer, x.r.wt, rc, !f.has("dry-run"))
 		cancel()
 		if err != nil {
 			return x.fail(transportErr(rc.URLs[0], err))
@@ -710,17 +872,11 @@ func (x *cli) remotePrune(args []string) int {
 	return 0
 }
 
-// pruneRefs deletes the refs a remote's fetch refspecs map the remote's
-// refs to (refs/remotes/origin/*) whose source the remote no longer has,
-// and returns fetch's report lines for them. Symbolic refs
-// (origin/HEAD) are kept, as git keeps them.
-func (x *cli) pruneRefs(ctx context.Context, rc *config.RemoteConfig) ([]fetchLine, error) {
-	return x.staleRefs(ctx, rc, true)
-}
-
-// staleRefs finds the refs pruneRefs prunes, and deletes them when remove
-// is set.
-func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove bool) ([]fetchLine, error) {
+// staleRefs finds the refs of st that a remote's fetch refspecs map the
+// remote's refs to (refs/remotes/origin/*) whose source the remote no
+// longer has, and deletes them (and their reflogs in wt) when remove is
+// set. Symbolic refs (origin/HEAD) are kept, as git keeps them.
+func staleRefs(ctx context.Context, st storer.ReferenceStorer, wt *billyFS, rc *config.RemoteConfig, remove bool) ([]fetchLine, error) {
 	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs}).ListContext(ctx, &gogit.ListOptions{})
 	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
 		return nil, err
@@ -730,7 +886,7 @@ func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove boo
 		remote[r.Name()] = true
 	}
 	var lines []fetchLine
-	for _, r := range x.refs("refs/") {
+	for _, r := range refsUnder(st, "refs/") {
 		for _, spec := range rc.Fetch {
 			// Reversed without its "+", which go-git's Reverse would
 			// carry into the destination.
@@ -739,13 +895,14 @@ func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove boo
 				continue
 			}
 			if remove {
-				if err := x.r.Storer.RemoveReference(r.Name()); err != nil {
+				if err := st.RemoveReference(r.Name()); err != nil {
 					return nil, err
 				}
-				x.r.wt.removeRaw(".git/logs/" + r.Name().String())
+				if _, overlay := st.(*refOverlay); !overlay {
+					wt.removeRaw(".git/logs/" + r.Name().String())
+				}
 			}
-			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", from: "(none)",
-				to: strings.TrimPrefix(strings.TrimPrefix(r.Name().String(), "refs/remotes/"), "refs/")})
+			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", from: "(none)", to: shortRefName(r.Name().String())})
 			break
 		}
 	}
