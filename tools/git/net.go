@@ -89,7 +89,7 @@ var installOnce sync.Once
 
 func installTransport() {
 	installOnce.Do(func() {
-		t := githttp.NewClient(&http.Client{Transport: policyTransport{}})
+		t := filterTransport{githttp.NewClient(&http.Client{Transport: policyTransport{}})}
 		client.InstallProtocol("http", t)
 		client.InstallProtocol("https", t)
 	})

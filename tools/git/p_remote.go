@@ -16,10 +16,12 @@ import (
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	cfgformat "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/storage"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
 
 	"github.com/nookdev/nook/runtime"
@@ -179,8 +181,16 @@ func cmdClone(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if f.has("filter") {
-		return x.refuseFilter(f, "clone without --filter (--depth 1 keeps only the latest commit)")
+	filter := ""
+	if specs := f.all("filter"); len(specs) > 0 {
+		for _, spec := range specs {
+			if err := checkFilterSpec(spec); err != nil {
+				return x.fail(err)
+			}
+		}
+		if filter, err = partialSpec(specs[len(specs)-1]); err != nil {
+			return x.fail(err)
+		}
 	}
 	if o := f.refuse("bare", "mirror", "recurse-submodules", "template", "reference", "local", "shared"); o != "" {
 		return x.notSupported("clone", o)
@@ -247,7 +257,7 @@ func cmdClone(x *cli, args []string) int {
 	if err := x.fs().Remove(x.ctx(), tmp, &vfs.RemoveOptions{Recursive: true, Force: true}); err != nil {
 		return x.fail(err)
 	}
-	code := x.cloneInto(ctx, tmp, u, origin, f.str("branch"), depth, f.has("single-branch") || depth > 0, f.has("no-checkout"))
+	code := x.cloneInto(ctx, tmp, u, origin, f.str("branch"), depth, f.has("single-branch") || depth > 0, f.has("no-checkout"), filter)
 	if code != 0 {
 		x.fs().Remove(x.ctx(), tmp, &vfs.RemoveOptions{Recursive: true, Force: true})
 		return code
@@ -268,8 +278,9 @@ func cmdClone(x *cli, args []string) int {
 }
 
 // cloneInto clones u into dir (a fresh directory) and checks out its
-// branch with the porcelain's own index.
-func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, depth int, single, noCheckout bool) int {
+// branch with the porcelain's own index. A filter makes it a partial
+// clone of origin (promisor.go).
+func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, depth int, single, noCheckout bool, filter string) int {
 	if err := x.fs().MkdirAll(x.ctx(), dir, 0o755); err != nil {
 		return x.fail(err)
 	}
@@ -298,6 +309,10 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 	} else if remoteHead != "" {
 		opts.ReferenceName = plumbing.NewBranchReferenceName(remoteHead)
 	}
+	var fr *filterReq
+	if filter != "" {
+		ctx, fr = withFilter(ctx, filter)
+	}
 	r, err := gogit.CloneContext(ctx, st, wt, opts)
 	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
 		return x.cloneEmpty(dir, u, origin)
@@ -310,6 +325,16 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 			return x.fatal("cannot clone: %s", errText(err))
 		}
 		return x.fail(transportErr(u, err))
+	}
+	if fr != nil && !fr.applied {
+		x.eprintf("warning: filtering not recognized by server, ignoring\n")
+	}
+	if fr != nil {
+		// A server that does not take the filter sends everything; the
+		// remote is still the promisor, as git's clone leaves it.
+		if r, err = x.makePartial(st, wt, origin, filter); err != nil {
+			return x.fail(err)
+		}
 	}
 	x.r = &repo{Repository: r, wt: wt, root: dir}
 	head, err := r.Head()
@@ -341,6 +366,33 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 		return x.fail(err)
 	}
 	return 0
+}
+
+// makePartial records a clone's remote as its promisor, as git's
+// partial_clone_register does (core.repositoryformatversion 1,
+// remote.<name>.promisor and .partialclonefilter), marks the packs it
+// received as promisor packs, and reopens the repository over a
+// promisorStore.
+func (x *cli) makePartial(st *filesystem.Storage, wt *billyFS, origin, filter string) (*gogit.Repository, error) {
+	cfg, err := st.Config()
+	if err != nil {
+		return nil, err
+	}
+	// Written into the raw section only: go-git, given version 1, adds
+	// an extensions.objectformat it then refuses to open.
+	cfg.Core.RepositoryFormatVersion = ""
+	core := cfg.Raw.Section("core")
+	core.RemoveOption("repositoryformatversion")
+	core.Options = append(cfgformat.Options{{Key: "repositoryformatversion", Value: string(cfgformat.Version_1)}}, core.Options...)
+	cfg.Raw.Section("remote").Subsection(origin).SetOption("promisor", "true").SetOption("partialclonefilter", filter)
+	if err := st.SetConfig(cfg); err != nil {
+		return nil, err
+	}
+	dot, _ := wt.Chroot(".git")
+	if err := markPromisor(dot, nil); err != nil {
+		return nil, err
+	}
+	return x.c.openStorage(st, wt)
 }
 
 // cloneEmpty is the clone of a repository with no commits: git warns and
@@ -548,7 +600,7 @@ func cmdFetch(x *cli, args []string) int {
 	}
 	if f.has("filter") {
 		// git's fetch --filter makes the repository a partial clone.
-		return x.refuseFilter(f, "fetch without --filter")
+		return x.refuseFilter(f)
 	}
 	if o := f.refuse("all", "depth", "unshallow"); o != "" {
 		return x.notSupported("fetch", o)
@@ -614,19 +666,17 @@ func parseULong(s string) (uint64, bool) {
 	return v * mult, true
 }
 
-// refuseFilter is clone or fetch --filter: a filter git would take is
-// refused with the reason and what to do instead, one it would not gets
-// git's error.
-func (x *cli) refuseFilter(f *flags, instead string) int {
+// refuseFilter is fetch --filter: a filter git would take is refused
+// with the reason, one it would not gets git's error.
+func (x *cli) refuseFilter(f *flags) int {
 	specs := f.all("filter")
 	for _, spec := range specs {
 		if err := checkFilterSpec(spec); err != nil {
 			return x.fail(err)
 		}
 	}
-	return x.fatal("--filter=%s: nook's git cannot make a partial clone: go-git neither asks the server "+
-		"for a filtered pack nor fetches the objects a filter leaves out when a later command needs them; %s",
-		specs[len(specs)-1], instead)
+	return x.fatal("--filter=%s: nook's git makes a repository a partial clone only when it clones it (clone --filter=blob:none); "+
+		"git's fetch --filter would turn this one into one", specs[len(specs)-1])
 }
 
 // configBool reads a boolean config value as git does; ok is false when
@@ -666,9 +716,9 @@ func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 	// A dry run fetches the objects into the repository and the refs into
 	// a copy of its refs, as git's does without committing its ref
 	// updates.
-	var st storage.Storer = x.r.Storer
+	st := transferStorage(x.r.Storer)
 	if ff.dryRun {
-		overlay, err := newRefOverlay(x.r.Storer)
+		overlay, err := newRefOverlay(st)
 		if err != nil {
 			return "", x.fail(err)
 		}
@@ -689,6 +739,16 @@ func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 			return "", x.fail(transportErr(u, err))
 		}
 	}
+	// A partial clone's fetches from its promisor ask for the clone's
+	// filter, and the packs they bring are promisor packs.
+	promisor := strings.EqualFold(x.cfg("remote."+name+".promisor"), "true")
+	var packs map[string]bool
+	if promisor {
+		if spec := x.cfg("remote." + name + ".partialclonefilter"); spec != "" {
+			ctx, _ = withFilter(ctx, spec)
+		}
+		packs = packNames(x.r.wt.dot())
+	}
 	before := refState(st)
 	opts := &gogit.FetchOptions{RemoteName: name, Force: ff.force, RefSpecs: rc.Fetch}
 	if ff.tags {
@@ -700,6 +760,11 @@ func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 			return "", x.fail(transportErr(u, err))
 		}
 		return "", x.fatal("%s", errText(err))
+	}
+	if promisor {
+		if err := markPromisor(x.r.wt.dot(), packs); err != nil {
+			return "", x.fail(err)
+		}
 	}
 	after := refState(st)
 	if !ff.quiet {
@@ -1192,7 +1257,7 @@ func cmdPush(x *cli, args []string) int {
 		return x.fail(err)
 	}
 	defer cancel()
-	remote := gogit.NewRemote(x.r.Storer, rc)
+	remote := gogit.NewRemote(transferStorage(x.r.Storer), rc)
 	adv, err := remote.ListContext(ctx, &gogit.ListOptions{})
 	if err != nil {
 		if errors.Is(err, transport.ErrEmptyRemoteRepository) {
@@ -1314,7 +1379,7 @@ func cmdPush(x *cli, args []string) int {
 	}
 	dryRun := f.has("dry-run")
 	if len(send) > 0 && !dryRun {
-		err := x.r.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: send})
+		err := remote.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: send})
 		if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) && x.pushLanded(ctx, remote, ups) {
 			// A push repeated after a crash can race the first one's
 			// update on the server (its ref lock); the refs are where

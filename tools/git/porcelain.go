@@ -117,7 +117,7 @@ func (x *cli) openRepo() error {
 		return fatalf("not a git repository (or any of the parent directories): .git")
 	}
 	st, wt := x.c.storage(root)
-	r, err := openStorage(st, wt)
+	r, err := x.c.openStorage(st, wt)
 	if err != nil {
 		return err
 	}
