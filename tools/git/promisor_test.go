@@ -73,6 +73,10 @@ func TestPartialClone(t *testing.T) {
 	if out, errs, code := realGit(t, dst, "fsck", "--strict", "--no-dangling"); code != 0 || errs != "" {
 		t.Errorf("git fsck --strict of nook's partial clone: exit %d\n%s%s", code, out, errs)
 	}
+	p.both("", "clone", "--depth", "1", "--filter=blob:none", u, "shallow")
+	p.both("shallow", "log", "--format=%H %s")
+	p.sameFile("shallow/.git/shallow")
+	p.both("shallow", "status", "-sb")
 	p.both("", "clone", "-q", "--filter=blob:limit=1k", u, "lim")
 	p.both("lim", "config", "remote.origin.partialclonefilter")
 	// Filters that leave out more than blobs are refused with the reason.
