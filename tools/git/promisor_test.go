@@ -115,6 +115,19 @@ func TestPartialCloneLimits(t *testing.T) {
 	if !errors.Is(&LazyFetchLimitError{Max: 1}, syscall.EFBIG) {
 		t.Errorf("LazyFetchLimitError is not EFBIG")
 	}
+	// The clone function takes the filter too; a filter it does not
+	// make is refused with the command line's reason.
+	res, err := p.g.Call(bg, nil, "clone", map[string]any{"url": p.srv.url("proj.git"), "into": "fn", "filter": "blob:none"})
+	if err != nil {
+		t.Fatalf("clone({filter}): %v", err)
+	}
+	if got := nookGit(t, p.g, "-C", "fn", "config", "remote.origin.partialclonefilter"); got != "blob:none\n" || res.(map[string]any)["branch"] != "main" {
+		t.Errorf("clone({filter}): %v, partialclonefilter %q", res, got)
+	}
+	if _, err := p.g.Call(bg, nil, "clone", map[string]any{"url": p.srv.url("proj.git"), "into": "fn2", "filter": "tree:0"}); err == nil ||
+		!strings.HasPrefix(err.Error(), "--filter=tree:0: nook's git makes partial clones that leave out blobs only") {
+		t.Errorf("clone({filter: tree:0}): %v", err)
+	}
 	off := New(p.g.fs, Options{Identity: testID, Now: func() time.Time { return fixedClock }})
 	out = off.Run(bg, []string{"show", "HEAD~3:README"}, "/workspace/pc")
 	if out.ExitCode != 128 || !strings.Contains(out.Stderr, "network is off") {
