@@ -556,17 +556,6 @@ type fetchFlags struct {
 	dryRun bool
 }
 
-// pruneFlag reads --prune and --no-prune.
-func pruneFlag(f *flags) int {
-	switch {
-	case f.has("prune"):
-		return 1
-	case f.negated("prune"):
-		return -1
-	}
-	return 0
-}
-
 // tristate is a boolean option that may be unset: 1 given, -1 negated, 0
 // neither.
 func tristate(f *flags, name string) int {
@@ -613,7 +602,7 @@ func cmdFetch(x *cli, args []string) int {
 	if len(f.pos) > 1 {
 		return x.fatal("nook's git fetches a remote's configured refspecs only (no refspec arguments)")
 	}
-	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: pruneFlag(f),
+	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: tristate(f, "prune"),
 		pruneTags: tristate(f, "prune-tags"), dryRun: f.has("dry-run")})
 	return code
 }
@@ -1034,7 +1023,7 @@ func cmdPull(x *cli, args []string) int {
 			return x.fatal("nook's git pulls one branch at a time")
 		}
 	}
-	u, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), prune: pruneFlag(f)})
+	u, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), prune: tristate(f, "prune")})
 	if code != 0 {
 		return code
 	}
