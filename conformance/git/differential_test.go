@@ -315,7 +315,7 @@ func TestDifferential(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if len(names) < 333 {
+	if len(names) < 391 {
 		t.Errorf("only %d scripts", len(names))
 	}
 	for _, name := range names {

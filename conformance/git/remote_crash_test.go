@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"math/rand/v2"
+	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
 	"os"
@@ -12,6 +14,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -29,19 +33,83 @@ func remoteCrashScript(u string) string {
 
 // crashServer serves a fresh copy of the pristine bare repository.
 func crashServer(t *testing.T, pristine string) (string, string) {
+	return killingServer(t, pristine, nil)
+}
+
+// transferKill is a SIGKILL the server sends the process under test while
+// it serves one kind of request (POST .../git-upload-pack: the clone;
+// .../git-receive-pack: the push): before answering, after the first
+// bytes of its answer, or after all of it.
+type transferKill struct {
+	service string // "git-upload-pack" or "git-receive-pack"
+	moment  int    // 0 before, 1 during, 2 after the response
+	proc    atomic.Pointer[os.Process]
+	once    sync.Once
+	done    atomic.Bool
+}
+
+// kill kills the process once it is known (the run may reach the server
+// before childproc.Start returns).
+func (k *transferKill) kill() {
+	k.once.Do(func() {
+		for i := 0; i < 1000 && k.proc.Load() == nil; i++ {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if p := k.proc.Load(); p != nil {
+			k.done.Store(true) // before the kill, which ends the test's Wait
+			p.Signal(syscall.SIGKILL)
+		}
+	})
+}
+
+// killWriter kills the process after the first write of a response.
+type killWriter struct {
+	http.ResponseWriter
+	k *transferKill
+}
+
+func (w killWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+	w.k.kill()
+	return n, err
+}
+
+// killingServer is crashServer whose handler carries out k (nil: none).
+func killingServer(t *testing.T, pristine string, k *transferKill) (string, string) {
 	t.Helper()
 	root := t.TempDir()
 	if out, err := exec.Command("cp", "-a", pristine, filepath.Join(root, "proj.git")).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, out)
 	}
-	srv := httptest.NewServer(&cgi.Handler{Path: "/usr/lib/git-core/git-http-backend", Stderr: io.Discard,
-		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root}})
+	h := &cgi.Handler{Path: "/usr/lib/git-core/git-http-backend", Stderr: io.Discard, Logger: log.New(io.Discard, "", 0),
+		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if k == nil || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/"+k.service) || k.done.Load() {
+			h.ServeHTTP(w, r)
+			return
+		}
+		switch k.moment {
+		case 0:
+			k.kill()
+			h.ServeHTTP(w, r)
+		case 1:
+			h.ServeHTTP(killWriter{w, k}, r)
+		default:
+			h.ServeHTTP(w, r)
+			k.kill()
+		}
+	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/proj.git", filepath.Join(root, "proj.git")
 }
 
 // TestRemoteCrashReplay SIGKILLs a process cloning, committing and
-// pushing at random moments (NOOK_GIT_CRASH_ITERATIONS, default 20) and
+// pushing at random moments (NOOK_GIT_CRASH_ITERATIONS, default 20), as
+// many times while the server answers its clone and as many while it
+// answers its push, and
 // resumes the run in a fresh process: the run ends as an uninterrupted
 // one does (same output, one clone, no temporary directory left), and the
 // server holds the pushed commit once and passes git fsck --strict.
@@ -50,6 +118,9 @@ func TestRemoteCrashReplay(t *testing.T) {
 		t.Skip("git http-backend is not installed")
 	}
 	n := 20
+	if testing.Short() {
+		n = 3
+	}
 	if s := os.Getenv("NOOK_GIT_CRASH_ITERATIONS"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
@@ -106,15 +177,34 @@ func TestRemoteCrashReplay(t *testing.T) {
 		t.Fatalf("uninterrupted run:\n%s\nserver:\n%s", ref, refServer)
 	}
 	t.Logf("uninterrupted run: %v", live)
-	for i := 0; i < n; i++ {
+	// n kills at random moments of the run, then n while the server
+	// answers the clone and n while it answers the push, each at one of
+	// three moments of that answer.
+	for i := 0; i < 3*n; i++ {
+		var k *transferKill
 		delay := time.Duration(rng.Int64N(int64(live) * 11 / 10))
-		t.Run(fmt.Sprintf("%02d-%s", i, delay.Round(time.Millisecond)), func(t *testing.T) {
-			u, bare := crashServer(t, pristine)
+		name := fmt.Sprintf("%02d-%s", i, delay.Round(time.Millisecond))
+		if i >= n {
+			k = &transferKill{service: "git-upload-pack", moment: rng.IntN(3)}
+			if i >= 2*n {
+				k.service = "git-receive-pack"
+			}
+			name = fmt.Sprintf("%02d-%s-%s", i, k.service, []string{"before", "during", "after"}[k.moment])
+		}
+		t.Run(name, func(t *testing.T) {
+			u, bare := killingServer(t, pristine, k)
 			db := filepath.Join(dir, fmt.Sprintf("%d.db", i))
 			cmd := childproc.Start(t, "NOOK_GIT_CRASH_DB="+db, "NOOK_GIT_CRASH_URL="+u)
-			time.Sleep(delay)
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
+			if k == nil {
+				time.Sleep(delay)
+				cmd.Process.Signal(syscall.SIGKILL)
+			} else {
+				k.proc.Store(cmd.Process)
+			}
+			err := cmd.Wait()
+			if k != nil && !k.done.Load() {
+				t.Fatalf("the run ended (%v) without the server killing it", err)
+			}
 			ws, err := openCrash(db, false)
 			if err != nil {
 				t.Fatal(err)

@@ -468,16 +468,14 @@ git log --graph --format='%h %p %s' -- y.txt z.txt
 `,
 }
 
-// noPagerQueries are the queries also run as "git --no-pager ...", the
-// way agents type them, on the setups with branches and history.
-var noPagerQueries = []string{"status", "status-s", "diff", "diff-stat", "log", "log-oneline", "log-all", "log-graph", "show", "branch-list"}
-
 func init() {
 	for n, s := range moreScripts {
 		scripts[n] = s
 	}
+	// Every query is also run as "git --no-pager ...", the way agents
+	// type them, on the setups with branches and history.
 	for _, setup := range []string{"dirty", "history", "branches"} {
-		for _, q := range noPagerQueries {
+		for q := range queries {
 			scripts["q-"+setup+"-nopager-"+q] = setups[setup] + "\n" + strings.Replace(queries[q], "git ", "git --no-pager ", 1) + "\n"
 		}
 	}

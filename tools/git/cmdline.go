@@ -9,8 +9,33 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
-func openStorage(st *filesystem.Storage, wt *billyFS) (*gogit.Repository, error) {
+// openStorage opens the repository of st and wt; a partial clone's
+// objects come through a promisorStore, which fetches the blobs it lacks
+// from the promisor remote.
+func (c *call) openStorage(st *filesystem.Storage, wt *billyFS) (*gogit.Repository, error) {
+	if ps := c.promisor(st, wt); ps != nil {
+		return gogit.Open(ps, wt)
+	}
 	return gogit.Open(st, wt)
+}
+
+// promisor is the promisorStore over st when its config names a
+// promisor remote with a URL (remote.<name>.promisor), else nil.
+func (c *call) promisor(st *filesystem.Storage, wt *billyFS) *promisorStore {
+	cfg, err := st.Config()
+	if err != nil || !cfg.Raw.HasSection("remote") {
+		return nil
+	}
+	for _, sub := range cfg.Raw.Section("remote").Subsections {
+		if !strings.EqualFold(sub.Option("promisor"), "true") {
+			continue
+		}
+		if rc, ok := cfg.Remotes[sub.Name]; ok && len(rc.URLs) > 0 {
+			dot, _ := wt.Chroot(".git")
+			return &promisorStore{Storage: st, dot: dot, url: rc.URLs[0], net: c.netContext, max: c.g.opts.MaxLazyFetches}
+		}
+	}
+	return nil
 }
 
 // commands are the git commands run serves with git's own command line.
@@ -159,6 +184,12 @@ func (x *cli) run(argv []string) *Output {
 		}
 	}
 	code := fn(x, args)
+	if ps, ok := x.r.Storer.(*promisorStore); ok && ps.failed != nil && code == 0 {
+		// A left-out object the command could not fetch (the limit, the
+		// policy) fails it, as git dies then, even where the command
+		// went on without the object.
+		code = x.fail(ps.failed)
+	}
 	out.Stdout, out.Stderr, out.ExitCode = x.out.String(), x.err.String(), code
 	out.Touched = x.touchedList()
 	out.Exec = x.exec

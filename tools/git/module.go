@@ -76,6 +76,13 @@ type Options struct {
 	// workspace's own quotas (MaxTotalBytes, MaxFileSize) bound what the
 	// objects take once written.
 	MaxResponseBytes int64
+	// MaxLazyFetches bounds the fetches one command makes in a partial
+	// clone (clone --filter=blob:none) for the blobs it left out, default
+	// DefaultMaxLazyFetches. A checkout fetches the blobs it writes in
+	// one; a command reading blob by blob (diff, show, blame) makes one a
+	// blob. Past it the command fails with a *LazyFetchLimitError naming
+	// this limit (EFBIG).
+	MaxLazyFetches int
 	// ReceiptDir is where calls leave receipts that make a repeated call
 	// (a replay after a crash) return the first result (default
 	// runtime.DefaultOutputDir: receipts live in each run's directory,
@@ -102,6 +109,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.MaxLazyFetches <= 0 {
+		o.MaxLazyFetches = DefaultMaxLazyFetches
 	}
 	return o
 }

@@ -89,7 +89,7 @@ var installOnce sync.Once
 
 func installTransport() {
 	installOnce.Do(func() {
-		t := githttp.NewClient(&http.Client{Transport: policyTransport{}})
+		t := filterTransport{githttp.NewClient(&http.Client{Transport: policyTransport{}})}
 		client.InstallProtocol("http", t)
 		client.InstallProtocol("https", t)
 	})
@@ -170,7 +170,7 @@ func (c *call) netContext(op, remote string) (context.Context, context.CancelFun
 }
 
 func (c *call) clone() (any, error) {
-	if err := c.checkKeys("clone", "url", "branch", "depth", "into"); err != nil {
+	if err := c.checkKeys("clone", "url", "branch", "depth", "into", "filter"); err != nil {
 		return nil, err
 	}
 	u, _ := c.str("url")
@@ -210,6 +210,9 @@ func (c *call) clone() (any, error) {
 	if d, _ := c.num("depth"); d > 0 {
 		args = append(args, "--depth", strconv.Itoa(d))
 	}
+	if f, _ := c.str("filter"); f != "" {
+		args = append(args, "--filter="+f) // a partial clone (promisor.go)
+	}
 	x := &cli{c: c, config: map[string]string{}, touched: map[string]string{}, cwd: base}
 	if code := cmdClone(x, append(args, u, dir)); code != 0 {
 		msg := strings.TrimSpace(strings.TrimPrefix(x.err.String(), "fatal: "))
@@ -219,7 +222,7 @@ func (c *call) clone() (any, error) {
 		return nil, errors.New(msg)
 	}
 	st, wt := c.storage(dir)
-	r, err := gogit.Open(st, wt)
+	r, err := c.openStorage(st, wt)
 	if err != nil {
 		return nil, err
 	}

@@ -16,8 +16,12 @@ import (
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	cfgformat "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
 
 	"github.com/nookdev/nook/runtime"
@@ -177,8 +181,16 @@ func cmdClone(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if f.has("filter") {
-		return x.refuseFilter(f, "clone without --filter (--depth 1 keeps only the latest commit)")
+	filter := ""
+	if specs := f.all("filter"); len(specs) > 0 {
+		for _, spec := range specs {
+			if err := checkFilterSpec(spec); err != nil {
+				return x.fail(err)
+			}
+		}
+		if filter, err = partialSpec(specs[len(specs)-1]); err != nil {
+			return x.fail(err)
+		}
 	}
 	if o := f.refuse("bare", "mirror", "recurse-submodules", "template", "reference", "local", "shared"); o != "" {
 		return x.notSupported("clone", o)
@@ -245,7 +257,7 @@ func cmdClone(x *cli, args []string) int {
 	if err := x.fs().Remove(x.ctx(), tmp, &vfs.RemoveOptions{Recursive: true, Force: true}); err != nil {
 		return x.fail(err)
 	}
-	code := x.cloneInto(ctx, tmp, u, origin, f.str("branch"), depth, f.has("single-branch") || depth > 0, f.has("no-checkout"))
+	code := x.cloneInto(ctx, tmp, u, origin, f.str("branch"), depth, f.has("single-branch") || depth > 0, f.has("no-checkout"), filter)
 	if code != 0 {
 		x.fs().Remove(x.ctx(), tmp, &vfs.RemoveOptions{Recursive: true, Force: true})
 		return code
@@ -266,8 +278,9 @@ func cmdClone(x *cli, args []string) int {
 }
 
 // cloneInto clones u into dir (a fresh directory) and checks out its
-// branch with the porcelain's own index.
-func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, depth int, single, noCheckout bool) int {
+// branch with the porcelain's own index. A filter makes it a partial
+// clone of origin (promisor.go).
+func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, depth int, single, noCheckout bool, filter string) int {
 	if err := x.fs().MkdirAll(x.ctx(), dir, 0o755); err != nil {
 		return x.fail(err)
 	}
@@ -296,6 +309,10 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 	} else if remoteHead != "" {
 		opts.ReferenceName = plumbing.NewBranchReferenceName(remoteHead)
 	}
+	var fr *filterReq
+	if filter != "" {
+		ctx, fr = withFilter(ctx, filter)
+	}
 	r, err := gogit.CloneContext(ctx, st, wt, opts)
 	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
 		return x.cloneEmpty(dir, u, origin)
@@ -308,6 +325,16 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 			return x.fatal("cannot clone: %s", errText(err))
 		}
 		return x.fail(transportErr(u, err))
+	}
+	if fr != nil && !fr.applied {
+		x.eprintf("warning: filtering not recognized by server, ignoring\n")
+	}
+	if fr != nil {
+		// A server that does not take the filter sends everything; the
+		// remote is still the promisor, as git's clone leaves it.
+		if r, err = x.makePartial(st, wt, origin, filter); err != nil {
+			return x.fail(err)
+		}
 	}
 	x.r = &repo{Repository: r, wt: wt, root: dir}
 	head, err := r.Head()
@@ -339,6 +366,33 @@ func (x *cli) cloneInto(ctx context.Context, dir, u, origin, branch string, dept
 		return x.fail(err)
 	}
 	return 0
+}
+
+// makePartial records a clone's remote as its promisor, as git's
+// partial_clone_register does (core.repositoryformatversion 1,
+// remote.<name>.promisor and .partialclonefilter), marks the packs it
+// received as promisor packs, and reopens the repository over a
+// promisorStore.
+func (x *cli) makePartial(st *filesystem.Storage, wt *billyFS, origin, filter string) (*gogit.Repository, error) {
+	cfg, err := st.Config()
+	if err != nil {
+		return nil, err
+	}
+	// Written into the raw section only: go-git, given version 1, adds
+	// an extensions.objectformat it then refuses to open.
+	cfg.Core.RepositoryFormatVersion = ""
+	core := cfg.Raw.Section("core")
+	core.RemoveOption("repositoryformatversion")
+	core.Options = append(cfgformat.Options{{Key: "repositoryformatversion", Value: string(cfgformat.Version_1)}}, core.Options...)
+	cfg.Raw.Section("remote").Subsection(origin).SetOption("promisor", "true").SetOption("partialclonefilter", filter)
+	if err := st.SetConfig(cfg); err != nil {
+		return nil, err
+	}
+	dot, _ := wt.Chroot(".git")
+	if err := markPromisor(dot, nil); err != nil {
+		return nil, err
+	}
+	return x.c.openStorage(st, wt)
 }
 
 // cloneEmpty is the clone of a repository with no commits: git warns and
@@ -380,9 +434,9 @@ func errText(err error) string {
 }
 
 // refState is a snapshot of a repository's refs by name.
-func (x *cli) refState() map[string]plumbing.Hash {
+func refState(st storer.ReferenceStorer) map[string]plumbing.Hash {
 	out := map[string]plumbing.Hash{}
-	it, err := x.r.Storer.IterReferences()
+	it, err := st.IterReferences()
 	if err != nil {
 		return out
 	}
@@ -487,26 +541,45 @@ const fetchUsage = "usage: git fetch [<options>] [<repository> [<refspec>...]]\n
 var fetchOpts = []opt{
 	{short: 'q', long: "quiet"}, {short: 'v', long: "verbose"}, {long: "all"}, {short: 'p', long: "prune"},
 	{short: 't', long: "tags"}, {long: "depth", arg: argRequired}, {long: "progress"}, {short: 'f', long: "force"},
-	{long: "unshallow"}, {long: "dry-run"}, {long: "filter", arg: argRequired},
+	{long: "unshallow"}, {long: "dry-run"}, {long: "filter", arg: argRequired}, {short: 'P', long: "prune-tags"},
 }
 
 // fetchFlags is what a fetch does beyond the remote's refspecs.
 type fetchFlags struct {
 	quiet, tags, force bool
 	// prune is --prune (1), --no-prune (-1) or neither (0: the remote's
-	// prune, else fetch.prune).
-	prune int
+	// prune, else fetch.prune); pruneTags is --prune-tags the same way
+	// (remote.<name>.pruneTags, fetch.pruneTags).
+	prune, pruneTags int
+	// dryRun reports what the fetch would do: the objects come, no ref
+	// or FETCH_HEAD changes.
+	dryRun bool
 }
 
-// pruneFlag reads --prune and --no-prune.
-func pruneFlag(f *flags) int {
+// tristate is a boolean option that may be unset: 1 given, -1 negated, 0
+// neither.
+func tristate(f *flags, name string) int {
 	switch {
-	case f.has("prune"):
+	case f.has(name):
 		return 1
-	case f.negated("prune"):
+	case f.negated(name):
 		return -1
 	}
 	return 0
+}
+
+// configured is a tristate option's value: the option if given, else the
+// first of keys that is set, else false.
+func (x *cli) configured(v int, keys ...string) bool {
+	if v != 0 {
+		return v > 0
+	}
+	for _, k := range keys {
+		if b, ok := x.configBool(k); ok {
+			return b
+		}
+	}
+	return false
 }
 
 func cmdFetch(x *cli, args []string) int {
@@ -516,9 +589,9 @@ func cmdFetch(x *cli, args []string) int {
 	}
 	if f.has("filter") {
 		// git's fetch --filter makes the repository a partial clone.
-		return x.refuseFilter(f, "fetch without --filter")
+		return x.refuseFilter(f)
 	}
-	if o := f.refuse("all", "depth", "unshallow", "dry-run"); o != "" {
+	if o := f.refuse("all", "depth", "unshallow"); o != "" {
 		return x.notSupported("fetch", o)
 	}
 	branch, _ := x.head()
@@ -529,7 +602,8 @@ func cmdFetch(x *cli, args []string) int {
 	if len(f.pos) > 1 {
 		return x.fatal("nook's git fetches a remote's configured refspecs only (no refspec arguments)")
 	}
-	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: pruneFlag(f)})
+	_, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), force: f.has("force"), prune: tristate(f, "prune"),
+		pruneTags: tristate(f, "prune-tags"), dryRun: f.has("dry-run")})
 	return code
 }
 
@@ -581,19 +655,17 @@ func parseULong(s string) (uint64, bool) {
 	return v * mult, true
 }
 
-// refuseFilter is clone or fetch --filter: a filter git would take is
-// refused with the reason and what to do instead, one it would not gets
-// git's error.
-func (x *cli) refuseFilter(f *flags, instead string) int {
+// refuseFilter is fetch --filter: a filter git would take is refused
+// with the reason, one it would not gets git's error.
+func (x *cli) refuseFilter(f *flags) int {
 	specs := f.all("filter")
 	for _, spec := range specs {
 		if err := checkFilterSpec(spec); err != nil {
 			return x.fail(err)
 		}
 	}
-	return x.fatal("--filter=%s: nook's git cannot make a partial clone: go-git neither asks the server "+
-		"for a filtered pack nor fetches the objects a filter leaves out when a later command needs them; %s",
-		specs[len(specs)-1], instead)
+	return x.fatal("--filter=%s: nook's git makes a repository a partial clone only when it clones it (clone --filter=blob:none); "+
+		"git's fetch --filter would turn this one into one", specs[len(specs)-1])
 }
 
 // configBool reads a boolean config value as git does; ok is false when
@@ -624,44 +696,189 @@ func (x *cli) fetchRemote(name string, ff fetchFlags) (string, int) {
 		return "", x.fail(err)
 	}
 	defer cancel()
-	prune := ff.prune > 0
-	if ff.prune == 0 {
-		if v, ok := x.configBool("remote." + name + ".prune"); ok {
-			prune = v
-		} else {
-			prune, _ = x.configBool("fetch.prune")
+	prune := x.configured(ff.prune, "remote."+name+".prune", "fetch.prune")
+	if x.configured(ff.pruneTags, "remote."+name+".prunetags", "fetch.prunetags") {
+		// git appends refs/tags/*:refs/tags/* to the remote's refspecs:
+		// every tag is fetched, and pruned with the branches.
+		rc = &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs, Fetch: append(slices.Clone(rc.Fetch), tagRefSpec)}
+	}
+	// A dry run fetches the objects into the repository and the refs into
+	// a copy of its refs, as git's does without committing its ref
+	// updates.
+	st := transferStorage(x.r.Storer)
+	if ff.dryRun {
+		overlay, err := newRefOverlay(st)
+		if err != nil {
+			return "", x.fail(err)
 		}
+		st = overlay
 	}
 	var pruned []fetchLine
 	if prune {
 		// As git does, before fetching: the remote-tracking refs whose
 		// branch the remote no longer has.
-		if pruned, err = x.pruneRefs(ctx, rc); err != nil {
+		if pruned, err = staleRefs(ctx, st, x.r.wt, rc, true); err != nil {
 			return "", x.fail(transportErr(u, err))
 		}
 	}
-	before := x.refState()
-	opts := &gogit.FetchOptions{RemoteName: name, Force: ff.force}
+	var firstPass []string
+	follow := ff.dryRun && !ff.tags && !slices.Contains(rc.Fetch, tagRefSpec)
+	if follow {
+		if firstPass, err = x.followedFirst(ctx, rc); err != nil {
+			return "", x.fail(transportErr(u, err))
+		}
+	}
+	// A partial clone's fetches from its promisor ask for the clone's
+	// filter, and the packs they bring are promisor packs.
+	promisor := strings.EqualFold(x.cfg("remote."+name+".promisor"), "true")
+	var packs map[string]bool
+	if promisor {
+		if spec := x.cfg("remote." + name + ".partialclonefilter"); spec != "" {
+			ctx, _ = withFilter(ctx, spec)
+		}
+		packs = packNames(x.r.wt.dot())
+	}
+	before := refState(st)
+	opts := &gogit.FetchOptions{RemoteName: name, Force: ff.force, RefSpecs: rc.Fetch}
 	if ff.tags {
 		opts.Tags = gogit.AllTags
 	}
-	err = x.r.FetchContext(ctx, opts)
+	err = gogit.NewRemote(st, rc).FetchContext(ctx, opts)
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		if isTransport(err) {
 			return "", x.fail(transportErr(u, err))
 		}
 		return "", x.fatal("%s", errText(err))
 	}
-	after := x.refState()
+	if promisor {
+		if err := markPromisor(x.r.wt.dot(), packs); err != nil {
+			return "", x.fail(err)
+		}
+	}
+	after := refState(st)
 	if !ff.quiet {
 		// git's column is 10 wide for the pruned refs: it is widened
 		// only once the fetch's own refs are known.
 		shown := x.printRefLines(u, pruned, false)
-		x.printRefLines(u, x.refLines(before, after, name), shown)
+		lines := x.refLines(before, after, name)
+		if follow {
+			// git's dry run reports the followed tags of its first pass
+			// (with the branches), then, as it did not write them, every
+			// followed tag again when it backfills the tags.
+			var first, tags []fetchLine
+			for _, l := range lines {
+				switch {
+				case l.summary != "[new tag]":
+					first = append(first, l)
+				case slices.Contains(firstPass, l.from):
+					first = append(first, l)
+					tags = append(tags, l)
+				default:
+					tags = append(tags, l)
+				}
+			}
+			lines = append(first, tags...)
+		}
+		x.printRefLines(u, lines, shown)
 	}
-	x.writeFetchHead(rc, u, after)
+	if !ff.dryRun {
+		x.writeFetchHead(rc, u, after)
+	}
 	return u, 0
 }
+
+// tagRefSpec is the refspec --prune-tags adds.
+const tagRefSpec = config.RefSpec("refs/tags/*:refs/tags/*")
+
+// followedFirst names the tags a fetch follows in its first pass, as
+// git's find_non_local_tags does before it fetches: tags the repository
+// lacks whose object it has or the fetch's refspecs bring.
+func (x *cli) followedFirst(ctx context.Context, rc *config.RemoteConfig) ([]string, error) {
+	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs}).
+		ListContext(ctx, &gogit.ListOptions{PeelingOption: gogit.AppendPeeled})
+	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return nil, err
+	}
+	wanted := map[plumbing.Hash]bool{}
+	peeled := map[string]plumbing.Hash{}
+	for _, r := range adv {
+		if r.Type() != plumbing.HashReference {
+			continue
+		}
+		name := r.Name().String()
+		if strings.HasSuffix(name, "^{}") {
+			peeled[strings.TrimSuffix(name, "^{}")] = r.Hash()
+			continue
+		}
+		for _, spec := range rc.Fetch {
+			if spec.Match(r.Name()) {
+				wanted[r.Hash()] = true
+			}
+		}
+		if _, ok := peeled[name]; !ok {
+			peeled[name] = r.Hash()
+		}
+	}
+	var out []string
+	for name, h := range peeled {
+		if !strings.HasPrefix(name, "refs/tags/") {
+			continue
+		}
+		if _, err := x.r.Storer.Reference(plumbing.ReferenceName(name)); err == nil {
+			continue
+		}
+		if wanted[h] || x.hasObject(h) {
+			out = append(out, strings.TrimPrefix(name, "refs/tags/"))
+		}
+	}
+	return out, nil
+}
+
+// refOverlay is a repository's storage with its refs copied into memory:
+// what is written to it leaves the repository's objects changed and its
+// refs as they were.
+type refOverlay struct {
+	storage.Storer
+	refs memory.ReferenceStorage
+}
+
+// newRefOverlay copies st's refs into an overlay over st.
+func newRefOverlay(st storage.Storer) (*refOverlay, error) {
+	o := &refOverlay{Storer: st, refs: memory.ReferenceStorage{}}
+	it, err := st.IterReferences()
+	if err != nil {
+		return nil, err
+	}
+	err = it.ForEach(func(r *plumbing.Reference) error { return o.refs.SetReference(r) })
+	return o, err
+}
+
+// SetReference sets a ref in the overlay.
+func (o *refOverlay) SetReference(r *plumbing.Reference) error { return o.refs.SetReference(r) }
+
+// CheckAndSetReference sets a ref in the overlay if old is current.
+func (o *refOverlay) CheckAndSetReference(r, old *plumbing.Reference) error {
+	return o.refs.CheckAndSetReference(r, old)
+}
+
+// Reference reads a ref of the overlay.
+func (o *refOverlay) Reference(n plumbing.ReferenceName) (*plumbing.Reference, error) {
+	return o.refs.Reference(n)
+}
+
+// IterReferences lists the overlay's refs.
+func (o *refOverlay) IterReferences() (storer.ReferenceIter, error) { return o.refs.IterReferences() }
+
+// RemoveReference removes a ref from the overlay.
+func (o *refOverlay) RemoveReference(n plumbing.ReferenceName) error {
+	return o.refs.RemoveReference(n)
+}
+
+// CountLooseRefs counts the overlay's refs.
+func (o *refOverlay) CountLooseRefs() (int, error) { return o.refs.CountLooseRefs() }
+
+// PackRefs does nothing: the overlay has no files.
+func (o *refOverlay) PackRefs() error { return nil }
 
 const remotePruneUsage = "usage: git remote prune [<options>] <name>\n\n" +
 	"    -n, --dry-run         dry run\n\n"
@@ -690,7 +907,7 @@ func (x *cli) remotePrune(args []string) int {
 		if err != nil {
 			return x.fail(err)
 		}
-		lines, err := x.staleRefs(ctx, rc, !f.has("dry-run"))
+		lines, err := staleRefs(ctx, x.r.Storer, x.r.wt, rc, !f.has("dry-run"))
 		cancel()
 		if err != nil {
 			return x.fail(transportErr(rc.URLs[0], err))
@@ -709,17 +926,11 @@ func (x *cli) remotePrune(args []string) int {
 	return 0
 }
 
-// pruneRefs deletes the refs a remote's fetch refspecs map the remote's
-// refs to (refs/remotes/origin/*) whose source the remote no longer has,
-// and returns fetch's report lines for them. Symbolic refs
-// (origin/HEAD) are kept, as git keeps them.
-func (x *cli) pruneRefs(ctx context.Context, rc *config.RemoteConfig) ([]fetchLine, error) {
-	return x.staleRefs(ctx, rc, true)
-}
-
-// staleRefs finds the refs pruneRefs prunes, and deletes them when remove
-// is set.
-func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove bool) ([]fetchLine, error) {
+// staleRefs finds the refs of st that a remote's fetch refspecs map the
+// remote's refs to (refs/remotes/origin/*) whose source the remote no
+// longer has, and deletes them (and their reflogs in wt) when remove is
+// set. Symbolic refs (origin/HEAD) are kept, as git keeps them.
+func staleRefs(ctx context.Context, st storer.ReferenceStorer, wt *billyFS, rc *config.RemoteConfig, remove bool) ([]fetchLine, error) {
 	adv, err := gogit.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: rc.Name, URLs: rc.URLs}).ListContext(ctx, &gogit.ListOptions{})
 	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
 		return nil, err
@@ -729,7 +940,7 @@ func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove boo
 		remote[r.Name()] = true
 	}
 	var lines []fetchLine
-	for _, r := range x.refs("refs/") {
+	for _, r := range refsUnder(st, "refs/") {
 		for _, spec := range rc.Fetch {
 			// Reversed without its "+", which go-git's Reverse would
 			// carry into the destination.
@@ -738,13 +949,14 @@ func (x *cli) staleRefs(ctx context.Context, rc *config.RemoteConfig, remove boo
 				continue
 			}
 			if remove {
-				if err := x.r.Storer.RemoveReference(r.Name()); err != nil {
+				if err := st.RemoveReference(r.Name()); err != nil {
 					return nil, err
 				}
-				x.r.wt.removeRaw(".git/logs/" + r.Name().String())
+				if _, overlay := st.(*refOverlay); !overlay {
+					wt.removeRaw(".git/logs/" + r.Name().String())
+				}
 			}
-			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", from: "(none)",
-				to: strings.TrimPrefix(strings.TrimPrefix(r.Name().String(), "refs/remotes/"), "refs/")})
+			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", from: "(none)", to: shortRefName(r.Name().String())})
 			break
 		}
 	}
@@ -811,7 +1023,7 @@ func cmdPull(x *cli, args []string) int {
 			return x.fatal("nook's git pulls one branch at a time")
 		}
 	}
-	u, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), prune: pruneFlag(f)})
+	u, code := x.fetchRemote(name, fetchFlags{quiet: f.has("quiet"), tags: f.has("tags"), prune: tristate(f, "prune")})
 	if code != 0 {
 		return code
 	}
@@ -905,9 +1117,10 @@ type pushUpdate struct {
 	local     plumbing.Hash
 	old       plumbing.Hash
 	force     bool
-	rejected  string // "fetch first", "non-fast-forward"
+	rejected  string // "fetch first", "non-fast-forward", "stale info"
 	upToDate  bool
 	forcedMsg bool
+	sym       bool // src is a symbolic ref (push --mirror of origin/HEAD)
 }
 
 func cmdPush(x *cli, args []string) int {
@@ -915,14 +1128,30 @@ func cmdPush(x *cli, args []string) int {
 	if err != nil {
 		return x.fail(err)
 	}
-	if o := f.refuse("all", "force-with-lease", "porcelain", "mirror"); o != "" {
-		return x.notSupported("push", o)
+	leases, err := x.parseLeases(f)
+	if err != nil {
+		return x.fail(err)
 	}
-	if f.has("delete") && f.has("tags") {
+	all, mirror := f.has("all"), f.has("mirror")
+	if f.has("delete") && (f.has("tags") || all || mirror) {
 		return x.fatal("options '--delete' and '--all/--mirror/--tags' cannot be used together")
 	}
 	if f.has("delete") && len(f.pos) < 2 {
 		return x.fatal("--delete doesn't make sense without any refs")
+	}
+	for _, m := range []struct {
+		on   bool
+		name string
+	}{{all, "--all"}, {mirror, "--mirror"}} {
+		switch {
+		case m.on && f.has("tags"):
+			return x.fatal("options '%s' and '--tags' cannot be used together", m.name)
+		case m.on && len(f.pos) >= 2:
+			return x.fatal("%s can't be combined with refspecs", m.name)
+		}
+	}
+	if all && mirror {
+		return x.fatal("options '--all' and '--mirror' cannot be used together")
 	}
 	branch, _ := x.head()
 	name := x.remoteOf(branch)
@@ -949,7 +1178,21 @@ func cmdPush(x *cli, args []string) int {
 			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash(), shown: shortRefName(r.Name().String())})
 		}
 	}
-	if len(specs) == 0 && !f.has("tags") {
+	switch {
+	case all:
+		// Every local branch to the branch of its name (refs/heads/*).
+		for _, r := range x.refs("refs/heads/") {
+			ups = append(ups, &pushUpdate{force: f.has("force"), src: r.Name().String(), dst: r.Name().String(), local: r.Hash(), shown: shortRefName(r.Name().String())})
+		}
+	case mirror:
+		// Every local ref under refs/ (symbolic ones by their value),
+		// forced (+refs/*:refs/*); the remote's others are deleted below.
+		for _, r := range x.mirrorRefs() {
+			ups = append(ups, &pushUpdate{force: true, src: r.ref.Name().String(), dst: r.ref.Name().String(), local: r.ref.Hash(),
+				shown: shortRefName(r.ref.Name().String()), sym: r.sym})
+		}
+	}
+	if len(specs) == 0 && !f.has("tags") && !all && !mirror {
 		if branch == "" {
 			return x.fatal("You are not currently on a branch.\nTo push the history leading to the current (detached HEAD)\nstate now, use\n\n    git push %s HEAD:<name-of-remote-branch>\n", name)
 		}
@@ -1003,7 +1246,7 @@ func cmdPush(x *cli, args []string) int {
 		return x.fail(err)
 	}
 	defer cancel()
-	remote := gogit.NewRemote(x.r.Storer, rc)
+	remote := gogit.NewRemote(transferStorage(x.r.Storer), rc)
 	adv, err := remote.ListContext(ctx, &gogit.ListOptions{})
 	if err != nil {
 		if errors.Is(err, transport.ErrEmptyRemoteRepository) {
@@ -1016,6 +1259,15 @@ func cmdPush(x *cli, args []string) int {
 	for _, r := range adv {
 		if r.Type() == plumbing.HashReference {
 			remoteRefs[r.Name().String()] = r.Hash()
+		}
+	}
+	if mirror {
+		for _, r := range adv {
+			name := r.Name().String()
+			if r.Type() == plumbing.HashReference && strings.HasPrefix(name, "refs/") &&
+				!slices.ContainsFunc(ups, func(p *pushUpdate) bool { return p.dst == name }) {
+				ups = append(ups, &pushUpdate{force: true, dst: name})
+			}
 		}
 	}
 	// A destination that is not a full name is the remote ref it names
@@ -1063,40 +1315,60 @@ func cmdPush(x *cli, args []string) int {
 	for _, p := range ups {
 		old, had := remoteRefs[p.dst]
 		p.old = old
-		switch {
-		case p.src == "" && !had:
+		if p.src == "" && !had {
 			x.eprintf("error: unable to delete '%s': remote ref does not exist\nerror: failed to push some refs to '%s'\n", p.dst, u)
 			return 1
-		case p.src == "":
-			send = append(send, config.RefSpec(":"+p.dst))
-		case had && old == p.local:
+		}
+		if p.src != "" && had && old == p.local {
 			p.upToDate = true
 			continue
-		case !had:
-			send = append(send, config.RefSpec(p.src+":"+p.dst))
-		case p.force:
-			p.forcedMsg = !x.r.isAncestor(old, p.local)
-			send = append(send, config.RefSpec("+"+p.src+":"+p.dst))
-		case strings.HasPrefix(p.dst, "refs/tags/"):
-			p.rejected = "already exists"
-		default:
-			if _, err := x.r.CommitObject(old); err != nil {
-				p.rejected = "fetch first"
-			} else if !x.r.isAncestor(old, p.local) {
-				p.rejected = "non-fast-forward"
+		}
+		// git's set_ref_status_for_push: a lease that does not hold
+		// rejects, one that holds forces; without one, the
+		// fast-forward rules.
+		force, reason := p.force, ""
+		if expect, ok := x.leaseFor(leases, rc, p.dst); ok {
+			if expect != old {
+				reason = "stale info"
 			} else {
-				send = append(send, config.RefSpec(p.src+":"+p.dst))
+				force = true
 			}
 		}
-		if p.rejected != "" {
-			rejected = true
-		} else {
-			changed = true
+		if reason == "" && p.src != "" && had {
+			switch {
+			case strings.HasPrefix(p.dst, "refs/tags/"):
+				reason = "already exists"
+			case !x.hasObject(old):
+				reason = "fetch first"
+			case !x.isCommit(old) || !x.isCommit(p.local):
+				reason = "needs force"
+			case !x.r.isAncestor(old, p.local):
+				reason = "non-fast-forward"
+			}
 		}
+		if !force && reason != "" {
+			p.rejected = reason
+			rejected = true
+			continue
+		}
+		src := p.src
+		if p.sym {
+			src = p.local.String() // go-git pushes no symbolic ref
+		}
+		switch {
+		case p.src == "":
+			send = append(send, config.RefSpec(":"+p.dst))
+		case force:
+			p.forcedMsg = reason != ""
+			send = append(send, config.RefSpec("+"+src+":"+p.dst))
+		default:
+			send = append(send, config.RefSpec(src+":"+p.dst))
+		}
+		changed = true
 	}
 	dryRun := f.has("dry-run")
 	if len(send) > 0 && !dryRun {
-		err := x.r.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: send})
+		err := remote.PushContext(ctx, &gogit.PushOptions{RemoteName: name, RefSpecs: send})
 		if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) && x.pushLanded(ctx, remote, ups) {
 			// A push repeated after a crash can race the first one's
 			// update on the server (its ref lock); the refs are where
@@ -1123,53 +1395,14 @@ func cmdPush(x *cli, args []string) int {
 			x.r.Storer.SetReference(plumbing.NewHashReference(track, p.local))
 		}
 	}
-	if !changed && !rejected {
+	porcelain := f.has("porcelain")
+	if !changed && !rejected && !porcelain {
 		if !f.has("quiet") {
 			x.eprintf("Everything up-to-date\n")
 		}
 		return x.setUpstreams(f, name, ups, 0)
 	}
-	if !f.has("quiet") || rejected {
-		x.eprintf("To %s\n", u)
-	}
-	// git reports the refs the remote had in its order (by name), then
-	// the new ones in the order they were matched; accepted ones first,
-	// then the rejected.
-	order := slices.Clone(ups)
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if (a.rejected != "") != (b.rejected != "") {
-			return b.rejected != ""
-		}
-		if a.old.IsZero() != b.old.IsZero() {
-			return !a.old.IsZero()
-		}
-		return !a.old.IsZero() && a.dst < b.dst
-	})
-	for _, p := range order {
-		short := func(r string) string {
-			return strings.TrimPrefix(strings.TrimPrefix(r, "refs/heads/"), "refs/tags/")
-		}
-		from, to := p.shown, short(p.dst)
-		switch {
-		case p.upToDate:
-			continue
-		case p.rejected != "":
-			x.eprintf(" ! %-17s %s -> %s (%s)\n", "[rejected]", from, to, p.rejected)
-			continue
-		case f.has("quiet"):
-		case p.src == "":
-			x.eprintf(" - %-17s %s\n", "[deleted]", to)
-		case p.old.IsZero() && strings.HasPrefix(p.dst, "refs/tags/"):
-			x.eprintf(" * %-17s %s -> %s\n", "[new tag]", from, to)
-		case p.old.IsZero():
-			x.eprintf(" * %-17s %s -> %s\n", "[new branch]", from, to)
-		case p.forcedMsg:
-			x.eprintf(" + %-17s %s -> %s (forced update)\n", shortHash(p.old)+"..."+shortHash(p.local), from, to)
-		default:
-			x.eprintf("   %-17s %s -> %s\n", shortHash(p.old)+".."+shortHash(p.local), from, to)
-		}
-	}
+	x.pushReport(u, ups, porcelain, f.has("quiet"))
 	if rejected {
 		x.eprintf("error: failed to push some refs to '%s'\n", u)
 		// One hint, for the first of git's reasons (push.c's order): the
@@ -1935,4 +2168,214 @@ func shortRefName(name string) string {
 		}
 	}
 	return name
+}
+
+// pushReport prints push's table as git's transport_print_push_status
+// does: the refs the remote had in its order (by name), then the new ones
+// in the order they were matched, accepted before rejected. --porcelain
+// prints it on stdout with full names, tab-separated, the up-to-date refs
+// first and "Done" last; without it the table goes to stderr and
+// up-to-date refs are not shown.
+func (x *cli) pushReport(u string, ups []*pushUpdate, porcelain, quiet bool) {
+	out := x.eprintf
+	if porcelain {
+		out = x.printf
+	}
+	rejected := slices.ContainsFunc(ups, func(p *pushUpdate) bool { return p.rejected != "" })
+	if !quiet || rejected || porcelain {
+		out("To %s\n", u)
+	}
+	order := slices.Clone(ups)
+	rank := func(p *pushUpdate) int {
+		switch {
+		case p.upToDate:
+			return 0
+		case p.rejected == "":
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if rank(a) != rank(b) {
+			return rank(a) < rank(b)
+		}
+		if a.old.IsZero() != b.old.IsZero() {
+			return !a.old.IsZero()
+		}
+		return !a.old.IsZero() && a.dst < b.dst
+	})
+	for _, p := range order {
+		if p.upToDate && !porcelain || quiet && p.rejected == "" && !porcelain {
+			continue
+		}
+		var flag byte
+		var summary, msg string
+		switch {
+		case p.upToDate:
+			flag, summary = '=', "[up to date]"
+		case p.rejected != "":
+			flag, summary, msg = '!', "[rejected]", p.rejected
+		case p.src == "":
+			flag, summary = '-', "[deleted]"
+		case p.old.IsZero() && strings.HasPrefix(p.dst, "refs/tags/"):
+			flag, summary = '*', "[new tag]"
+		case p.old.IsZero() && strings.HasPrefix(p.dst, "refs/heads/"):
+			flag, summary = '*', "[new branch]"
+		case p.old.IsZero():
+			flag, summary = '*', "[new reference]"
+		case p.forcedMsg:
+			flag, summary, msg = '+', shortHash(p.old)+"..."+shortHash(p.local), "forced update"
+		default:
+			flag, summary = ' ', shortHash(p.old)+".."+shortHash(p.local)
+		}
+		if msg != "" {
+			msg = " (" + msg + ")"
+		}
+		switch {
+		case porcelain && p.src == "":
+			out("%c\t:%s\t%s%s\n", flag, p.dst, summary, msg)
+		case porcelain:
+			from := p.src
+			if !strings.HasPrefix(from, "refs/") {
+				from = p.shown
+			}
+			out("%c\t%s:%s\t%s%s\n", flag, from, p.dst, summary, msg)
+		case p.src == "":
+			out(" %c %-17s %s%s\n", flag, summary, shortRefName(p.dst), msg)
+		default:
+			out(" %c %-17s %s -> %s%s\n", flag, summary, p.shown, shortRefName(p.dst), msg)
+		}
+	}
+	if porcelain {
+		out("Done\n")
+	}
+}
+
+// mirrorRef is a local ref push --mirror sends, a symbolic one by its
+// value.
+type mirrorRef struct {
+	ref *plumbing.Reference
+	sym bool
+}
+
+// mirrorRefs are the local refs under refs/, by name, with symbolic refs
+// (refs/remotes/origin/HEAD) resolved, as git's push --mirror lists them.
+func (x *cli) mirrorRefs() []mirrorRef {
+	it, err := x.r.Storer.IterReferences()
+	if err != nil {
+		return nil
+	}
+	var out []mirrorRef
+	it.ForEach(func(r *plumbing.Reference) error {
+		if !strings.HasPrefix(r.Name().String(), "refs/") {
+			return nil
+		}
+		if r.Type() == plumbing.HashReference {
+			out = append(out, mirrorRef{ref: r})
+		} else if t, err := storer.ResolveReference(x.r.Storer, r.Name()); err == nil {
+			out = append(out, mirrorRef{ref: plumbing.NewHashReference(r.Name(), t.Hash()), sym: true})
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].ref.Name() < out[j].ref.Name() })
+	return out
+}
+
+// pushLease is one --force-with-lease: the remote ref it is for ("" for
+// every ref pushed), and the value the remote must have (tracking: the
+// remote-tracking ref's; a zero hash: no ref at all).
+type pushLease struct {
+	ref      string
+	tracking bool
+	expect   plumbing.Hash
+}
+
+// parseLeases reads push's --force-with-lease[=<ref>[:<expect>]] options
+// in order, --no-force-with-lease dropping the ones before, as git's
+// parse_push_cas_option does; an expected value that names no object is
+// git's error.
+func (x *cli) parseLeases(f *flags) ([]pushLease, error) {
+	var out []pushLease
+	for _, v := range f.vals["force-with-lease"] {
+		switch {
+		case v == "\x00no":
+			out = nil
+		case v == "":
+			out = append(out, pushLease{tracking: true})
+		default:
+			ref, expect, has := strings.Cut(v, ":")
+			l := pushLease{ref: ref, tracking: !has}
+			if has && expect != "" {
+				h, err := x.revAny(expect)
+				if err != nil {
+					return nil, &fatalErr{code: 129, text: "error: cannot parse expected object name '" + expect + "'\n"}
+				}
+				l.expect = h
+			}
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// leaseFor is the value the remote's ref dst must have for the push to
+// go ahead (git's apply_cas): an explicit lease for a ref whose name
+// matches dst first, else a bare --force-with-lease's. A tracking lease
+// expects the remote-tracking ref the remote's fetch refspecs map dst to,
+// or no ref when there is none. ok is false when no lease covers dst.
+func (x *cli) leaseFor(leases []pushLease, rc *config.RemoteConfig, dst string) (plumbing.Hash, bool) {
+	pick := -1
+	for i, l := range leases {
+		if l.ref != "" && refNameMatches(l.ref, dst) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		pick = slices.IndexFunc(leases, func(l pushLease) bool { return l.ref == "" })
+	}
+	if pick < 0 {
+		return plumbing.ZeroHash, false
+	}
+	if !leases[pick].tracking {
+		return leases[pick].expect, true
+	}
+	for _, spec := range rc.Fetch {
+		if spec.Match(plumbing.ReferenceName(dst)) {
+			if r, err := x.r.Storer.Reference(spec.Dst(plumbing.ReferenceName(dst))); err == nil {
+				return r.Hash(), true
+			}
+			break
+		}
+	}
+	return plumbing.ZeroHash, true
+}
+
+// refNameMatches is git's refname_match: short names full by one of the
+// rev-parse rules (itself, refs/, refs/tags/, refs/heads/, refs/remotes/,
+// refs/remotes/<short>/HEAD).
+func refNameMatches(short, full string) bool {
+	for _, c := range []string{short, "refs/" + short, "refs/tags/" + short, "refs/heads/" + short,
+		"refs/remotes/" + short, "refs/remotes/" + short + "/HEAD"} {
+		if c == full {
+			return true
+		}
+	}
+	return false
+}
+
+// hasObject reports whether the repository has object h.
+func (x *cli) hasObject(h plumbing.Hash) bool {
+	return x.r.Storer.HasEncodedObject(h) == nil
+}
+
+// isCommit reports whether h is (or peels to) a commit the repository has.
+func (x *cli) isCommit(h plumbing.Hash) bool {
+	c, err := x.peelCommit(h)
+	if err != nil {
+		return false
+	}
+	_, err = x.r.CommitObject(c)
+	return err == nil
 }

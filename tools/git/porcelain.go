@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/nookdev/nook/vfs"
 )
@@ -116,7 +117,7 @@ func (x *cli) openRepo() error {
 		return fatalf("not a git repository (or any of the parent directories): .git")
 	}
 	st, wt := x.c.storage(root)
-	r, err := openStorage(st, wt)
+	r, err := x.c.openStorage(st, wt)
 	if err != nil {
 		return err
 	}
@@ -491,8 +492,12 @@ func (x *cli) head() (string, plumbing.Hash) {
 func shortHash(h plumbing.Hash) string { return h.String()[:7] }
 
 // branches lists refs/heads, sorted.
-func (x *cli) refs(prefix string) []*plumbing.Reference {
-	it, err := x.r.Storer.IterReferences()
+func (x *cli) refs(prefix string) []*plumbing.Reference { return refsUnder(x.r.Storer, prefix) }
+
+// refsUnder lists the refs of st under prefix that are not symbolic,
+// sorted by name.
+func refsUnder(st storer.ReferenceStorer, prefix string) []*plumbing.Reference {
+	it, err := st.IterReferences()
 	if err != nil {
 		return nil
 	}

@@ -555,9 +555,10 @@ func TestPushTagsDelete(t *testing.T) {
 	p.sameServers()
 }
 
-// --filter: a spec git does not take gets git's error, fetch in a
-// repository that is no partial clone gets git's, and a partial clone is
-// refused with the reason, before any request and leaving nothing.
+// --filter: a spec git does not take gets git's error, a filter that
+// leaves out more than blobs is refused by clone, and fetch --filter in a
+// repository that is no partial clone is refused: with the reason,
+// before any request and leaving nothing.
 func TestFilter(t *testing.T) {
 	p := newRemotePair(t, 2)
 	u := p.srv.url("proj.git")
@@ -569,24 +570,27 @@ func TestFilter(t *testing.T) {
 	p.both("", "clone", "--filter=blob:none", "--filter=foo", u, "f")
 	n := p.srv.requests()
 	config := nookGit(t, p.g, "-C", "proj", "config", "--list")
+	clone := func(spec string) string {
+		return "fatal: --filter=" + spec + ": nook's git makes partial clones that leave out blobs only (blob:none, blob:limit=<n>): " +
+			"a command fetches a missing blob when it reads one, and nothing fetches missing trees or commits\n"
+	}
+	fetch := func(spec string) string {
+		return "fatal: --filter=" + spec + ": nook's git makes a repository a partial clone only when it clones it " +
+			"(clone --filter=blob:none); git's fetch --filter would turn this one into one\n"
+	}
 	for _, c := range []struct {
-		dir, spec string
+		dir, want string
 		args      []string
 	}{
-		{"", "blob:none", []string{"clone", "--filter=blob:none", u}},
-		{"", "tree:0", []string{"clone", "--filter", "tree:0", "-q", u, "f"}},
-		{"proj", "blob:limit=1k", []string{"fetch", "--filter=blob:limit=1k"}},
-		{"proj", "object:type=blob", []string{"fetch", "--filter", "object:type=blob", "origin"}},
+		{"", clone("tree:0"), []string{"clone", "--filter", "tree:0", u, "f"}},
+		{"", clone("object:type=blob"), []string{"clone", "-q", "--filter=object:type=blob", u, "f"}},
+		{"", clone("combine:blob:none+tree:1"), []string{"clone", "--filter=combine:blob:none+tree:1", u, "f"}},
+		{"proj", fetch("blob:limit=1k"), []string{"fetch", "--filter=blob:limit=1k"}},
+		{"proj", fetch("blob:none"), []string{"fetch", "--filter", "blob:none", "origin"}},
 	} {
 		out := p.g.Run(bg, c.args, "/workspace/"+c.dir)
-		instead := "clone without --filter (--depth 1 keeps only the latest commit)"
-		if c.args[0] == "fetch" {
-			instead = "fetch without --filter"
-		}
-		want := "fatal: --filter=" + c.spec + ": nook's git cannot make a partial clone: go-git neither asks the server for a filtered pack " +
-			"nor fetches the objects a filter leaves out when a later command needs them; " + instead + "\n"
-		if out.ExitCode != 128 || out.Stdout != "" || out.Stderr != want {
-			t.Errorf("git %v: exit %d\n%q\nwant\n%q", c.args, out.ExitCode, out.Stderr, want)
+		if out.ExitCode != 128 || out.Stdout != "" || out.Stderr != c.want {
+			t.Errorf("git %v: exit %d\n%q\nwant\n%q", c.args, out.ExitCode, out.Stderr, c.want)
 		}
 	}
 	if got := nookGit(t, p.g, "-C", "proj", "config", "--list"); got != config {

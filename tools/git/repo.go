@@ -79,7 +79,7 @@ func (c *call) open() (*repo, error) {
 		return nil, fmt.Errorf("not a git repository (or any parent up to %s): %s", c.g.opts.Root, dir)
 	}
 	st, wt := c.storage(root)
-	r, err := gogit.Open(st, wt)
+	r, err := c.openStorage(st, wt)
 	if err != nil {
 		if errors.Is(err, gogit.ErrRepositoryNotExists) {
 			return nil, fmt.Errorf("not a git repository: %s", root)

@@ -273,6 +273,19 @@ func (e *switchErr) Error() string { return "local changes" }
 // path that differs must be clean, else the move is refused and nothing
 // changes. With force, everything tracked follows to.
 func (x *cli) twoWay(from, to flat, ix *idx, force bool) error {
+	if ps, ok := x.r.Storer.(*promisorStore); ok {
+		// A partial clone fetches the blobs the move writes in one
+		// request first, as git does.
+		var want []plumbing.Hash
+		for n, b := range to {
+			if a, ok := from[n]; (!ok || a.hash != b.hash) && b.mode != filemode.Submodule {
+				want = append(want, b.hash)
+			}
+		}
+		if err := ps.prefetch(want); err != nil {
+			return err
+		}
+	}
 	names := map[string]bool{}
 	for n := range from {
 		names[n] = true
