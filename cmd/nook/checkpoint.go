@@ -133,7 +133,7 @@ func runRestore(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return a.emit(map[string]any{"checkpoint": name, "rev": st.Rev, "removed": st.Removed, "created": st.Created, "updated": st.Updated},
+	return a.emit(map[string]any{"checkpoint": name, "rev": st.Rev, "removed": st.Removed, "created": st.Created, "updated": st.Updated, "compared": st.Compared},
 		func() error {
 			if st.Rev == 0 {
 				a.printf("nothing to restore: the tree equals checkpoint %s\n", shown(name))
