@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // ckCrashFiles is how many files the checkpoint crash test's tree has.
@@ -392,4 +394,107 @@ func TestCheckpointCrashChild(t *testing.T) {
 			os.Exit(3)
 		}
 	}
+}
+
+// A fork copies the database's files while another process commits and
+// checkpoints as fast as it can: every copy passes integrity_check and
+// holds a whole commit (the two files the writer rewrites in each one
+// agree).
+func TestForkCopyWhileWriting(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ws.db")
+	f, err := Open(bg, path, nil)
+	noErr(t, err)
+	defer f.Close()
+	noErr(t, f.WriteFile(bg, "/a", []byte("0"), nil))
+	noErr(t, f.WriteFile(bg, "/b", []byte("0"), nil))
+	c := startChild(t, "TestForkCopyWhileWritingChild", map[string]string{envChildRole: "copy-writer", envChildDB: path})
+	c.waitReady(t)
+	defer func() {
+		c.cmd.Process.Kill()
+		c.wait()
+	}()
+	copies := 8
+	if testing.Short() {
+		copies = 3
+	}
+	seen := map[string]bool{}
+	for i := range copies {
+		cp := filepath.Join(dir, fmt.Sprintf("copy%d.db", i))
+		noErr(t, f.db.CopyTo(bg, cp))
+		if err := integrityCheck(cp); err != nil {
+			t.Fatalf("copy %d: %v", i, err)
+		}
+		g, err := Open(bg, cp, nil)
+		noErr(t, err)
+		a, err := g.ReadFile(bg, "/a")
+		noErr(t, err)
+		b, err := g.ReadFile(bg, "/b")
+		noErr(t, err)
+		g.Close()
+		if string(a) != string(b) {
+			t.Fatalf("copy %d holds half a commit: /a %q, /b %q", i, a, b)
+		}
+		seen[string(a)] = true
+		removeDB(cp)
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(seen) < 2 {
+		t.Errorf("every copy holds the same commit (%v): the writer did not run", seen)
+	}
+}
+
+// TestForkCopyWhileWritingChild rewrites /a and /b with the same counter
+// in one transaction (with 256 KiB beside them, so that the log grows and
+// auto-checkpoints) as fast as it can, while a second connection runs
+// passive checkpoints.
+func TestForkCopyWhileWritingChild(t *testing.T) {
+	if os.Getenv(envChildRole) != "copy-writer" {
+		t.Skip("only runs as a child of TestForkCopyWhileWriting")
+	}
+	path := os.Getenv(envChildDB)
+	f, err := Open(bg, path, nil)
+	if err != nil {
+		childSay("ERR open: %v", err)
+		os.Exit(3)
+	}
+	go func() {
+		for {
+			if err := passiveCheckpoint(path); err != nil {
+				childSay("ERR checkpoint: %v", err)
+				os.Exit(3)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	childSay("READY")
+	pad := make([]byte, 256<<10)
+	for i := 1; ; i++ {
+		n := []byte(strconv.Itoa(i))
+		pad[i%len(pad)]++
+		err := f.Batch(bg, func(b *Batch) error {
+			if err := b.WriteFile("/a", n, nil); err != nil {
+				return err
+			}
+			if err := b.WriteFile("/pad", pad, nil); err != nil {
+				return err
+			}
+			return b.WriteFile("/b", n, nil)
+		})
+		if err != nil {
+			childSay("ERR write: %v", err)
+			os.Exit(3)
+		}
+	}
+}
+
+// passiveCheckpoint runs a passive checkpoint on the database through a
+// connection of its own.
+func passiveCheckpoint(path string) error {
+	c, err := sqlite3.Open(path)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
 }

@@ -19,8 +19,8 @@ type ForkStats struct {
 
 // Fork writes a new workspace database at path (which must not exist:
 // EEXIST) whose tree is exactly checkpoint name's, to diverge from this
-// one. The copy is the whole database as one read transaction sees it
-// (SQLite's VACUUM INTO: compacted, content shared by hash within it),
+// one. The copy is the whole database as the last commit left it (its
+// files copied byte for byte while writes wait, see sqldb.DB.CopyTo),
 // then restored to the checkpoint as one revision; it keeps every
 // checkpoint, so the two workspaces can be compared by name, and the
 // rest of the database (run records) as it was. A missing checkpoint is
@@ -71,21 +71,30 @@ func (f *FS) Fork(ctx context.Context, name, path string) (*ForkStats, error) {
 		os.Remove(mark)
 		return nil, ioErr(op, path, err)
 	}
-	if err := syncFile(filepath.Dir(abs)); err != nil {
+	// Flushed to disk only for a workspace whose commits are (SyncFull):
+	// otherwise a fork, like a commit, survives a crash of the process but
+	// not of the machine, and skips seconds of writing out a large copy.
+	sync := func(p string) error {
+		if !f.db.SyncFull() {
+			return nil
+		}
+		return syncFile(p)
+	}
+	if err := sync(filepath.Dir(abs)); err != nil {
 		return fail(err)
 	}
-	if err := f.db.VacuumInto(ctx, tmp); err != nil {
+	if err := f.db.CopyTo(ctx, tmp); err != nil {
 		return fail(err)
 	}
 	st, err := forkRestore(ctx, tmp, name, f)
 	if err == nil {
-		err = syncFile(tmp)
+		err = sync(tmp)
 	}
 	if err == nil {
 		err = os.Rename(tmp, abs)
 	}
 	if err == nil {
-		err = syncFile(filepath.Dir(abs))
+		err = sync(filepath.Dir(abs))
 	}
 	if err != nil {
 		return fail(err)
