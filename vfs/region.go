@@ -28,9 +28,9 @@ import (
 // leaves one unreached, and the restore compares the whole trees instead.
 // So the feed only has to find the changes, never to be complete.
 
-// maxRegionLinked bounds the hard-linked files a region follows: finding
-// a file's other names scans the entries, so beyond this many the whole
-// trees are compared instead.
+// maxRegionLinked bounds the hard-linked files a region follows (finding
+// a file's other names walks up from each through vfs_dirents_inode):
+// beyond this many the whole trees are compared instead.
 const maxRegionLinked = 16
 
 // regionSide is one tree of a region being built: the checkpoint's
@@ -172,9 +172,8 @@ func (s *regionSide) subtree(d *treeEntry) ([]*treeEntry, error) {
 		func(p string) string { return p }, s.ckArg(), d.inode, d.path)
 }
 
-// livePaths lists the live names of inode (a scan of the entries: the
-// table has no index by inode), or nil when one of them cannot be
-// followed up to the root.
+// livePaths lists the live names of inode (through vfs_dirents_inode), or
+// nil when one of them cannot be followed up to the root.
 func livePaths(c *sqldb.Conn, inode int64) ([]string, error) {
 	type link struct {
 		parent int64
