@@ -149,7 +149,18 @@ type FS struct {
 
 // Open opens (creating if needed) the workspace database at path and the
 // filesystem in it. The empty path opens a private in-memory filesystem.
+//
+// A fork's copy that a crash left unfinished (see Fork) is refused with
+// EINVAL.
 func Open(ctx context.Context, path string, opts *Options) (*FS, error) {
+	if err := refuseUnfinishedFork(path); err != nil {
+		return nil, err
+	}
+	return open(ctx, path, opts)
+}
+
+// open is Open without the check for an unfinished fork.
+func open(ctx context.Context, path string, opts *Options) (*FS, error) {
 	if opts == nil {
 		opts = &Options{}
 	}

@@ -171,6 +171,10 @@ type RestoreStats struct {
 	Removed int64 `json:"removed"` // names removed (a removed directory counts once)
 	Created int64 `json:"created"` // names created
 	Updated int64 `json:"updated"` // names whose content, mode or times were put back
+	// Compared is how many names the restore looked at: those that can
+	// differ (found from the change feed since the checkpoint) when it
+	// could tell, else every name of both trees.
+	Compared int64 `json:"compared"`
 }
 
 // Restore puts the tree at or under subtree ("" or "/" for all of it) back
@@ -179,6 +183,12 @@ type RestoreStats struct {
 // entries say what changed (remove, create, write, link, chmod, chtimes).
 // Names equal to the checkpoint's are not touched. A subtree the
 // checkpoint did not have is removed. A missing checkpoint is ENOENT.
+//
+// Only the names that can differ are compared, found from the change
+// feed since the checkpoint's revision, so a restore costs what changed
+// since, not the size of the tree; when the feed cannot tell (it was
+// pruned past the checkpoint, or a change is not reached through it) the
+// whole trees are compared.
 //
 // The runtime refuses a restore while a run is in flight (EBUSY); a
 // caller of this method directly owns that check.
@@ -201,11 +211,19 @@ func (f *FS) Restore(ctx context.Context, name, subtree string) (*RestoreStats, 
 		if ck == nil {
 			return perr(op, name, ENOENT, "no such checkpoint")
 		}
-		target, err := snapTree(t.c, ck, under)
+		target, live, ok, err := regionTrees(t.c, ck, under)
 		if err != nil {
 			return err
 		}
-		if err := t.restoreTree(op, target, under, nil, st); err != nil {
+		if !ok {
+			if target, err = snapTree(t.c, ck, under); err != nil {
+				return err
+			}
+			if live, err = liveTree(t.c, under); err != nil {
+				return err
+			}
+		}
+		if err := t.restoreTree(op, target, live, nil, st); err != nil {
 			return err
 		}
 		if t.dirty || len(t.changes) > 0 {
@@ -219,14 +237,18 @@ func (f *FS) Restore(ctx context.Context, name, subtree string) (*RestoreStats, 
 	return st, nil
 }
 
-// restoreTree makes the live tree at or under under equal target. With
+// restoreTree makes the names of the live tree live equal those of
+// target: both hold the same part of their trees, a subtree or the region
+// that can differ, and a name one lacks is absent from its tree. With
 // only set, just those paths (and what is below them) are compared and put
 // back.
-func (t *wtx) restoreTree(op string, target *tree, under string, only func(p string) bool, st *RestoreStats) error {
+func (t *wtx) restoreTree(op string, target, live *tree, only func(p string) bool, st *RestoreStats) error {
 	c, f := t.c, t.f
-	live, err := liveTree(c, under)
-	if err != nil {
-		return err
+	st.Compared = int64(len(live.paths))
+	for _, p := range target.paths {
+		if live.byPath[p] == nil {
+			st.Compared++
+		}
 	}
 	keep := func(p string) bool { return only == nil || only(p) }
 	diffs := map[string]difference{}
@@ -283,13 +305,16 @@ func (t *wtx) restoreTree(op string, target *tree, under string, only func(p str
 		if cur != nil {
 			d, ok := diffs[p]
 			if !ok {
+				var err error
 				if d, err = compare(c, target, live, want, cur); err != nil {
 					return err
 				}
 			}
-			if want.typ == TypeDir {
+			if want.typ == TypeDir { // its mode and times are put back below
 				if d.mode {
 					t.record(OpChmod, p, "", TypeDir)
+				} else if d.times {
+					t.record(OpChtimes, p, "", TypeDir)
 				}
 				continue
 			}
@@ -346,7 +371,7 @@ func (t *wtx) restoreTree(op string, target *tree, under string, only func(p str
 	// entries above changed them.
 	for _, p := range target.paths {
 		d := target.byPath[p]
-		if d.typ != TypeDir || !t.dirty || !keep(p) {
+		if d.typ != TypeDir || !t.dirty && len(t.changes) == 0 || !keep(p) {
 			continue
 		}
 		res, err := f.resolve(c, p, false)

@@ -125,7 +125,7 @@ func (f *FS) Revert(ctx context.Context, from, to string, paths []string) (*Rest
 			conflict = &ConflictError{Op: op, Conflicts: conflicts}
 			return conflict
 		}
-		if err := t.restoreTree(op, tFrom, "/", only, st); err != nil {
+		if err := t.restoreTree(op, tFrom, live, only, st); err != nil {
 			return err
 		}
 		// The directories holding reverted names get their times back

@@ -133,7 +133,7 @@ func runRestore(a *app, fl *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return a.emit(map[string]any{"checkpoint": name, "rev": st.Rev, "removed": st.Removed, "created": st.Created, "updated": st.Updated},
+	return a.emit(map[string]any{"checkpoint": name, "rev": st.Rev, "removed": st.Removed, "created": st.Created, "updated": st.Updated, "compared": st.Compared},
 		func() error {
 			if st.Rev == 0 {
 				a.printf("nothing to restore: the tree equals checkpoint %s\n", shown(name))
@@ -269,8 +269,10 @@ var cmdFork = &command{
 are exactly checkpoint NAME's, to diverge from this one: "nook --db NEWDB"
 then works on the fork. The fork keeps every checkpoint, so "nook diff"
 in either compares against the same names, and the records of finished
-runs. It is a full copy of the database (compacted). While a run of any
-process is in flight the fork is refused (EBUSY); --force forks anyway.`,
+runs. It is a full copy of the database file (writes wait for it). A fork
+interrupted by a crash leaves NEWDB.partial, which nook refuses to open and
+the next fork to NEWDB replaces. While a run of any process is in flight
+the fork is refused (EBUSY); --force forks anyway.`,
 	run: runFork,
 }
 

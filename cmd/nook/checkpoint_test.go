@@ -39,7 +39,7 @@ func TestCheckpointCommands(t *testing.T) {
 
 	equal(t, "restore PATH", w.ok("restore", "c1", "a.txt"), "restored c1 at revision 7: 0 removed, 0 created, 1 updated\n")
 	equal(t, "cat after restore PATH", w.ok("cat", "/a.txt"), "hi\n")
-	equal(t, "restore --json", w.ok("--json", "restore", "c1"), `{"checkpoint":"c1","created":2,"removed":2,"rev":8,"updated":0}`+"\n")
+	equal(t, "restore --json", w.ok("--json", "restore", "c1"), `{"checkpoint":"c1","compared":7,"created":2,"removed":2,"rev":8,"updated":0}`+"\n")
 	equal(t, "restore again", w.ok("restore", "c1"), "nothing to restore: the tree equals checkpoint c1\n")
 	equal(t, "ls after restore", w.ok("ls", "/"), "a.txt\nd\n")
 	equal(t, "cat after restore", w.ok("cat", "/d/b.txt"), "x\n")
