@@ -71,6 +71,35 @@ func (o *FSOps) walk(ctx context.Context, syscall, p, clean string, follow bool)
 	return out, nil
 }
 
+// confineIn is confine in the snapshot of v, so that the operation that
+// follows in v reads the same state the walk checked, and reuses its walk.
+func (o *FSOps) confineIn(v *vfs.View, syscall, p string, follow bool) (string, error) {
+	clean, err := o.lexical(syscall, p)
+	if err != nil {
+		return "", err
+	}
+	out, err := v.ResolveBeneath(o.root(), clean, follow)
+	if err != nil {
+		return "", o.vfsErr(err, syscall, p, "")
+	}
+	return out, nil
+}
+
+// inView runs fn in one read snapshot of the workspace: a path confined
+// and then read there costs one transaction and one walk. fn's error is
+// the op's; a failure of the snapshot itself is reported as syscall's.
+func (o *FSOps) inView(ctx context.Context, syscall, p string, fn func(v *vfs.View) error) error {
+	var opErr error
+	err := o.FS.View(ctx, func(v *vfs.View) error {
+		opErr = fn(v)
+		return nil
+	})
+	if err != nil {
+		return o.vfsErr(err, syscall, p, "")
+	}
+	return opErr
+}
+
 // root returns Root, cleaned ("/workspace" when empty).
 func (o *FSOps) root() string {
 	if o.Root == "" {
