@@ -22,42 +22,54 @@ import (
 // component. Sandboxes use it to confine the paths code gives them; it is
 // not atomic with the operation that follows (see the callers).
 func (f *FS) ResolveBeneath(ctx context.Context, root, name string, follow bool) (string, error) {
-	const op = "resolve"
-	p, err := f.clean(op, name)
+	p, root, denied, err := f.beneathArgs(root, name)
 	if err != nil {
 		return "", err
-	}
-	root, err = Clean(root)
-	if err != nil {
-		return "", err
-	}
-	denied := func() error { return perr(op, p, EACCES, "path leaves "+root) }
-	if !within(p, root) {
-		return "", denied()
 	}
 	var out string
-	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
+	err = f.view(ctx, "resolve", p, func(c *sqldb.Conn) error {
 		out, err = f.beneath(c, root, p, follow, denied, nil)
 		return err
 	})
 	return out, err
 }
 
+// beneathArgs cleans the arguments of ResolveBeneath and checks that name
+// lies under root; denied is the error of a path that leaves root.
+func (f *FS) beneathArgs(root, name string) (p, croot string, denied func() error, err error) {
+	const op = "resolve"
+	p, err = f.clean(op, name)
+	if err != nil {
+		return "", "", nil, err
+	}
+	croot, err = Clean(root)
+	if err != nil {
+		return "", "", nil, err
+	}
+	denied = func() error { return perr(op, p, EACCES, "path leaves "+croot) }
+	if !within(p, croot) {
+		return "", "", nil, denied()
+	}
+	return p, croot, denied, nil
+}
+
+// ResolveBeneath is FS.ResolveBeneath in the batch's transaction, which
+// holds the write lock: nothing can change the path between the walk and
+// the batch's operations on what it returns.
+func (b *Batch) ResolveBeneath(root, name string, follow bool) (string, error) {
+	p, root, denied, err := b.f.beneathArgs(root, name)
+	if err != nil {
+		return "", err
+	}
+	return b.f.beneath(b.t.c, root, p, follow, denied, nil)
+}
+
 // ResolveBeneath is FS.ResolveBeneath in the View's snapshot. A Stat,
 // Lstat or ReadRange of the path it returns then costs no second walk.
 func (v *View) ResolveBeneath(root, name string, follow bool) (string, error) {
-	const op = "resolve"
-	p, err := v.f.clean(op, name)
+	p, root, denied, err := v.f.beneathArgs(root, name)
 	if err != nil {
 		return "", err
-	}
-	root, err = Clean(root)
-	if err != nil {
-		return "", err
-	}
-	denied := func() error { return perr(op, p, EACCES, "path leaves "+root) }
-	if !within(p, root) {
-		return "", denied()
 	}
 	var last resolution
 	out, err := v.f.beneath(v.c, root, p, follow, denied, &last)

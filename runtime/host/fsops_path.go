@@ -100,6 +100,35 @@ func (o *FSOps) inView(ctx context.Context, syscall, p string, fn func(v *vfs.Vi
 	return opErr
 }
 
+// confineBatch is confine in the transaction of b, which holds the write
+// lock: the path cannot change between the walk and b's operations.
+func (o *FSOps) confineBatch(b *vfs.Batch, syscall, p string, follow bool) (string, error) {
+	clean, err := o.lexical(syscall, p)
+	if err != nil {
+		return "", err
+	}
+	out, err := b.ResolveBeneath(o.root(), clean, follow)
+	if err != nil {
+		return "", o.vfsErr(err, syscall, p, "")
+	}
+	return out, nil
+}
+
+// inBatch runs fn in one write transaction (a vfs Batch), which commits
+// when fn returns nil and is undone when it fails; fn's error is the op's,
+// a failure of the transaction itself is reported as syscall's.
+func (o *FSOps) inBatch(ctx context.Context, syscall, p string, fn func(b *vfs.Batch) error) error {
+	var opErr error
+	err := o.FS.Batch(ctx, func(b *vfs.Batch) error {
+		opErr = fn(b)
+		return opErr
+	})
+	if opErr != nil {
+		return opErr
+	}
+	return o.vfsErr(err, syscall, p, "")
+}
+
 // root returns Root, cleaned ("/workspace" when empty).
 func (o *FSOps) root() string {
 	if o.Root == "" {
