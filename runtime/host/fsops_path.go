@@ -25,14 +25,17 @@ import (
 // symlink expanded (the final component only when the operation follows it),
 // so the vfs itself meets no symlink on the way.
 //
-// The check is not atomic with the operation that follows it: between the
-// walk and the use, another actor (a concurrent run, a tool, another process
-// sharing the workspace) could replace a directory on the checked path with a
-// symlink pointing elsewhere, and the vfs would follow it. Sandboxed code
-// cannot exploit this on its own to leave Root, since every link it can
-// create is itself checked to resolve inside Root (see opSymlink) and links
-// are created only through this package or by the embedder; the window only
-// matters if something outside the sandbox plants a link that leaves Root.
+// stat, lstat, pread, open and pwrite confine and act in one transaction
+// (confineIn, confineBatch), so for them the check and the use see one state.
+// For the other ops the check is not atomic with the operation that follows
+// it: between the walk and the use, another actor (a concurrent run, a tool,
+// another process sharing the workspace) could replace a directory on the
+// checked path with a symlink pointing elsewhere, and the vfs would follow it.
+// Sandboxed code cannot exploit this on its own to leave Root, since every
+// link it can create is itself checked to resolve inside Root (see
+// opSymlink) and links are created only through this package or by the
+// embedder; the window only matters if something outside the sandbox plants
+// a link that leaves Root.
 
 // confine returns the workspace path that p reaches, following a final
 // symlink when follow is set. syscall and p name the operation in errors.
