@@ -94,3 +94,56 @@ func TestBatchReadModifyWrite(t *testing.T) {
 	wg.Wait()
 	expectContent(t, f, "/n", "200")
 }
+
+// A batch writes into files and resizes them as FS.WriteAt and
+// FS.Truncate do, on the path its own ResolveBeneath returned, in one
+// revision; their errors are the FS's.
+func TestBatchWriteAtTruncate(t *testing.T) {
+	f := openTest(t)
+	put(t, f, "/w/f", "hello")
+	noErr(t, f.Symlink(bg, "f", "/w/link"))
+	rev := revOf(t, f)
+	err := f.Batch(bg, func(b *Batch) error {
+		real, err := b.ResolveBeneath("/w", "/w/link", true)
+		if err != nil || real != "/w/f" {
+			return fmt.Errorf("ResolveBeneath = %q, %v", real, err)
+		}
+		if size, err := b.WriteAt(real, []byte("J"), 0); err != nil || size != 5 {
+			return fmt.Errorf("WriteAt at 0 = %d, %v", size, err)
+		}
+		if size, err := b.WriteAt(real, []byte(", world"), -1); err != nil || size != 12 {
+			return fmt.Errorf("WriteAt at the end = %d, %v", size, err)
+		}
+		if size, err := b.WriteAt(real, []byte("!"), 14); err != nil || size != 15 {
+			return fmt.Errorf("WriteAt past the end = %d, %v", size, err)
+		}
+		if err := b.Truncate(real, 13); err != nil {
+			return err
+		}
+		data, err := b.ReadFile(real)
+		if err != nil || string(data) != "Jello, world\x00" {
+			return fmt.Errorf("read own writes: %q, %v", data, err)
+		}
+		return nil
+	})
+	noErr(t, err)
+	if r := revOf(t, f); r != rev+1 {
+		t.Errorf("batch took revisions %d..%d, want one", rev, r)
+	}
+	expectContent(t, f, "/w/f", "Jello, world\x00")
+	noErr(t, f.Batch(bg, func(b *Batch) error {
+		if _, err := b.ResolveBeneath("/w", "/outside", true); Code(err) != EACCES {
+			t.Errorf("ResolveBeneath outside = %v, want EACCES", err)
+		}
+		if _, err := b.WriteAt("/w/none", []byte("x"), 0); Code(err) != ENOENT {
+			t.Errorf("WriteAt of a missing file = %v, want ENOENT", err)
+		}
+		if err := b.Truncate("/w", 0); Code(err) != EISDIR {
+			t.Errorf("Truncate of a directory = %v, want EISDIR", err)
+		}
+		if err := b.Truncate("/w/f", -1); Code(err) != EINVAL {
+			t.Errorf("Truncate to -1 = %v, want EINVAL", err)
+		}
+		return nil
+	}))
+}

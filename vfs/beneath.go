@@ -22,28 +22,70 @@ import (
 // component. Sandboxes use it to confine the paths code gives them; it is
 // not atomic with the operation that follows (see the callers).
 func (f *FS) ResolveBeneath(ctx context.Context, root, name string, follow bool) (string, error) {
-	const op = "resolve"
-	p, err := f.clean(op, name)
+	p, root, denied, err := f.beneathArgs(root, name)
 	if err != nil {
 		return "", err
-	}
-	root, err = Clean(root)
-	if err != nil {
-		return "", err
-	}
-	denied := func() error { return perr(op, p, EACCES, "path leaves "+root) }
-	if !within(p, root) {
-		return "", denied()
 	}
 	var out string
-	err = f.view(ctx, op, p, func(c *sqldb.Conn) error {
-		out, err = f.beneath(c, root, p, follow, denied)
+	err = f.view(ctx, "resolve", p, func(c *sqldb.Conn) error {
+		out, err = f.beneath(c, root, p, follow, denied, nil)
 		return err
 	})
 	return out, err
 }
 
-func (f *FS) beneath(c *sqldb.Conn, root, p string, follow bool, denied func() error) (string, error) {
+// beneathArgs cleans the arguments of ResolveBeneath and checks that name
+// lies under root; denied is the error of a path that leaves root.
+func (f *FS) beneathArgs(root, name string) (p, croot string, denied func() error, err error) {
+	const op = "resolve"
+	p, err = f.clean(op, name)
+	if err != nil {
+		return "", "", nil, err
+	}
+	croot, err = Clean(root)
+	if err != nil {
+		return "", "", nil, err
+	}
+	denied = func() error { return perr(op, p, EACCES, "path leaves "+croot) }
+	if !within(p, croot) {
+		return "", "", nil, denied()
+	}
+	return p, croot, denied, nil
+}
+
+// ResolveBeneath is FS.ResolveBeneath in the batch's transaction, which
+// holds the write lock: nothing can change the path between the walk and
+// the batch's operations on what it returns.
+func (b *Batch) ResolveBeneath(root, name string, follow bool) (string, error) {
+	p, root, denied, err := b.f.beneathArgs(root, name)
+	if err != nil {
+		return "", err
+	}
+	return b.f.beneath(b.t.c, root, p, follow, denied, nil)
+}
+
+// ResolveBeneath is FS.ResolveBeneath in the View's snapshot. A Stat,
+// Lstat or ReadRange of the path it returns then costs no second walk.
+func (v *View) ResolveBeneath(root, name string, follow bool) (string, error) {
+	p, root, denied, err := v.f.beneathArgs(root, name)
+	if err != nil {
+		return "", err
+	}
+	var last resolution
+	out, err := v.f.beneath(v.c, root, p, follow, denied, &last)
+	if err == nil && last.path == out && out != "" {
+		// The walk's end, as resolve would find it: no symlink is left on
+		// the canonical path, and no mount (beneath stops at one).
+		v.remember(out, last)
+	}
+	return out, err
+}
+
+// beneath walks p below root (see ResolveBeneath). When last is not nil
+// and the walk ends at the final component, reached with follow set in a
+// workspace without mounts, *last is where it ended, as resolve of the
+// returned path would answer.
+func (f *FS) beneath(c *sqldb.Conn, root, p string, follow bool, denied func() error, last *resolution) (string, error) {
 	mounts := *f.mounts.Load()
 	segs := splitBelow(p, root)
 	// Find the inode of root itself, through its own components (root is
@@ -68,14 +110,17 @@ func (f *FS) beneath(c *sqldb.Conn, root, p string, follow bool, denied func() e
 			return joinAll(curPath, segs[i:]), nil
 		}
 		name := segs[i]
-		last := i == len(segs)-1
+		final := i == len(segs)-1
 		next := join(curPath, name)
-		if last && !follow {
+		if final && !follow {
 			return next, nil
 		}
 		n, err := lookup(c, cur, name)
 		if err != nil {
 			return "", err
+		}
+		if last != nil && final && len(mounts) == 0 && (n == nil || n.typ != TypeSymlink) {
+			*last = resolution{path: next, parent: cur, name: name, n: n}
 		}
 		if n == nil {
 			return joinAll(next, segs[i+1:]), nil
@@ -100,7 +145,7 @@ func (f *FS) beneath(c *sqldb.Conn, root, p string, follow bool, denied func() e
 		case TypeDir:
 			cur, curPath = n.inode, next
 		default:
-			if !last {
+			if !final {
 				return "", perr("resolve", p, ENOTDIR, "not a directory")
 			}
 			return next, nil

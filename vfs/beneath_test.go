@@ -41,6 +41,7 @@ func TestResolveBeneath(t *testing.T) {
 		{"/w/d/back/file", true, "/w/d/file", ""},
 		{"/w/loop", true, "", ELOOP},
 		{"/w/missing/a/b", true, "/w/missing/a/b", ""},
+		{"/w/d/nofile", true, "/w/d/nofile", ""},
 		{"/w/d/file/x", true, "", ENOTDIR},
 		{"/secret", true, "", EACCES},
 		{"/w", true, "/w", ""},
@@ -50,5 +51,37 @@ func TestResolveBeneath(t *testing.T) {
 		if Code(err) != c.code || (c.code == "" && got != c.want) {
 			t.Errorf("%s follow=%v: got %q %v, want %q %s", c.in, c.follow, got, err, c.want, c.code)
 		}
+		// The same walk in a View, and what the View then answers for
+		// the path it returned (from the walk it remembered) is what the
+		// FS answers.
+		must(f.View(ctx, func(v *View) error {
+			got, err := v.ResolveBeneath("/w", c.in, c.follow)
+			if Code(err) != c.code || (c.code == "" && got != c.want) {
+				t.Errorf("View: %s follow=%v: got %q %v, want %q %s", c.in, c.follow, got, err, c.want, c.code)
+			}
+			if err != nil {
+				return nil
+			}
+			for _, follow := range []bool{true, false} {
+				var want, vi *FileInfo
+				var wantErr, verr error
+				if follow {
+					want, wantErr = f.Stat(ctx, got)
+					vi, verr = v.Stat(got)
+				} else {
+					want, wantErr = f.Lstat(ctx, got)
+					vi, verr = v.Lstat(got)
+				}
+				if Code(verr) != Code(wantErr) || (verr == nil && *vi != *want) {
+					t.Errorf("View: stat %s follow=%v: %+v %v, want %+v %v", got, follow, vi, verr, want, wantErr)
+				}
+			}
+			wantData, wantErr := f.ReadRange(ctx, got, 0, 10)
+			data, verr := v.ReadRange(got, 0, 10)
+			if Code(verr) != Code(wantErr) || string(data) != string(wantData) {
+				t.Errorf("View: read %s: %q %v, want %q %v", got, data, verr, wantData, wantErr)
+			}
+			return nil
+		}))
 	}
 }

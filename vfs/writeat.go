@@ -38,7 +38,49 @@ func (f *FS) resize(ctx context.Context, op, name string, span func(size int64) 
 		return 0, err
 	}
 	var size int64
-	err = f.update(ctx, op, p, func(t *wtx) error {
+	err = f.update(ctx, op, p, func(t *wtx) (err error) {
+		size, err = t.resize(op, p, span, data)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return size, nil
+}
+
+// WriteAt writes data into the existing file name at byte off (at its end
+// when off < 0), as FS.WriteAt, and returns the file's new size.
+func (b *Batch) WriteAt(name string, data []byte, off int64) (int64, error) {
+	p, err := b.f.clean("write", name)
+	if err != nil {
+		return 0, err
+	}
+	return b.t.resize("write", p, func(size int64) (int64, int64, error) {
+		if off < 0 {
+			off = size
+		}
+		return off, max(size, off+int64(len(data))), nil
+	}, data)
+}
+
+// Truncate sets the size of the existing file name, as FS.Truncate.
+func (b *Batch) Truncate(name string, size int64) error {
+	p, err := b.f.clean("truncate", name)
+	if err != nil {
+		return err
+	}
+	if size < 0 {
+		return perr("truncate", p, EINVAL, "negative size")
+	}
+	_, err = b.t.resize("truncate", p, func(int64) (int64, int64, error) { return size, size, nil }, nil)
+	return err
+}
+
+// resize is FS.resize's change, in t, of the file at canonical path p.
+func (t *wtx) resize(op, p string, span func(size int64) (off, newSize int64, err error), data []byte) (int64, error) {
+	f := t.f
+	var size int64
+	err := func() error {
 		if err := f.checkWritable(op, p); err != nil {
 			return err
 		}
@@ -81,7 +123,7 @@ func (f *FS) resize(ctx context.Context, op, name string, span func(size int64) 
 		t.dirty = true
 		return t.c.Exec(`UPDATE vfs_nodes SET size = ?1, mtime = ?2, ctime = ?2, rev = ?3 WHERE inode = ?4`,
 			newSize, t.now, t.rev, nd.inode)
-	})
+	}()
 	if err != nil {
 		return 0, err
 	}

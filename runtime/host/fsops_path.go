@@ -25,14 +25,17 @@ import (
 // symlink expanded (the final component only when the operation follows it),
 // so the vfs itself meets no symlink on the way.
 //
-// The check is not atomic with the operation that follows it: between the
-// walk and the use, another actor (a concurrent run, a tool, another process
-// sharing the workspace) could replace a directory on the checked path with a
-// symlink pointing elsewhere, and the vfs would follow it. Sandboxed code
-// cannot exploit this on its own to leave Root, since every link it can
-// create is itself checked to resolve inside Root (see opSymlink) and links
-// are created only through this package or by the embedder; the window only
-// matters if something outside the sandbox plants a link that leaves Root.
+// stat, lstat, pread, open and pwrite confine and act in one transaction
+// (confineIn, confineBatch), so for them the check and the use see one state.
+// For the other ops the check is not atomic with the operation that follows
+// it: between the walk and the use, another actor (a concurrent run, a tool,
+// another process sharing the workspace) could replace a directory on the
+// checked path with a symlink pointing elsewhere, and the vfs would follow it.
+// Sandboxed code cannot exploit this on its own to leave Root, since every
+// link it can create is itself checked to resolve inside Root (see
+// opSymlink) and links are created only through this package or by the
+// embedder; the window only matters if something outside the sandbox plants
+// a link that leaves Root.
 
 // confine returns the workspace path that p reaches, following a final
 // symlink when follow is set. syscall and p name the operation in errors.
@@ -69,6 +72,64 @@ func (o *FSOps) walk(ctx context.Context, syscall, p, clean string, follow bool)
 		return "", o.vfsErr(err, syscall, p, "")
 	}
 	return out, nil
+}
+
+// confineIn is confine in the snapshot of v, so that the operation that
+// follows in v reads the same state the walk checked, and reuses its walk.
+func (o *FSOps) confineIn(v *vfs.View, syscall, p string, follow bool) (string, error) {
+	clean, err := o.lexical(syscall, p)
+	if err != nil {
+		return "", err
+	}
+	out, err := v.ResolveBeneath(o.root(), clean, follow)
+	if err != nil {
+		return "", o.vfsErr(err, syscall, p, "")
+	}
+	return out, nil
+}
+
+// inView runs fn in one read snapshot of the workspace: a path confined
+// and then read there costs one transaction and one walk. fn's error is
+// the op's; a failure of the snapshot itself is reported as syscall's.
+func (o *FSOps) inView(ctx context.Context, syscall, p string, fn func(v *vfs.View) error) error {
+	var opErr error
+	err := o.FS.View(ctx, func(v *vfs.View) error {
+		opErr = fn(v)
+		return nil
+	})
+	if err != nil {
+		return o.vfsErr(err, syscall, p, "")
+	}
+	return opErr
+}
+
+// confineBatch is confine in the transaction of b, which holds the write
+// lock: the path cannot change between the walk and b's operations.
+func (o *FSOps) confineBatch(b *vfs.Batch, syscall, p string, follow bool) (string, error) {
+	clean, err := o.lexical(syscall, p)
+	if err != nil {
+		return "", err
+	}
+	out, err := b.ResolveBeneath(o.root(), clean, follow)
+	if err != nil {
+		return "", o.vfsErr(err, syscall, p, "")
+	}
+	return out, nil
+}
+
+// inBatch runs fn in one write transaction (a vfs Batch), which commits
+// when fn returns nil and is undone when it fails; fn's error is the op's,
+// a failure of the transaction itself is reported as syscall's.
+func (o *FSOps) inBatch(ctx context.Context, syscall, p string, fn func(b *vfs.Batch) error) error {
+	var opErr error
+	err := o.FS.Batch(ctx, func(b *vfs.Batch) error {
+		opErr = fn(b)
+		return opErr
+	})
+	if opErr != nil {
+		return opErr
+	}
+	return o.vfsErr(err, syscall, p, "")
 }
 
 // root returns Root, cleaned ("/workspace" when empty).

@@ -57,16 +57,23 @@ func (o *FSOps) opPread(ctx context.Context, a *preadArgs) (any, error) {
 		return nil, fsErr("EINVAL", "read", "", "")
 	}
 	n = min(n, o.lim().MaxCallBytes)
-	real, err := o.confine(ctx, "read", p, true)
+	var data []byte
+	err := o.inView(ctx, "read", p, func(v *vfs.View) error {
+		real, err := o.confineIn(v, "read", p, true)
+		if err != nil {
+			return err
+		}
+		data, err = v.ReadRange(real, off, n)
+		switch {
+		case err == nil:
+			return nil
+		case vfs.Code(err) == vfs.EISDIR:
+			return fsErr("EISDIR", "read", "", "")
+		}
+		return o.vfsErr(err, "read", p, "")
+	})
 	if err != nil {
 		return nil, err
-	}
-	data, err := o.FS.ReadRange(ctx, real, off, n)
-	if err != nil {
-		if vfs.Code(err) == vfs.EISDIR {
-			return nil, fsErr("EISDIR", "read", "", "")
-		}
-		return nil, o.vfsErr(err, "read", p, "")
 	}
 	if data == nil {
 		data = []byte{}
@@ -84,18 +91,21 @@ func (o *FSOps) opLstat(ctx context.Context, a *pathArgs) (any, error) {
 
 func (o *FSOps) stat(ctx context.Context, a *pathArgs, syscall string, follow bool) (any, error) {
 	p := a.Path
-	real, err := o.confine(ctx, syscall, p, follow)
+	var fi *vfs.FileInfo
+	err := o.inView(ctx, syscall, p, func(v *vfs.View) error {
+		real, err := o.confineIn(v, syscall, p, follow)
+		if err != nil {
+			return err
+		}
+		if follow {
+			fi, err = v.Stat(real)
+		} else {
+			fi, err = v.Lstat(real)
+		}
+		return o.vfsErr(err, syscall, p, "")
+	})
 	if err != nil {
 		return nil, err
-	}
-	var fi *vfs.FileInfo
-	if follow {
-		fi, err = o.FS.Stat(ctx, real)
-	} else {
-		fi, err = o.FS.Lstat(ctx, real)
-	}
-	if err != nil {
-		return nil, o.vfsErr(err, syscall, p, "")
 	}
 	return statMap(fi), nil
 }

@@ -112,16 +112,21 @@ func (o *FSOps) opPwrite(ctx context.Context, a *pwriteArgs) (any, error) {
 	if o.readOnly() {
 		return nil, readOnlyErr("write", p, "")
 	}
-	real, err := o.confine(ctx, "write", p, true)
-	if err != nil {
-		return nil, err
-	}
 	if app {
 		off = -1
 	}
-	size, err := o.FS.WriteAt(ctx, real, data, int64(off))
+	// The walk that confines the path and the write, in one transaction.
+	var size int64
+	err := o.inBatch(ctx, "write", p, func(b *vfs.Batch) error {
+		real, err := o.confineBatch(b, "write", p, true)
+		if err != nil {
+			return err
+		}
+		size, err = b.WriteAt(real, data, off)
+		return o.vfsErr(err, "write", p, "")
+	})
 	if err != nil {
-		return nil, o.vfsErr(err, "write", p, "")
+		return nil, err
 	}
 	return map[string]any{"bytesWritten": float64(len(data)), "size": float64(size)}, nil
 }
@@ -177,33 +182,56 @@ func (o *FSOps) opOpen(ctx context.Context, a *openArgs) (any, error) {
 	if (writable || creat || flags&oTRUNC != 0) && o.readOnly() {
 		return nil, readOnlyErr("open", p, "")
 	}
-	real, err := o.confine(ctx, "open", p, !(creat && excl))
-	if err != nil {
-		return nil, err
+	follow := !(creat && excl)
+	trunc := flags&oTRUNC != 0
+	var fi *vfs.FileInfo
+	if !writable && !creat && !trunc {
+		// An open that changes nothing reads one snapshot.
+		err := o.inView(ctx, "open", p, func(v *vfs.View) error {
+			real, err := o.confineIn(v, "open", p, follow)
+			if err != nil {
+				return err
+			}
+			fi, err = v.Stat(real)
+			return o.vfsErr(err, "open", p, "")
+		})
+		if err != nil {
+			return nil, err
+		}
+		return statMap(fi), nil
 	}
 	// What open(2) does to the filesystem, without a handle: the shim
-	// keeps the descriptor, and the journal needs plain calls.
-	fi, err := o.FS.Stat(ctx, real)
-	switch {
-	case err == nil && creat && excl:
-		return nil, fsErr("EEXIST", "open", p, "")
-	case err == nil && fi.IsDir() && (writable || flags&oTRUNC != 0):
-		return nil, fsErr("EISDIR", "open", p, "")
-	case err == nil && flags&oTRUNC != 0 && writable && fi.Size() > 0:
-		if err := o.FS.Truncate(ctx, real, 0); err != nil {
-			return nil, o.vfsErr(err, "open", p, "")
+	// keeps the descriptor, and the journal needs plain calls. One
+	// transaction, which holds the write lock from the walk that confines
+	// the path to the stats returned.
+	err := o.inBatch(ctx, "open", p, func(b *vfs.Batch) error {
+		real, err := o.confineBatch(b, "open", p, follow)
+		if err != nil {
+			return err
 		}
-	case err != nil && vfs.Code(err) == vfs.ENOENT && creat:
-		err := o.FS.WriteFile(ctx, real, nil, &vfs.WriteOptions{Mode: vfs.FromUnixMode(uint32(mode) & 0o7777 &^ umask), Exclusive: true})
-		if err != nil && !(vfs.Code(err) == vfs.EEXIST && !excl) {
-			return nil, o.vfsErr(err, "open", p, "")
+		fi, err = b.Stat(real)
+		switch {
+		case err == nil && creat && excl:
+			return fsErr("EEXIST", "open", p, "")
+		case err == nil && fi.IsDir() && (writable || trunc):
+			return fsErr("EISDIR", "open", p, "")
+		case err == nil && trunc && writable && fi.Size() > 0:
+			if err := b.Truncate(real, 0); err != nil {
+				return o.vfsErr(err, "open", p, "")
+			}
+		case err != nil && vfs.Code(err) == vfs.ENOENT && creat:
+			err := b.WriteFile(real, nil, &vfs.WriteOptions{Mode: vfs.FromUnixMode(uint32(mode) & 0o7777 &^ umask), Exclusive: true})
+			if err != nil && !(vfs.Code(err) == vfs.EEXIST && !excl) {
+				return o.vfsErr(err, "open", p, "")
+			}
+		case err != nil:
+			return o.vfsErr(err, "open", p, "")
 		}
-	case err != nil:
-		return nil, o.vfsErr(err, "open", p, "")
-	}
-	fi, err = o.FS.Stat(ctx, real)
+		fi, err = b.Stat(real)
+		return o.vfsErr(err, "open", p, "")
+	})
 	if err != nil {
-		return nil, o.vfsErr(err, "open", p, "")
+		return nil, err
 	}
 	return statMap(fi), nil
 }

@@ -39,15 +39,47 @@ type file struct {
 	stale    bool
 	mem      []byte
 
+	// What the last host call on the file told, while the run's epoch is
+	// still knownAt (no host call, output, clock read or sleep since):
+	// the stats (statOK), and that the file ends at eof (eofOK). A guest
+	// cannot tell an answer from these from a call made at once, so
+	// os.ReadFile's fstat after its open and its read at the end cost no
+	// call (see RATIONALE.md, "Calls the guest cannot tell apart").
+	knownAt uint64
+	st      sys.Stat_t
+	statOK  bool
+	eof     int64
+	eofOK   bool
+
 	// A directory's listing: entries fetched and not yet returned, the
 	// offset of the next page, and whether the end was reached.
 	ents    []experimentalsys.Dirent
 	next    int64
 	started bool
-	eof     bool
+	listEnd bool
 }
 
 var _ experimentalsys.File = (*file)(nil)
+
+// current reports whether what the file knows from its last host call
+// still holds: nothing outside the guest was contacted since.
+func (f *file) current() bool { return f.knownAt == f.fs.st.epoch.Load() }
+
+// know records the stats a host call just returned.
+func (f *file) know(st sys.Stat_t) {
+	if !f.current() {
+		f.eofOK = false
+	}
+	f.knownAt, f.st, f.statOK = f.fs.st.epoch.Load(), st, true
+}
+
+// knowEOF records that a host read just found the end of the file at off.
+func (f *file) knowEOF(off int64) {
+	if !f.current() {
+		f.statOK = false
+	}
+	f.knownAt, f.eof, f.eofOK = f.fs.st.epoch.Load(), off, true
+}
 
 // Dev implements sys.File.
 func (f *file) Dev() (uint64, experimentalsys.Errno) { return 0, 0 }
@@ -75,11 +107,17 @@ func (f *file) Stat() (sys.Stat_t, experimentalsys.Errno) {
 	if f.detached {
 		return sys.Stat_t{Ino: f.ino, Mode: f.mode, Nlink: 0, Size: int64(len(f.mem))}, 0
 	}
+	if f.statOK && f.current() {
+		return f.st, 0
+	}
 	st, errno := f.fs.stat("stat", f.path)
 	if errno == 0 && st.Ino != f.ino && f.ino != 0 {
 		// The path now names another node (something outside the run
 		// replaced it); report what is there.
 		f.ino = st.Ino
+	}
+	if errno == 0 {
+		f.know(st)
 	}
 	return st, errno
 }
@@ -111,12 +149,18 @@ func (f *file) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
 			return 0, 0
 		}
 		return copy(buf, f.mem[off:]), 0
+	case f.eofOK && off >= f.eof && f.current():
+		return 0, 0
 	}
 	res, errno := f.fs.call("pread", map[string]any{"path": f.path, "offset": float64(off), "length": float64(len(buf))})
 	if errno != 0 {
 		return 0, errno
 	}
 	b, _ := res.([]byte)
+	if int64(len(b)) < min(int64(len(buf)), f.fs.st.req.Limits.MaxCallBytes) {
+		// A short read ends at the end of the file.
+		f.knowEOF(off + int64(len(b)))
+	}
 	return copy(buf, b), 0
 }
 
@@ -130,7 +174,7 @@ func (f *file) seek(offset int64, whence int) (int64, experimentalsys.Errno) {
 		if offset != 0 || whence != io.SeekStart {
 			return 0, experimentalsys.EINVAL
 		}
-		f.ents, f.next, f.started, f.eof = nil, 0, false, false
+		f.ents, f.next, f.started, f.listEnd = nil, 0, false, false
 		return 0, 0
 	}
 	var base int64
@@ -164,7 +208,7 @@ func (f *file) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Errno) 
 	case !f.dir:
 		return nil, experimentalsys.ENOTDIR
 	}
-	for len(f.ents) < n && !f.eof {
+	for len(f.ents) < n && !f.listEnd {
 		limit := max(n-len(f.ents), 256)
 		res, errno := f.fs.call("readdirPage", map[string]any{"path": f.path, "offset": float64(f.next), "limit": float64(limit)})
 		if errno != 0 {
@@ -188,7 +232,7 @@ func (f *file) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Errno) 
 		next, _ := m["next"].(float64)
 		f.next = int64(next)
 		if f.next == 0 || len(list) == 0 {
-			f.eof = true
+			f.listEnd = true
 		}
 	}
 	k := min(n, len(f.ents))

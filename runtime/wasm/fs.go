@@ -220,6 +220,7 @@ func (v *vfsFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode)
 		v.dirs[f] = struct{}{}
 	} else {
 		v.files[f] = struct{}{}
+		f.know(st)
 	}
 	return f, 0
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -58,6 +59,34 @@ type runState struct {
 	lastLink []byte
 	// lastOpenDir reports whether the last file opened is a directory.
 	lastOpenDir bool
+
+	// epoch counts the run's contacts with the world outside the guest:
+	// every host call, output write and clock read, and every sleep. What
+	// a file learned from the host stays true while it is unchanged (see
+	// file.known).
+	epoch atomic.Uint64
+}
+
+// epochHost is the run's host, counting every contact in the run's epoch.
+type epochHost struct {
+	rthost.Host
+	st *runState
+}
+
+func (h epochHost) Call(ctx context.Context, c *rthost.Call) (any, error) {
+	res, err := h.Host.Call(ctx, c)
+	h.st.epoch.Add(1)
+	return res, err
+}
+
+func (h epochHost) Write(stream rthost.Stream, p []byte) error {
+	h.st.epoch.Add(1)
+	return h.Host.Write(stream, p)
+}
+
+func (h epochHost) Now() time.Time {
+	h.st.epoch.Add(1)
+	return h.Host.Now()
 }
 
 type stateKey struct{}
@@ -96,7 +125,7 @@ func (p *program) Run(parent context.Context, host rthost.Host) rthost.Exit {
 	mem := memwatch.Watch(memwatch.Options{Tree: p.req.Tree, Limit: p.req.Limits.MaxMemoryBytes,
 		Stop: func(le *rthost.LimitError) { st.stop(le) }})
 	defer mem.Done()
-	st.host = memwatch.Host(host, mem)
+	st.host = epochHost{Host: memwatch.Host(host, mem), st: st}
 	st.start = host.Now()
 	st.fds = newFDTable()
 	fsys := newFS(st)
@@ -254,6 +283,7 @@ func (st *runState) nanosleep(ns int64) {
 	if ns <= 0 {
 		return
 	}
+	st.epoch.Add(1)
 	if st.req != nil && st.req.VirtualTime {
 		st.mu.Lock()
 		st.floor = max(st.floor, st.lastNano+ns)
