@@ -97,6 +97,10 @@ type Config struct {
 	// pattern that starts with a dot may match "." and ".." (nook).
 	NoGlobSkipDots bool
 
+	// NoBraceExpand is the negated shell option "braceexpand" (set +B):
+	// when set, "{a,b}" is left as it is (nook).
+	NoBraceExpand bool
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -552,7 +556,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 		}
 		for _, word := range words {
 			word := *word // make a copy, since SplitBraces replaces the Parts slice
-			if !syntax.SplitBraces(&word) {
+			if cfg.NoBraceExpand || !syntax.SplitBraces(&word) {
 				if expandWord(&word) {
 					return
 				}

@@ -871,11 +871,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				break
 			}
 			if posixOpts {
-				for i, opt := range &posixOptsTable {
+				for _, i := range posixOptsByName {
 					if print {
-						printReusable(opt.name, r.opts[i])
+						printReusable(posixOptsTable[i].name, r.opts[i])
 					} else {
-						r.printOptLine(opt.name, r.opts[i], true)
+						r.printOptLine(posixOptsTable[i].name, r.opts[i], true)
 					}
 				}
 			} else {
@@ -911,7 +911,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				if !supported {
 					return failf(1, "shopt: unsupported option %q\n", arg)
 				}
-				*opt = mode == "-s"
+				if posixOpts {
+					r.setPosixOpt(r.posixOptIndex(arg), mode == "-s")
+				} else {
+					*opt = mode == "-s"
+				}
 			default: // ""
 				switch {
 				case quiet: // nook

@@ -527,7 +527,7 @@ var runTests = []runTest{
 	{"case $- in *e*) echo yes ;; *) echo no ;; esac", "no\n"},
 	{"set -e; case $- in *e*) echo yes ;; *) echo no ;; esac", "yes\n"},
 	// Bash's $- also holds flags which we don't support, such as h and B.
-	{"set -aefu; echo $-", "aefu\n #IGNORE"},
+	{"set -aefu; echo $-", "aefhuB\n #IGNORE"},
 	{"[[ $$ -eq $PPID ]]", "exit status 1"},
 	{"[[ $RANDOM -eq $RANDOM ]]", "exit status 1"}, // 1 in 32k chance of a collision, 0.003%
 	{
@@ -2662,15 +2662,20 @@ var runTests = []runTest{
 	{
 		"set -a; set +o",
 		`set -o allexport
+set -o braceexpand
+set +o emacs
 set +o errexit
+set +o errtrace
+set +o functrace
+set -o hashall
+set -o interactive-comments
+set +o noclobber
 set +o noexec
 set +o noglob
 set +o nounset
-set +o xtrace
 set +o pipefail
-set +o errtrace
-set +o noclobber
-set +o functrace
+set +o vi
+set +o xtrace
  #IGNORE`,
 	},
 	{`set - foobar; echo $@; set -; echo $@`, "foobar\nfoobar\n"},
@@ -2801,8 +2806,8 @@ done <<< 2`,
 		"shopt: unsupported option \"login_shell\"\nexit status 1 #IGNORE",
 	},
 	{
-		"shopt -s interactive_comments",
-		"shopt: unsupported option \"interactive_comments\"\nexit status 1 #IGNORE",
+		"shopt -s xpg_echo",
+		"shopt: unsupported option \"xpg_echo\"\nexit status 1 #IGNORE",
 	},
 	{
 		"shopt -s nosuchname",

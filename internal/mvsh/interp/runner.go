@@ -192,6 +192,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 	r.ecfg.FailGlob = r.opts[optFailGlob]            // nook
 	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots] // nook
+	r.ecfg.NoBraceExpand = !r.opts[optBraceExpand]   // nook
 }
 
 func (r *Runner) expandErr(err error) {
@@ -348,6 +349,11 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
 	oldFDs, fdsChanged := r.saveFDs(st) // nook
+	// nook: xtrace writes a command's trace to the stderr it had before
+	// its own redirections ("printf x 2>f" traces to the terminal).
+	oldTraceErr := r.traceErr
+	r.traceErr = oldErr
+	defer func() { r.traceErr = oldTraceErr }()
 	var closers []io.Closer
 	for _, rd := range st.Redirs {
 		cls, err := r.redir(ctx, rd)
@@ -486,9 +492,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if as.Array != nil {
 					trace.expr(as)
 				} else if as.Index != nil {
-					trace.stringf("%s[%s]%s%s", as.Name.Value, r.subscriptText(as.Index), op, quoteBash(elemVal))
-				} else if as.Value != nil {
-					trace.stringf("%s=%s", name, quoteBash(vr.String()))
+					trace.stringf("%s[%s]%s%s", as.Name.Value, r.subscriptText(as.Index), op, xtraceValue(elemVal))
+				} else {
+					trace.stringf("%s=%s", name, xtraceValue(vr.String()))
 				}
 				trace.newLineFlush()
 			}
