@@ -114,6 +114,10 @@ type Config struct {
 	// the command whose trap runs (nook; see internal/mvsh/PATCHES.md).
 	LineOverride uint
 
+	// arithDepth counts the variables whose values are being evaluated
+	// as expressions, within one another (nook; see arithValue).
+	arithDepth int
+
 	// dblDepth counts the double quotes being expanded (nook).
 	dblDepth int
 }

@@ -217,6 +217,10 @@ type exitStatus struct {
 	returning bool // whether the current function `return`ed
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
+	// discard: an expansion error that bash answers by dropping the rest
+	// of the command line it read, going on with the next (nook); it
+	// unwinds as exiting does, up to the script's statements.
+	discard bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -1159,7 +1163,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) (err error) {
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
-		r.stmts(ctx, node.Stmts)
+		r.scriptStmts(ctx, node.Stmts)
 	case *syntax.Stmt:
 		r.stmt(ctx, node)
 	case syntax.Command:

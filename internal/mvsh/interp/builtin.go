@@ -540,18 +540,18 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args = args[:len(args)-1]
 		fallthrough
 	case "test":
+		// nook: parsed as bash's test.c parses them (testArgs).
 		parseErr := false
-		p := testParser{
-			rem: args,
-			err: func(err error) {
-				r.errf("%v: %v\n", pos, err)
-				parseErr = true
-			},
-		}
-		p.next()
-		expr := p.classicTest("[", false)
+		expr := testArgs(args, func(format string, a ...any) {
+			r.errf("%s: %s\n", name, fmt.Sprintf(format, a...))
+			parseErr = true
+		})
 		if parseErr {
 			exit.code = 2
+			return exit
+		}
+		if expr == nil {
+			exit.code = 1
 			return exit
 		}
 		exit.oneIf(r.bashTest(ctx, expr, true) == "")
