@@ -852,7 +852,7 @@ var bashOptsTable = [...]bashOpt{
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
 	{name: "autocd", supported: true, inert: true},
-	{name: "cdable_vars"},
+	{name: "cdable_vars", supported: true}, // nook: see changeDir
 	{name: "cdspell", supported: true, inert: true},
 	{name: "checkhash", supported: true, inert: true},
 	{name: "checkjobs", supported: true, inert: true},
@@ -947,7 +947,8 @@ var bashOptsTable = [...]bashOpt{
 		name:         "sourcepath",
 		defaultState: true,
 	},
-	{name: "xpg_echo"},
+	// nook: echo reads backslash escapes by default (runtime/shell/echo.go).
+	{name: "xpg_echo", supported: true},
 }
 
 // To access the shell options arrays without a linear search when we

@@ -924,6 +924,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					}
 				case print: // nook
 					printReusable(arg, *opt)
+					if !*opt {
+						exit.code = 1 // as bash: shopt -p NAME fails when it is off
+					}
 				default:
 					r.printOptLine(arg, *opt, supported)
 					if !*opt {
@@ -1227,6 +1230,18 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	}
 	apath := r.absPath(path)
 	info, err := r.stat(ctx, apath)
+	if (err != nil || !info.IsDir()) && cmd == "cd" && syntax.ValidName(path) {
+		// nook: shopt -s cdable_vars: a name that is not a directory
+		// may be a variable holding one; bash prints where it went.
+		if on, _ := r.bashOptByName("cdable_vars"); *on {
+			if v := r.envGet(path); v != "" {
+				if vinfo, verr := r.stat(ctx, r.absPath(v)); verr == nil && vinfo.IsDir() {
+					apath, info, err = r.absPath(v), vinfo, nil
+					defer r.outf("%s\n", v)
+				}
+			}
+		}
+	}
 	if err != nil || !info.IsDir() {
 		r.errf("%s: no such file or directory: %q\n", cmd, path)
 		return 1
