@@ -475,6 +475,10 @@ func Params(args ...string) RunnerOption {
 	}
 }
 
+// bashVersion is $BASH_VERSION: the release of GNU bash whose behaviour
+// the interpreter follows (nook).
+const bashVersion = "5.2.15(1)-release"
+
 // Invocation gives the letters "$-" ends with for how the shell was
 // started: "c" for "bash -c CODE", "s" for a script read from standard
 // input, "" for a script file (nook).
@@ -1077,6 +1081,17 @@ func (r *Runner) Reset() {
 	if !r.writeEnv.Get("HOME").IsSet() {
 		home, _ := os.UserHomeDir()
 		r.setVarString("HOME", home)
+	}
+	// nook: the version of bash this shell follows, which scripts test
+	// ([ -n "$BASH_VERSION" ]), and the system it says it runs on, as
+	// uname does.
+	r.setVarString("BASH_VERSION", bashVersion)
+	r.setVar("BASH_VERSINFO", expand.Variable{
+		Set: true, Kind: expand.Indexed, ReadOnly: true,
+		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"},
+	})
+	if !r.writeEnv.Get("OSTYPE").IsSet() {
+		r.setVarString("OSTYPE", "linux-gnu")
 	}
 	if !r.writeEnv.Get("UID").IsSet() {
 		r.setVar("UID", expand.Variable{
