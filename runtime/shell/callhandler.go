@@ -120,8 +120,8 @@ func (p *runProgram) callHandler(ctx context.Context, args []string) ([]string, 
 	case "kill":
 		return killCmd(rest), nil
 	case "echo":
-		if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			if out := echoCmd(rest); out != nil {
+		if xpg := hc.BashOpt("xpg_echo"); xpg || len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			if out := echoCmd(rest, xpg); out != nil {
 				return out, nil
 			}
 		}

@@ -8,10 +8,12 @@ import (
 // echoCmd is echo with options, as bash's builtin runs it: the options may
 // be combined ("-en", "-neE"), -e reads \c (stop all output), \0NNN,
 // \xHH, \uHHHH and \UHHHHHHHH besides the letters. The interpreter's echo
-// reads each option apart and fewer escapes. It returns nil when args
-// start with no option (the interpreter's echo prints them as they are).
-func echoCmd(args []string) []string {
-	newline, escapes, i := true, false, 0
+// reads each option apart and fewer escapes. With xpg (shopt -s
+// xpg_echo) escapes are read unless -E says not to. It returns nil when
+// args start with no option and xpg is off (the interpreter's echo prints
+// them as they are).
+func echoCmd(args []string, xpg bool) []string {
+	newline, escapes, i := true, xpg, 0
 	for ; i < len(args); i++ {
 		a := args[i]
 		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
@@ -28,7 +30,7 @@ func echoCmd(args []string) []string {
 			}
 		}
 	}
-	if i == 0 {
+	if i == 0 && !xpg {
 		return nil
 	}
 	var b strings.Builder

@@ -194,44 +194,102 @@ func exported(env expand.Environ) []string {
 }
 
 // shCmd runs "sh -c script [name args...]" or "sh file args..." in a new
-// interpreter with the same doors.
+// interpreter with the same doors. The shell's options come first, as
+// bash reads them: single letters ("-eu", "+x", "-ec"), "-o NAME" and
+// "+o NAME", "-O NAME" and "+O NAME" (shopt), "--norc", "--noprofile"
+// and "--rcfile FILE" (there is no startup file to read), "--".
 func (p *runProgram) shCmd(ctx context.Context, hc interp.HandlerContext, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := args[1:]
-	for len(a) > 0 && (a[0] == "-e" || a[0] == "-u" || a[0] == "-x" || a[0] == "-eu" || a[0] == "-o" && len(a) > 1) {
-		if a[0] == "-o" {
+	var set, shopts []string
+	cmdMode := false
+	bad := func(opt string) int {
+		fmt.Fprintf(stderr, "%s: %s: invalid option\n", args[0], opt)
+		return 2
+	}
+flags:
+	for len(a) > 0 {
+		arg := a[0]
+		switch {
+		case arg == "--" || arg == "-":
 			a = a[1:]
+			break flags
+		case arg == "--norc" || arg == "--noprofile":
+			a = a[1:]
+		case arg == "--rcfile" || arg == "--init-file":
+			if len(a) < 2 {
+				fmt.Fprintf(stderr, "%s: %s: option requires an argument\n", args[0], arg)
+				return 2
+			}
+			a = a[2:]
+		case strings.HasPrefix(arg, "--"):
+			return bad(arg)
+		case arg == "-o" || arg == "+o" || arg == "-O" || arg == "+O":
+			if len(a) < 2 {
+				fmt.Fprintf(stderr, "%s: %s: option requires an argument\n", args[0], arg)
+				return 2
+			}
+			if arg[1] == 'o' {
+				set = append(set, arg, a[1])
+			} else if arg[0] == '-' {
+				shopts = append(shopts, "-s", a[1])
+			} else {
+				shopts = append(shopts, "-u", a[1])
+			}
+			a = a[2:]
+		case len(arg) > 1 && (arg[0] == '-' || arg[0] == '+'):
+			for _, c := range arg[1:] {
+				switch {
+				case c == 'c' && arg[0] == '-':
+					cmdMode = true
+				case strings.ContainsRune("aefnuxBCEhT", c):
+					set = append(set, string(arg[0])+string(c))
+				default:
+					return bad(string(arg[0]) + string(c))
+				}
+			}
+			a = a[1:]
+		default:
+			break flags
 		}
-		a = a[1:]
+	}
+	var extra []interp.RunnerOption
+	if len(set) > 0 {
+		extra = append(extra, interp.Params(set...))
+	}
+	for i := 0; i < len(shopts); i += 2 {
+		extra = append(extra, interp.BashOpts(shopts[i], shopts[i+1]))
+	}
+	if cmdMode {
+		if len(a) < 1 {
+			fmt.Fprintf(stderr, "%s: -c: option requires an argument\n", args[0])
+			return 2
+		}
+		// sh -c CODE NAME ARGS...: NAME is $0.
+		name := args[0]
+		if len(a) > 1 {
+			name = a[1]
+		}
+		var params []string
+		if len(a) > 2 {
+			params = a[2:]
+		}
+		extra = append(extra, interp.Invocation("c"))
+		return p.runSource(ctx, hc, name, a[0], params, stdin, stdout, stderr, extra...)
 	}
 	if len(a) == 0 {
 		b, err := io.ReadAll(io.LimitReader(stdin, p.limits.MaxSourceBytes))
 		if err != nil {
 			return 1
 		}
-		return p.runSource(ctx, hc, args[0], string(b), nil, stdin, stdout, stderr)
+		extra = append(extra, interp.Invocation("s"))
+		return p.runSource(ctx, hc, args[0], string(b), nil, stdin, stdout, stderr, extra...)
 	}
-	if a[0] == "-c" {
-		if len(a) < 2 {
-			fmt.Fprintf(stderr, "%s: -c: option requires an argument\n", args[0])
-			return 2
-		}
-		// sh -c CODE NAME ARGS...: NAME is $0.
-		name := args[0]
-		if len(a) > 2 {
-			name = a[2]
-		}
-		var params []string
-		if len(a) > 3 {
-			params = a[3:]
-		}
-		return p.runSource(ctx, hc, name, a[1], params, stdin, stdout, stderr)
-	}
-	return p.runScriptFile(ctx, hc, a[0], a[1:], stdin, stdout, stderr)
+	return p.runScriptFile(ctx, hc, a[0], a[1:], stdin, stdout, stderr, extra...)
 }
 
 // runScriptFile runs a workspace file as a shell script ("./build.sh",
 // "bash x.sh").
-func (p *runProgram) runScriptFile(ctx context.Context, hc interp.HandlerContext, file string, params []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (p *runProgram) runScriptFile(ctx context.Context, hc interp.HandlerContext, file string, params []string, stdin io.Reader, stdout, stderr io.Writer, extra ...interp.RunnerOption) int {
 	ap := file
 	if !strings.HasPrefix(ap, "/") {
 		ap = hc.Dir + "/" + ap
@@ -253,7 +311,7 @@ func (p *runProgram) runScriptFile(ctx context.Context, hc interp.HandlerContext
 		// under that command, as the kernel would start it.
 		return p.runCommand(ctx, hc, append([]string{prog, file}, params...), stdin, stdout, stderr)
 	}
-	return p.runSource(ctx, hc, file, string(b), params, stdin, stdout, stderr)
+	return p.runSource(ctx, hc, file, string(b), params, stdin, stdout, stderr, extra...)
 }
 
 // shebang returns the command a script's "#!" line names when it is not a
@@ -287,8 +345,8 @@ func shebang(b []byte) string {
 }
 
 // runSource parses, checks and runs src in a fresh interpreter that shares
-// the run's doors and limits.
-func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, name, src string, params []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// the run's doors and limits; extra sets its options.
+func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, name, src string, params []string, stdin io.Reader, stdout, stderr io.Writer, extra ...interp.RunnerOption) int {
 	if err := checkNesting(src, p.limits.MaxNestingDepth); err != nil {
 		p.cancel(err)
 		return 1
@@ -312,7 +370,9 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 	}
 	// The interpreter fills a missing HOME, UID, EUID or GID from the host
 	// process (os.UserHomeDir, os.Getuid): never let it.
-	for _, kv := range []string{"HOME=" + p.b.opts.Root, "UID=1000", "EUID=1000", "GID=1000"} {
+	// $_ starts as the path the shell was started by, which bash's parent
+	// puts in its environment.
+	for _, kv := range []string{"HOME=" + p.b.opts.Root, "UID=1000", "EUID=1000", "GID=1000", "_=/usr/bin/bash"} {
 		name, _, _ := strings.Cut(kv, "=")
 		if !hasVar(environ, name) {
 			environ = append(environ, kv)
@@ -327,7 +387,7 @@ func (p *runProgram) runSource(ctx context.Context, hc interp.HandlerContext, na
 		dirOption(hc.Dir),
 		interp.StdIO(stdin, stdout, stderr),
 		interp.Params(append([]string{"--"}, params...)...),
-	}, p.doors()...)...)
+	}, append(p.doors(), extra...)...)...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

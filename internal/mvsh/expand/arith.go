@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,20 +30,9 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			}
 			return int(expr.Pos().Line()), nil
 		}
-		// recursively fetch vars
-		i := 0
-		for syntax.ValidName(str) {
-			val := cfg.envGet(str)
-			if val == "" {
-				break
-			}
-			if i++; i >= maxNameRefDepth {
-				break
-			}
-			str = val
-		}
-		// default to 0
-		return int(atoi(str)), nil
+		// nook: a name's value is an expression of its own, numbers are
+		// read as bash reads them (arithValue).
+		return cfg.arithValue(str)
 	case *syntax.ParenArithm:
 		return Arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:
@@ -57,7 +47,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			old := atoi(cur)
+			oldV, err := cfg.arithValue(cur)
+			if err != nil {
+				return 0, err
+			}
+			old := int64(oldV)
 			val := old
 			if expr.Op == syntax.Inc {
 				val++
@@ -146,82 +140,6 @@ func oneIf(b bool) int {
 	return 0
 }
 
-// atoi is like [strconv.ParseInt](s, BASE, 64), but it handles integer
-// base prefixes according to bash-shell's rules, ignores errors, and
-// trims whitespace.
-//
-// For more information about bash's integer base handling syntax,
-// refer to the bash manual:
-// https://www.man7.org/linux/man-pages/man1/bash.1.html
-func atoi(s string) int64 {
-	s = strings.TrimSpace(s)
-	neg := false
-	switch {
-	case strings.HasPrefix(s, "+"):
-		s = s[1:]
-	case strings.HasPrefix(s, "-"):
-		neg = true
-		s = s[1:]
-	}
-	base := int64(10)
-	switch {
-	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
-		base = 16
-		s = s[2:]
-	case strings.HasPrefix(s, "0"):
-		base = 8
-		s = s[1:]
-	default:
-		baseStr, intStr, hasSep := strings.Cut(s, "#")
-		if hasSep {
-			var err error
-			base, err = strconv.ParseInt(baseStr, 10, 8)
-			if err != nil || base < 2 || base > 64 {
-				return 0
-			}
-			s = intStr
-		}
-	}
-	var n int64
-	if base > 36 {
-		n = atoiLargeBase(s, base)
-	} else {
-		n, _ = strconv.ParseInt(s, int(base), 64)
-	}
-	if neg {
-		n = -n
-	}
-	return n
-}
-
-// atoiLargeBase parses bases 37 to 64, which [strconv.ParseInt] does not
-// support, using bash's digit set: 0-9, a-z, A-Z, "@", and "_".
-func atoiLargeBase(s string, base int64) int64 {
-	var n int64
-	for i := range len(s) {
-		var d int64
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			d = int64(c - '0')
-		case c >= 'a' && c <= 'z':
-			d = int64(c-'a') + 10
-		case c >= 'A' && c <= 'Z':
-			d = int64(c-'A') + 36
-		case c == '@':
-			d = 62
-		case c == '_':
-			d = 63
-		default:
-			return 0
-		}
-		if d >= base {
-			return 0
-		}
-		n = n*base + d
-	}
-	return n
-}
-
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	// nook: the target may be an array element (arith_elem.go).
 	target, err := arithTargetOf(b.X)
@@ -232,7 +150,14 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	val := atoi(cur)
+	var val int64
+	if b.Op != syntax.Assgn {
+		v, err := cfg.arithValue(cur)
+		if err != nil {
+			return 0, err
+		}
+		val = int64(v)
+	}
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
@@ -249,12 +174,12 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		val *= arg
 	case syntax.QuoAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, &ArithmError{Msg: "division by 0"}
 		}
 		val /= arg
 	case syntax.RemAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, &ArithmError{Msg: "division by 0"}
 		}
 		val %= arg
 	case syntax.AndAssgn:
@@ -296,17 +221,17 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 		return x * y, nil
 	case syntax.Quo:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, &ArithmError{Msg: "division by 0"}
 		}
 		return x / y, nil
 	case syntax.Rem:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, &ArithmError{Msg: "division by 0"}
 		}
 		return x % y, nil
 	case syntax.Pow:
 		if y < 0 {
-			return 0, fmt.Errorf("exponent less than 0")
+			return 0, &ArithmError{Msg: "exponent less than 0"}
 		}
 		return intPow(x, y), nil
 	case syntax.Eql:
@@ -337,4 +262,140 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	default:
 		return 0, fmt.Errorf("unsupported binary arithmetic operator: %q", op)
 	}
+}
+
+// maxArithDepth bounds how deep variables whose values are expressions
+// may nest ("x=y+1 y=x+1"), as bash's MAX_EXPR_RECURSION_LEVEL does.
+const maxArithDepth = 1024
+
+// An ArithmError is an arithmetic expression bash refuses when it
+// evaluates it: a bad constant ("09", "2#A"), a division by 0, an
+// expression in a variable's value that does not parse. The command it is
+// in fails with status 1 (nook).
+type ArithmError struct {
+	Expr  string // the expression's text, where known
+	Msg   string // what is wrong, in bash's words
+	Token string // the part bash names as the error token, where known
+}
+
+func (e *ArithmError) Error() string {
+	s := e.Msg
+	if e.Expr != "" {
+		s = e.Expr + ": " + s
+	}
+	if e.Token != "" {
+		s += fmt.Sprintf(" (error token is %q)", e.Token)
+	}
+	return s
+}
+
+// arithValue is the value of an operand of an arithmetic expression, as
+// bash reads it: a name stands for its variable, whose value (when not
+// empty) is itself an expression; a number is a decimal, 0 octal, 0x hex
+// or BASE#DIGITS constant whose digits must fit the base; any other text
+// (from a variable's value) is parsed as an expression (nook).
+func (cfg *Config) arithValue(str string) (int, error) {
+	str = strings.TrimSpace(str)
+	if str == "" {
+		return 0, nil
+	}
+	if digits := strings.TrimLeft(str, "+-"); digits != "" && (digits[0] != '0' || digits == "0") {
+		if n, err := strconv.ParseInt(str, 10, 64); err == nil {
+			return int(n), nil
+		}
+	}
+	if cfg.arithDepth >= maxArithDepth {
+		return 0, &ArithmError{Expr: str, Msg: "expression recursion level exceeded", Token: str}
+	}
+	cfg.arithDepth++
+	defer func() { cfg.arithDepth-- }()
+	if syntax.ValidName(str) {
+		val := cfg.envGet(str)
+		if val == "" {
+			return 0, nil
+		}
+		return cfg.arithValue(val)
+	}
+	if c := str[0]; c >= '0' && c <= '9' && isConstWord(str) {
+		n, err := arithConst(str)
+		return int(n), err
+	}
+	if str == "@" || str == "*" {
+		return 0, nil // the subscript of a[@], a[*] where a number is read
+	}
+	expr, err := syntax.NewParser().Arithmetic(strings.NewReader(str))
+	if w, ok := expr.(*syntax.Word); ok && w.Lit() == str {
+		err = errors.New("not an operand") // would read itself again
+	}
+	if err != nil || expr == nil {
+		return 0, &ArithmError{Expr: str, Msg: "syntax error: operand expected", Token: str}
+	}
+	n, err := Arithm(cfg, expr)
+	if ae, ok := err.(*ArithmError); ok && ae.Expr == "" {
+		ae.Expr = str
+	}
+	return n, err
+}
+
+// arithConst reads a numeric constant as bash does: "0x1f", "017",
+// "2#101", "64#_@", "42"; a digit too great for the base is an error
+// ("09", "2#2", "42x"), and so is a base outside 2 to 64. Values wrap
+// around on overflow, as bash's do.
+func arithConst(s string) (int64, error) {
+	tooGreat := &ArithmError{Expr: s, Msg: "value too great for base", Token: s}
+	base, digits := int64(10), s
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, digits = 16, s[2:]
+	case strings.Contains(s, "#"):
+		b, d, _ := strings.Cut(s, "#")
+		n, err := strconv.ParseInt(b, 10, 64)
+		if err != nil || n < 2 || n > 64 {
+			return 0, &ArithmError{Expr: s, Msg: "invalid arithmetic base", Token: s}
+		}
+		base, digits = n, d
+		if digits == "" {
+			return 0, tooGreat
+		}
+	case len(s) > 1 && s[0] == '0':
+		base, digits = 8, s[1:]
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		var d int64
+		switch c := digits[i]; {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = int64(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = int64(c-'A') + 10
+			if base > 36 {
+				d += 26
+			}
+		case c == '@' && base > 36:
+			d = 62
+		case c == '_' && base > 36:
+			d = 63
+		default:
+			return 0, &ArithmError{Expr: s, Msg: "syntax error: invalid arithmetic operator", Token: digits[i:]}
+		}
+		if d >= base {
+			return 0, tooGreat
+		}
+		n = n*base + d
+	}
+	return n, nil
+}
+
+// isConstWord reports whether s is one word of a constant's characters
+// (digits, letters, #, @, _), not an expression.
+func isConstWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '#' || c == '@' || c == '_') {
+			return false
+		}
+	}
+	return true
 }

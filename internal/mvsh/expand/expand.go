@@ -97,6 +97,10 @@ type Config struct {
 	// pattern that starts with a dot may match "." and ".." (nook).
 	NoGlobSkipDots bool
 
+	// NoBraceExpand is the negated shell option "braceexpand" (set +B):
+	// when set, "{a,b}" is left as it is (nook).
+	NoBraceExpand bool
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -109,6 +113,10 @@ type Config struct {
 	// LineOverride, when not zero, is what $LINENO expands to: the line of
 	// the command whose trap runs (nook; see internal/mvsh/PATCHES.md).
 	LineOverride uint
+
+	// arithDepth counts the variables whose values are being evaluated
+	// as expressions, within one another (nook; see arithValue).
+	arithDepth int
 
 	// dblDepth counts the double quotes being expanded (nook).
 	dblDepth int
@@ -552,7 +560,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 		}
 		for _, word := range words {
 			word := *word // make a copy, since SplitBraces replaces the Parts slice
-			if !syntax.SplitBraces(&word) {
+			if cfg.NoBraceExpand || !syntax.SplitBraces(&word) {
 				if expandWord(&word) {
 					return
 				}

@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nookdev/nook/internal/mvsh/expand"
@@ -184,6 +185,12 @@ type Runner struct {
 	// apply to the current shell, and not just the command.
 	// It is consumed by the enclosing statement once it finishes.
 	keepRedirs bool
+	// invocationFlags are the letters $- ends with for how the shell was
+	// started ("c" for "bash -c"), set by [Invocation] (nook).
+	invocationFlags string
+	// traceErr is where xtrace writes: the stderr of the statement
+	// before its own redirections (nook).
+	traceErr io.Writer
 
 	// Fake signal callbacks
 	callbackErr  string
@@ -210,6 +217,10 @@ type exitStatus struct {
 	returning bool // whether the current function `return`ed
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
+	// discard: an expansion error that bash answers by dropping the rest
+	// of the command line it read, going on with the next (nook); it
+	// unwinds as exiting does, up to the script's statements.
+	discard bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -293,7 +304,10 @@ func New(opts ...RunnerOption) (*Runner, error) {
 		accessHandler:  DefaultAccessHandler(),
 	}
 	r.dirStack = r.dirBootstrap[:0]
-	// turn "on" the default Bash options
+	// turn "on" the default options
+	for i, opt := range &posixOptsTable {
+		r.opts[i] = opt.on
+	}
 	for i, opt := range bashOptsTable {
 		r.opts[len(posixOptsTable)+i] = opt.defaultState
 	}
@@ -425,13 +439,14 @@ func Params(args ...string) RunnerOption {
 			}
 			value := fp.value()
 			if value == "" && enable {
-				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
+				for _, i := range posixOptsByName {
+					r.printOptLine(posixOptsTable[i].name, r.opts[i], true)
 				}
 				continue
 			}
 			if value == "" && !enable {
-				for i, opt := range &posixOptsTable {
+				for _, i := range posixOptsByName {
+					opt := posixOptsTable[i]
 					setFlag := "+o"
 					if r.opts[i] {
 						setFlag = "-o"
@@ -440,11 +455,11 @@ func Params(args ...string) RunnerOption {
 				}
 				continue
 			}
-			opt := r.posixOptByName(value)
-			if opt == nil {
+			i := r.posixOptIndex(value)
+			if i < 0 {
 				return fmt.Errorf("invalid option: %q", value)
 			}
-			*opt = enable
+			r.setPosixOpt(i, enable)
 		}
 		if args := fp.args(); args != nil {
 			// If "--" wasn't given and there were zero arguments,
@@ -456,6 +471,20 @@ func Params(args ...string) RunnerOption {
 				r.sourceSetParams = true
 			}
 		}
+		return nil
+	}
+}
+
+// bashVersion is $BASH_VERSION: the release of GNU bash whose behaviour
+// the interpreter follows (nook).
+const bashVersion = "5.2.15(1)-release"
+
+// Invocation gives the letters "$-" ends with for how the shell was
+// started: "c" for "bash -c CODE", "s" for a script read from standard
+// input, "" for a script file (nook).
+func Invocation(flags string) RunnerOption {
+	return func(r *Runner) error {
+		r.invocationFlags = flags
 		return nil
 	}
 }
@@ -649,6 +678,17 @@ func StdIO(in io.Reader, out, err io.Writer) RunnerOption {
 	}
 }
 
+// posixOptIndex is the index of the POSIX option name in
+// posixOptsTable, or -1 (nook).
+func (r *Runner) posixOptIndex(name string) int {
+	for i, opt := range &posixOptsTable {
+		if opt.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
 func (r *Runner) posixOptByName(name string) *bool {
 	for i, opt := range &posixOptsTable {
 		if opt.name == name {
@@ -668,8 +708,19 @@ func (r *Runner) posixOptFlags() string {
 			flags = append(flags, opt.flag)
 		}
 	}
-	slices.Sort(flags) // posixOptsTable is sorted by name rather than by flag
-	return string(flags)
+	// nook: bash lists the lowercase flags, then the uppercase ones, each
+	// in alphabetical order ("huxB"), then c for "bash -c".
+	slices.SortFunc(flags, func(a, b byte) int {
+		au, bu := a >= 'A' && a <= 'Z', b >= 'A' && b <= 'Z'
+		if au != bu {
+			if au {
+				return 1
+			}
+			return -1
+		}
+		return int(a) - int(b)
+	})
+	return string(flags) + r.invocationFlags
 }
 
 func (r *Runner) posixOptByFlag(flag byte) *bool {
@@ -697,26 +748,67 @@ type runnerOpts [len(posixOptsTable) + len(bashOptsTable)]bool
 type posixOpt struct {
 	flag byte   // one-character flag form for this option; a space if none exists
 	name string // full name of the option
+	// on is the option's state when the shell starts (nook).
+	on bool
 }
 
 type bashOpt struct {
 	name         string
 	defaultState bool // Bash's default value for this option
 	supported    bool // whether we support the option's non-default state
+	// inert: the option only changes what an interactive shell does
+	// (line editing, history, completion, job control, prompts), which a
+	// script never is; it can be set and read, and changes nothing, as in
+	// a non-interactive bash (nook).
+	inert bool
 }
 
 var posixOptsTable = [...]posixOpt{
 	// sorted alphabetically by name
-	{'a', "allexport"},
-	{'e', "errexit"},
-	{'n', "noexec"},
-	{'f', "noglob"},
-	{'u', "nounset"},
-	{'x', "xtrace"},
-	{' ', "pipefail"},
-	{'E', "errtrace"},  // nook
-	{'C', "noclobber"}, // nook
-	{'T', "functrace"}, // nook
+	{'a', "allexport", false},
+	{'e', "errexit", false},
+	{'n', "noexec", false},
+	{'f', "noglob", false},
+	{'u', "nounset", false},
+	{'x', "xtrace", false},
+	{' ', "pipefail", false},
+	{'E', "errtrace", false},  // nook
+	{'C', "noclobber", false}, // nook
+	{'T', "functrace", false}, // nook
+	// nook: on from the start; off, "{a,b}" is not expanded.
+	{'B', "braceexpand", true},
+	// nook: on from the start; there is no table of command paths to
+	// keep, so off changes nothing but $- and SHELLOPTS.
+	{'h', "hashall", true},
+	// nook: line editing modes of an interactive shell, which a script
+	// never is: they can be set (one turns the other off) and change
+	// nothing else, as in a non-interactive bash.
+	{' ', "emacs", false},
+	{' ', "vi", false},
+	// nook: comments in an interactive shell; a script always has them.
+	{' ', "interactive-comments", true},
+}
+
+// posixOptsByName lists the indexes of posixOptsTable in the order of
+// the options' names, as "set -o" lists them (nook).
+var posixOptsByName = func() []int {
+	idx := make([]int, len(posixOptsTable))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(posixOptsTable[a].name, posixOptsTable[b].name) })
+	return idx
+}()
+
+// setPosixOpt sets a POSIX option by its index; emacs and vi turn each
+// other off (nook).
+func (r *Runner) setPosixOpt(i int, on bool) {
+	r.opts[i] = on
+	if on && i == optEmacs {
+		r.opts[optVi] = false
+	} else if on && i == optVi {
+		r.opts[optEmacs] = false
+	}
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -763,18 +855,22 @@ var bashOptsTable = [...]bashOpt{
 	},
 	// unsupported options, sorted alphabetically by name
 	{name: "assoc_expand_once"},
-	{name: "autocd"},
-	{name: "cdable_vars"},
-	{name: "cdspell"},
-	{name: "checkhash"},
-	{name: "checkjobs"},
+	{name: "autocd", supported: true, inert: true},
+	{name: "cdable_vars", supported: true}, // nook: see changeDir
+	{name: "cdspell", supported: true, inert: true},
+	{name: "checkhash", supported: true, inert: true},
+	{name: "checkjobs", supported: true, inert: true},
 	{
 		name:         "checkwinsize",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
 	{
 		name:         "cmdhist",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
 	{name: "compat31"},
 	{name: "compat32"},
@@ -786,9 +882,11 @@ var bashOptsTable = [...]bashOpt{
 	{
 		name:         "complete_fullquote",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
-	{name: "direxpand"},
-	{name: "dirspell"},
+	{name: "direxpand", supported: true, inert: true},
+	{name: "dirspell", supported: true, inert: true},
 	{name: "execfail"},
 	{name: "extdebug"},
 	{
@@ -798,17 +896,24 @@ var bashOptsTable = [...]bashOpt{
 	{
 		name:         "force_fignore",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
-	{name: "globasciiranges"},
+	// nook: a range in a pattern is of code points, which is what this
+	// option (on in bash 5.2) means; off (the locale's collation) is not
+	// supported.
+	{name: "globasciiranges", defaultState: true},
 	{name: "gnu_errfmt"},
-	{name: "histappend"},
-	{name: "histreedit"},
-	{name: "histverify"},
+	{name: "histappend", supported: true, inert: true},
+	{name: "histreedit", supported: true, inert: true},
+	{name: "histverify", supported: true, inert: true},
 	{
 		name:         "hostcomplete",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
-	{name: "huponexit"},
+	{name: "huponexit", supported: true, inert: true},
 	{
 		name:         "inherit_errexit",
 		defaultState: true,
@@ -816,23 +921,29 @@ var bashOptsTable = [...]bashOpt{
 	{
 		name:         "interactive_comments",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
 	{name: "lastpipe"},
-	{name: "lithist"},
+	{name: "lithist", supported: true, inert: true},
 	{name: "localvar_inherit"},
 	{name: "localvar_unset"},
 	{name: "login_shell"},
-	{name: "mailwarn"},
-	{name: "no_empty_cmd_completion"},
+	{name: "mailwarn", supported: true, inert: true},
+	{name: "no_empty_cmd_completion", supported: true, inert: true},
 	{name: "nocasematch"},
 	{
 		name:         "progcomp",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
-	{name: "progcomp_alias"},
+	{name: "progcomp_alias", supported: true, inert: true},
 	{
 		name:         "promptvars",
 		defaultState: true,
+		supported:    true,
+		inert:        true,
 	},
 	{name: "restricted_shell"},
 	{name: "shift_verbose"},
@@ -840,7 +951,8 @@ var bashOptsTable = [...]bashOpt{
 		name:         "sourcepath",
 		defaultState: true,
 	},
-	{name: "xpg_echo"},
+	// nook: echo reads backslash escapes by default (runtime/shell/echo.go).
+	{name: "xpg_echo", supported: true},
 }
 
 // To access the shell options arrays without a linear search when we
@@ -858,6 +970,11 @@ const (
 	optErrTrace  // nook
 	optNoClobber // nook
 	optFuncTrace // nook
+	optBraceExpand
+	optHashAll
+	optEmacs
+	optVi
+	optInteractiveComments
 
 	// These correspond to indexes (offset by the above seven items) of
 	// supported options in [bashOptsTable]
@@ -947,6 +1064,8 @@ func (r *Runner) Reset() {
 		goPanic:      new(goPanicState), // nook: a fresh run forgets an earlier panic
 		panicHandler: r.panicHandler,    // nook
 		internalCmd:  r.internalCmd,     // nook
+
+		invocationFlags: r.invocationFlags, // nook
 	}
 	// Ensure we stop referencing any pointers before we reuse bgProcs.
 	clear(r.bgProcs)
@@ -962,6 +1081,17 @@ func (r *Runner) Reset() {
 	if !r.writeEnv.Get("HOME").IsSet() {
 		home, _ := os.UserHomeDir()
 		r.setVarString("HOME", home)
+	}
+	// nook: the version of bash this shell follows, which scripts test
+	// ([ -n "$BASH_VERSION" ]), and the system it says it runs on, as
+	// uname does.
+	r.setVarString("BASH_VERSION", bashVersion)
+	r.setVar("BASH_VERSINFO", expand.Variable{
+		Set: true, Kind: expand.Indexed, ReadOnly: true,
+		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"},
+	})
+	if !r.writeEnv.Get("OSTYPE").IsSet() {
+		r.setVarString("OSTYPE", "linux-gnu")
 	}
 	if !r.writeEnv.Get("UID").IsSet() {
 		r.setVar("UID", expand.Variable{
@@ -1049,7 +1179,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) (err error) {
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
-		r.stmts(ctx, node.Stmts)
+		r.scriptStmts(ctx, node.Stmts)
 	case *syntax.Stmt:
 		r.stmt(ctx, node)
 	case syntax.Command:

@@ -540,18 +540,18 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args = args[:len(args)-1]
 		fallthrough
 	case "test":
+		// nook: parsed as bash's test.c parses them (testArgs).
 		parseErr := false
-		p := testParser{
-			rem: args,
-			err: func(err error) {
-				r.errf("%v: %v\n", pos, err)
-				parseErr = true
-			},
-		}
-		p.next()
-		expr := p.classicTest("[", false)
+		expr := testArgs(args, func(format string, a ...any) {
+			r.errf("%s: %s\n", name, fmt.Sprintf(format, a...))
+			parseErr = true
+		})
 		if parseErr {
 			exit.code = 2
+			return exit
+		}
+		if expr == nil {
+			exit.code = 1
 			return exit
 		}
 		exit.oneIf(r.bashTest(ctx, expr, true) == "")
@@ -871,11 +871,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				break
 			}
 			if posixOpts {
-				for i, opt := range &posixOptsTable {
+				for _, i := range posixOptsByName {
 					if print {
-						printReusable(opt.name, r.opts[i])
+						printReusable(posixOptsTable[i].name, r.opts[i])
 					} else {
-						r.printOptLine(opt.name, r.opts[i], true)
+						r.printOptLine(posixOptsTable[i].name, r.opts[i], true)
 					}
 				}
 			} else {
@@ -911,7 +911,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				if !supported {
 					return failf(1, "shopt: unsupported option %q\n", arg)
 				}
-				*opt = mode == "-s"
+				if posixOpts {
+					r.setPosixOpt(r.posixOptIndex(arg), mode == "-s")
+				} else {
+					*opt = mode == "-s"
+				}
 			default: // ""
 				switch {
 				case quiet: // nook
@@ -920,6 +924,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					}
 				case print: // nook
 					printReusable(arg, *opt)
+					if !*opt {
+						exit.code = 1 // as bash: shopt -p NAME fails when it is off
+					}
 				default:
 					r.printOptLine(arg, *opt, supported)
 					if !*opt {
@@ -1223,6 +1230,18 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	}
 	apath := r.absPath(path)
 	info, err := r.stat(ctx, apath)
+	if (err != nil || !info.IsDir()) && cmd == "cd" && syntax.ValidName(path) {
+		// nook: shopt -s cdable_vars: a name that is not a directory
+		// may be a variable holding one; bash prints where it went.
+		if on, _ := r.bashOptByName("cdable_vars"); *on {
+			if v := r.envGet(path); v != "" {
+				if vinfo, verr := r.stat(ctx, r.absPath(v)); verr == nil && vinfo.IsDir() {
+					apath, info, err = r.absPath(v), vinfo, nil
+					defer r.outf("%s\n", v)
+				}
+			}
+		}
+	}
 	if err != nil || !info.IsDir() {
 		r.errf("%s: no such file or directory: %q\n", cmd, path)
 		return 1

@@ -86,6 +86,16 @@ type HandlerContext struct {
 	LastExitStatus int
 }
 
+// BashOpt reports whether the shopt option name is on in the shell that
+// runs the handler (nook: echo reads xpg_echo).
+func (hc HandlerContext) BashOpt(name string) bool {
+	if hc.runner == nil {
+		return false
+	}
+	on, _ := hc.runner.bashOptByName(name)
+	return on != nil && *on
+}
+
 // CallHandlerFunc is a handler which runs on every [syntax.CallExpr].
 // It is called once variable assignments and field expansion have occurred.
 // The context includes a [HandlerContext] value.

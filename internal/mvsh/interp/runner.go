@@ -192,6 +192,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 	r.ecfg.FailGlob = r.opts[optFailGlob]            // nook
 	r.ecfg.NoGlobSkipDots = !r.opts[optGlobSkipDots] // nook
+	r.ecfg.NoBraceExpand = !r.opts[optBraceExpand]   // nook
 }
 
 func (r *Runner) expandErr(err error) {
@@ -209,6 +210,11 @@ func (r *Runner) expandErr(err error) {
 		r.exit.exiting = true
 	case errors.As(err, new(expand.NoMatchError)): // nook: failglob
 		r.exit.code = 1
+	case errors.As(err, new(*expand.ArithmError)): // nook
+		// As bash running a script: the rest of the line is dropped,
+		// the script goes on with status 1.
+		r.exit.code = 1
+		r.exit.exiting, r.exit.discard = true, true
 	case errors.Is(err, errReadOnly):
 		// Like in bash, assigning to a read-only variable fails
 		// the command at hand without exiting the shell.
@@ -218,6 +224,13 @@ func (r *Runner) expandErr(err error) {
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.Arithm(r.ecfg, expr)
+	if _, ok := errors.AsType[*expand.ArithmError](err); ok {
+		// nook: in (( )), let and for (( )), the command fails (status 1)
+		// and the line goes on.
+		fmt.Fprintln(r.stderr, err)
+		r.exit.code = 1
+		return 0
+	}
 	r.expandErr(err)
 	return n
 }
@@ -348,6 +361,11 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
 	oldFDs, fdsChanged := r.saveFDs(st) // nook
+	// nook: xtrace writes a command's trace to the stderr it had before
+	// its own redirections ("printf x 2>f" traces to the terminal).
+	oldTraceErr := r.traceErr
+	r.traceErr = oldErr
+	defer func() { r.traceErr = oldTraceErr }()
 	var closers []io.Closer
 	for _, rd := range st.Redirs {
 		cls, err := r.redir(ctx, rd)
@@ -486,9 +504,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if as.Array != nil {
 					trace.expr(as)
 				} else if as.Index != nil {
-					trace.stringf("%s[%s]%s%s", as.Name.Value, r.subscriptText(as.Index), op, quoteBash(elemVal))
-				} else if as.Value != nil {
-					trace.stringf("%s=%s", name, quoteBash(vr.String()))
+					trace.stringf("%s[%s]%s%s", as.Name.Value, r.subscriptText(as.Index), op, xtraceValue(elemVal))
+				} else {
+					trace.stringf("%s=%s", name, xtraceValue(vr.String()))
 				}
 				trace.newLineFlush()
 			}
@@ -1041,6 +1059,25 @@ func elapsedString(d time.Duration, posix bool) string {
 	mins := int(d.Minutes())
 	sec := math.Mod(d.Seconds(), 60.0)
 	return fmt.Sprintf("%dm%.3fs", mins, sec)
+}
+
+// scriptStmts runs the statements of a script. After an expansion error
+// that discards (see exitStatus), the statements that are left of the
+// line it ended on are skipped, as bash drops the rest of the command it
+// read, and the script goes on with status 1 (nook).
+func (r *Runner) scriptStmts(ctx context.Context, stmts []*syntax.Stmt) {
+	for i := 0; i < len(stmts); i++ {
+		r.stmt(ctx, stmts[i])
+		if !r.exit.discard {
+			continue
+		}
+		r.exit = exitStatus{code: 1}
+		r.lastExit = r.exit
+		line := stmts[i].End().Line()
+		for i+1 < len(stmts) && stmts[i+1].Pos().Line() == line {
+			i++
+		}
+	}
 }
 
 func (r *Runner) stmts(ctx context.Context, stmts []*syntax.Stmt) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/nookdev/nook/internal/mvsh/syntax"
 )
@@ -23,9 +25,13 @@ func (r *Runner) tracer() *tracer {
 		return nil
 	}
 
+	out := r.stderr
+	if r.traceErr != nil {
+		out = r.traceErr
+	}
 	return &tracer{
 		printer:   syntax.NewPrinter(),
-		output:    r.stderr,
+		output:    out,
 		needsPlus: true,
 	}
 }
@@ -99,21 +105,96 @@ func quoteBash(s string) string {
 	return qs
 }
 
-// call prints a command and its arguments with varying formats depending on the cmd type,
-// for example, built-in command's arguments are printed enclosed in single quotes,
-// otherwise, call defaults to printing with double quotes.
+// call prints a command and its arguments as bash's xtrace does: each
+// word on its own, quoted only where bash would quote it (see
+// [xtraceWord]).
 func (t *tracer) call(cmd string, args ...string) {
 	if t == nil {
 		return
 	}
-
-	s := strings.Join(args, " ")
-	if strings.TrimSpace(s) == "" {
-		// fields may be empty for function () {} declarations
-		t.string(cmd)
-	} else if IsBuiltin(cmd) {
-		t.stringf("%s %s", cmd, quoteBash(s))
-	} else {
-		t.stringf("%s %s", cmd, s)
+	var b strings.Builder
+	b.WriteString(xtraceWord(cmd))
+	for _, a := range args {
+		b.WriteByte(' ')
+		b.WriteString(xtraceWord(a))
 	}
+	t.string(b.String())
+}
+
+// xtraceWord quotes s as bash's xtrace prints a word (print_cmd.c): ”
+// for an empty word, single quotes when it holds a shell metacharacter
+// (a tilde or # only where they would expand or start a comment), $'...'
+// when it holds an unprintable character, else s as it is.
+func xtraceWord(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		case '~':
+			if i == 0 || s[i-1] == '=' || s[i-1] == ':' {
+				return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+			}
+		case '#':
+			if i == 0 {
+				return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+			}
+		}
+	}
+	printable := true
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			printable = false
+			break
+		}
+	}
+	if printable {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, "\\%03o", s[0])
+		case r == 0x1b:
+			b.WriteString(`\E`)
+		case r == '\a':
+			b.WriteString(`\a`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\v':
+			b.WriteString(`\v`)
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case !unicode.IsPrint(r) && r < 0x80:
+			fmt.Fprintf(&b, "\\%03o", r)
+		default:
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// xtraceValue is an assignment's value as xtrace prints it: as a word,
+// but nothing at all for an empty value ("+ x=").
+func xtraceValue(s string) string {
+	if s == "" {
+		return ""
+	}
+	return xtraceWord(s)
 }

@@ -202,6 +202,11 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
 	case "DIRSTACK":
 		vr.Kind, vr.List = expand.Indexed, r.dirStack
+	case "SHELLOPTS", "BASHOPTS":
+		// nook: the options that are on, by name, as bash keeps them:
+		// read-only, exported when the script exports them.
+		vr = r.writeEnv.Get(name)
+		vr.Kind, vr.Str, vr.ReadOnly = expand.String, r.optNames(name == "BASHOPTS"), true
 	case "0":
 		vr.Kind = expand.String
 		if r.filename != "" {
@@ -259,6 +264,9 @@ const randomMax = 32768
 func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	if r.opts[optAllExport] {
 		vr.Exported = true
+	}
+	if (name == "SHELLOPTS" || name == "BASHOPTS") && vr.Kind != expand.KeepValue {
+		return fmt.Errorf("%s: %w", name, errReadOnly) // nook: see lookupVar
 	}
 	if err := r.writeEnv.Set(name, vr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -693,4 +701,25 @@ func validRefName(s string) bool {
 		s = name
 	}
 	return syntax.ValidName(s)
+}
+
+// optNames is $SHELLOPTS (the POSIX options that are on, by name, joined
+// by colons) or with bash true $BASHOPTS (the shopt options) (nook).
+func (r *Runner) optNames(bash bool) string {
+	var names []string
+	if bash {
+		for i, opt := range bashOptsTable {
+			if r.opts[len(posixOptsTable)+i] {
+				names = append(names, opt.name)
+			}
+		}
+		slices.Sort(names)
+	} else {
+		for _, i := range posixOptsByName {
+			if r.opts[i] {
+				names = append(names, posixOptsTable[i].name)
+			}
+		}
+	}
+	return strings.Join(names, ":")
 }

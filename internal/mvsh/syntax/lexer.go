@@ -392,6 +392,13 @@ skipSpace:
 		// can represent, so in a subscript it starts a literal instead;
 		// it can be part of an associative array key, like in ${args[cmd,#]}.
 		p.advanceLitOther(r)
+	case p.quote == arithmExprLet && r == '#' && p.spaced:
+		// nook: "let x=1  # note": a # that starts a word of let's
+		// arguments starts a comment, as in any command.
+		for r != '\n' && r != runeEOF {
+			r = p.rune()
+		}
+		p.next()
 	case p.quote&allArithmExpr != 0 && arithmOps(r):
 		p.tok = p.arithmToken(r)
 	case p.quote&allParamExp != 0 && paramOps(r):

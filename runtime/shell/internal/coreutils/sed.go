@@ -116,8 +116,63 @@ func (p *sedParser) regex(delim byte) (*regexp.Regexp, bool, error) {
 	if src == "" {
 		return nil, true, nil
 	}
-	re, err := compileRE(src, p.ere, false)
+	re, err := compileRE(sedBracketEscapes(src), p.ere, false)
 	return re, false, err
+}
+
+// sedBracketEscapes reads \t, \n, \r, \f, \v and \a inside the bracket
+// expressions of a sed regex as the characters they name, as GNU sed
+// does before it compiles one ("[ \t]" is a space or a tab); any other
+// backslash in brackets stays a backslash.
+func sedBracketEscapes(src string) string {
+	var b strings.Builder
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == '\\' && i+1 < len(src) {
+			b.WriteByte(c)
+			b.WriteByte(src[i+1])
+			i++
+			continue
+		}
+		if c != '[' {
+			b.WriteByte(c)
+			continue
+		}
+		// A bracket expression: "]" first (after an optional "^") is a
+		// member; "[:class:]", "[.x.]" and "[=x=]" are read whole.
+		b.WriteByte(c)
+		j := i + 1
+		if j < len(src) && src[j] == '^' {
+			b.WriteByte('^')
+			j++
+		}
+		if j < len(src) && src[j] == ']' {
+			b.WriteByte(']')
+			j++
+		}
+		for ; j < len(src) && src[j] != ']'; j++ {
+			switch d := src[j]; {
+			case d == '[' && j+1 < len(src) && strings.IndexByte(":.=", src[j+1]) >= 0:
+				end := strings.Index(src[j+2:], string(src[j+1])+"]")
+				if end < 0 {
+					b.WriteByte(d)
+					continue
+				}
+				b.WriteString(src[j : j+2+end+2])
+				j += 2 + end + 1
+			case d == '\\' && j+1 < len(src) && strings.IndexByte("tnrfva", src[j+1]) >= 0:
+				b.WriteByte(map[byte]byte{'t': '\t', 'n': '\n', 'r': '\r', 'f': '\f', 'v': '\v', 'a': '\a'}[src[j+1]])
+				j++
+			default:
+				b.WriteByte(d)
+			}
+		}
+		if j < len(src) {
+			b.WriteByte(']')
+		}
+		i = j
+	}
+	return b.String()
 }
 
 func (p *sedParser) addr() (*sedAddr, error) {
