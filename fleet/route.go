@@ -34,13 +34,14 @@ type callReply struct {
 type wireError struct {
 	Op, Workspace, Text string
 	Code                vfs.Errno
-	Kind                string // "lease_lost", "not_owner", "no_owner" or ""
+	Kind                string // "lease_lost", "not_owner", "no_owner", "draining" or ""
 }
 
 const (
 	kindLeaseLost = "lease_lost"
 	kindNotOwner  = "not_owner"
 	kindNoOwner   = "no_owner"
+	kindDraining  = "draining"
 )
 
 // errNotOwner: the node asked does not (or no longer) serve the workspace;
@@ -60,6 +61,8 @@ func toWire(err error) *wireError {
 		w.Kind = kindNotOwner
 	case errors.Is(err, ErrNoOwner):
 		w.Kind = kindNoOwner
+	case errors.Is(err, ErrDraining):
+		w.Kind = kindDraining
 	}
 	if w.Code == "" {
 		w.Code = vfs.EIO
@@ -76,6 +79,8 @@ func (w *wireError) err() error {
 		cause = errNotOwner
 	case kindNoOwner:
 		cause = ErrNoOwner
+	case kindDraining:
+		cause = ErrDraining
 	}
 	return &Error{Op: w.Op, Workspace: w.Workspace, Code: w.Code, Text: w.Text, Err: cause}
 }
@@ -163,11 +168,11 @@ func (n *Node) place(ctx context.Context, ws string) error {
 		// it died and its lease has yet to expire. Wait.
 		return errorf("call", ws, vfs.EIO, errNotOwner, "owner %s (epoch %d) does not answer", l.Node, l.Epoch)
 	}
-	live, err := n.LiveNodes(ctx)
+	live, err := n.placeable(ctx)
 	if err != nil {
 		return err
 	}
-	var last error = errorf("call", ws, vfs.EIO, ErrNoOwner, "no live node")
+	var last error = errorf("call", ws, vfs.EIO, ErrNoOwner, "no live node takes workspaces")
 	for _, node := range Rank(ws, live) {
 		if node == n.opts.Name {
 			last = n.acquire(ctx, ws)
@@ -244,27 +249,48 @@ func (n *Node) handleAcquire(m *nats.Msg) {
 // opens its database and serves it. It returns an error matching
 // errNotOwner when another node holds the lease.
 func (n *Node) acquire(ctx context.Context, ws string) error {
+	_, err := n.acquireFrom(ctx, ws, 0)
+	return err
+}
+
+// acquireFrom is acquire; with from not 0 it takes over the lease at that
+// revision, which its holder handed over (Move, Drain), instead of creating
+// it. It returns the new epoch.
+func (n *Node) acquireFrom(ctx context.Context, ws string, from uint64) (uint64, error) {
 	n.acqMu.Lock()
 	defer n.acqMu.Unlock()
 	n.mu.Lock()
-	done, have := n.done, n.owned[ws] != nil
+	done, have := n.done, n.owned[ws]
 	n.mu.Unlock()
 	if done {
-		return errorf("acquire", ws, vfs.EIO, errNotOwner, "node %s is shutting down", n.opts.Name)
+		return 0, errorf("acquire", ws, vfs.EIO, errNotOwner, "node %s is shutting down", n.opts.Name)
 	}
-	if have {
-		return nil
+	if have != nil {
+		return have.epoch, nil
+	}
+	if n.draining.Load() {
+		return 0, errorf("acquire", ws, vfs.EBUSY, ErrDraining, "node %s is draining: it takes no workspace", n.opts.Name)
 	}
 	start := time.Now()
 	val, _ := json.Marshal(Lease{Node: n.opts.Name})
-	rev, err := n.leases.Create(ctx, ws, val)
+	var rev uint64
+	var err error
+	if from != 0 {
+		rev, err = n.leases.Update(ctx, ws, val, from)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			// The handover outlasted the lease: take it as any node would.
+			rev, err = n.leases.Create(ctx, ws, val)
+		}
+	} else {
+		rev, err = n.leases.Create(ctx, ws, val)
+	}
 	if errors.Is(err, jetstream.ErrKeyExists) {
-		return errorf("acquire", ws, vfs.EEXIST, errNotOwner, "held by another node")
+		return 0, errorf("acquire", ws, vfs.EEXIST, errNotOwner, "held by another node")
 	}
 	if err != nil {
-		return errorf("acquire", ws, vfs.EIO, err, "creating the lease")
+		return 0, errorf("acquire", ws, vfs.EIO, err, "creating the lease")
 	}
-	o := &owned{name: ws, stop: make(chan struct{})}
+	o := &owned{name: ws, stop: make(chan struct{}), renewed: make(chan struct{})}
 	release := func() {
 		dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		n.leases.Delete(dctx, ws, jetstream.LastRevision(o.rev))
@@ -273,18 +299,18 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 	o.rev = rev
 	if o.epoch, err = n.bumpEpoch(ctx, ws); err != nil {
 		release()
-		return err
+		return 0, err
 	}
 	val, _ = json.Marshal(Lease{Node: n.opts.Name, Epoch: o.epoch})
 	if o.rev, err = n.leases.Update(ctx, ws, val, rev); err != nil {
 		o.rev = rev
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "recording epoch %d in the lease", o.epoch)
+		return 0, errorf("acquire", ws, vfs.EIO, err, "recording epoch %d in the lease", o.epoch)
 	}
 	o.validTo = start.Add(n.opts.LeaseTTL)
 	if err := n.fence(ctx, o); err != nil {
 		release()
-		return err
+		return 0, err
 	}
 	// The log now ends with our acquire record: nothing an earlier
 	// owner appends can land after it. Rebuild the database from the
@@ -292,11 +318,11 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 	path := filepath.Join(n.opts.DataDir, "workspaces", ws+".nook")
 	if err := n.waitClosed(ctx, ws); err != nil {
 		release()
-		return err
+		return 0, err
 	}
 	if o.restored, err = n.restore(ctx, ws, path, o.lastSeq); err != nil {
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
+		return 0, errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
 	}
 	// The copy is ours alone (restored from the log): the runs an earlier
 	// owner left running are interrupted, and resumed here by their
@@ -306,11 +332,11 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 		nook.WithSoleOwner(), nook.WithRecover())
 	if o.marked, err = n.hasRuns(ctx, ws); err != nil {
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "reading %s", RunsBucket)
+		return 0, errorf("acquire", ws, vfs.EIO, err, "reading %s", RunsBucket)
 	}
 	if o.ws, err = nook.Open(ctx, path, wopts...); err != nil {
 		release()
-		return errorf("acquire", ws, vfs.Code(err), err, "opening the workspace")
+		return 0, errorf("acquire", ws, vfs.Code(err), err, "opening the workspace")
 	}
 	topts := n.opts.Tools
 	topts.Runtime = o.ws.Runtime()
@@ -327,11 +353,11 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 		n.drop(o, err)
 		n.closeWS(o)
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "subscribing")
+		return 0, errorf("acquire", ws, vfs.EIO, err, "subscribing")
 	}
 	n.wg.Add(1)
 	go n.renew(o)
-	return nil
+	return o.epoch, nil
 }
 
 // waitClosed waits until no copy of ws this node served earlier is still
@@ -454,6 +480,7 @@ func (n *Node) appendAfter(ctx context.Context, m *nats.Msg, last uint64) (*jets
 // refused renewal, or none succeeding within the TTL, loses the lease.
 func (n *Node) renew(o *owned) {
 	defer n.wg.Done()
+	defer close(o.renewed)
 	ttl := n.opts.LeaseTTL
 	t := time.NewTicker(ttl / 3)
 	defer t.Stop()
@@ -499,12 +526,12 @@ func (n *Node) renew(o *owned) {
 
 func (n *Node) handleCall(o *owned, m *nats.Msg) {
 	o.mu.Lock()
-	lost := o.lost
-	if lost == nil {
+	lost := o.lost != nil || o.moving
+	if !lost {
 		o.calls.Add(1)
 	}
 	o.mu.Unlock()
-	if lost != nil {
+	if lost {
 		b, _ := json.Marshal(callReply{Error: toWire(errorf("call", o.name, vfs.EIO, errNotOwner, "not served here"))})
 		m.Respond(b)
 		return
@@ -535,12 +562,12 @@ func (n *Node) handleCall(o *owned, m *nats.Msg) {
 // serve runs a call on a workspace this node serves.
 func (n *Node) serve(ctx context.Context, o *owned, tool string, args json.RawMessage) (*tools.Result, error) {
 	o.mu.Lock()
-	lost := o.lost
-	if lost == nil {
+	lost := o.lost != nil || o.moving
+	if !lost {
 		o.calls.Add(1)
 	}
 	o.mu.Unlock()
-	if lost != nil {
+	if lost {
 		return nil, errorf("call", o.name, vfs.EIO, errNotOwner, "not served here")
 	}
 	defer o.calls.Done()
