@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/tools"
 	"github.com/nookdev/nook/vfs"
 )
@@ -23,12 +24,25 @@ import (
 type callRequest struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args,omitempty"`
+	// Op is "" for a tool call, opPending or opRespond for the
+	// runtime's waiting calls (Node.Pending, Node.Respond).
+	Op     string          `json:"op,omitempty"`
+	Run    string          `json:"run,omitempty"`
+	CallID string          `json:"callId,omitempty"`
+	Answer json.RawMessage `json:"answer,omitempty"`
 }
 
 type callReply struct {
-	Result *tools.Result `json:"result,omitempty"`
-	Error  *wireError    `json:"error,omitempty"`
+	Result  *tools.Result         `json:"result,omitempty"`
+	Pending []runtime.PendingCall `json:"pending,omitempty"`
+	Error   *wireError            `json:"error,omitempty"`
 }
+
+// Operations of a routed request other than a tool call.
+const (
+	opPending = "pending"
+	opRespond = "respond"
+)
 
 // wireError carries an *Error between nodes.
 type wireError struct {
@@ -53,6 +67,9 @@ func toWire(err error) *wireError {
 	var fe *Error
 	if errors.As(err, &fe) {
 		w.Op, w.Workspace, w.Text, w.Code = fe.Op, fe.Workspace, fe.Text, fe.Code
+		if fe.Err != nil && !errors.Is(fe.Err, ErrLeaseLost) && !errors.Is(fe.Err, ErrNoOwner) && !errors.Is(fe.Err, ErrDraining) && !errors.Is(fe.Err, errNotOwner) {
+			w.Text += ": " + fe.Err.Error() // the cause does not travel
+		}
 	}
 	switch {
 	case errors.Is(err, ErrLeaseLost):
@@ -101,22 +118,59 @@ type logRecord struct {
 // workspace nobody owns is placed first (rendezvous hashing over live
 // nodes), and created on first use. args is the tool's JSON input.
 func (n *Node) Call(ctx context.Context, ws, tool string, args json.RawMessage) (*tools.Result, error) {
+	rep, err := n.route(ctx, ws, callRequest{Tool: tool, Args: args})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Result, nil
+}
+
+// Pending lists the calls of workspace ws's runs that wait for an answer
+// (an approval), oldest first, wherever ws is owned.
+func (n *Node) Pending(ctx context.Context, ws string) ([]runtime.PendingCall, error) {
+	rep, err := n.route(ctx, ws, callRequest{Op: opPending})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Pending, nil
+}
+
+// Respond answers a waiting call of workspace ws's run (runtime.Runtime.
+// Respond) on whichever node owns ws now, so that an answer given on any
+// node reaches the run wherever it was resumed after a takeover. answer
+// must be JSON-compatible (tools.Approval for a tool's approval).
+func (n *Node) Respond(ctx context.Context, ws, run, callID string, answer any) error {
+	b, err := json.Marshal(answer)
+	if err != nil {
+		return errorf("respond", ws, vfs.EINVAL, err, "the answer must be JSON-compatible")
+	}
+	_, err = n.route(ctx, ws, callRequest{Op: opRespond, Run: run, CallID: callID, Answer: b})
+	return err
+}
+
+// route carries a request to the owner of ws (see Call) and returns its
+// reply, whose Error is nil.
+func (n *Node) route(ctx context.Context, ws string, r callRequest) (*callReply, error) {
 	if err := CheckName("workspace", ws); err != nil {
 		return nil, err
+	}
+	tool := r.Tool
+	if r.Op != "" {
+		tool = r.Op
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, n.opts.CallTimeout)
 		defer cancel()
 	}
-	req, _ := json.Marshal(callRequest{Tool: tool, Args: args})
+	req, _ := json.Marshal(r)
 	backoff := 20 * time.Millisecond
 	var last error
 	for {
 		if o := n.servedHere(ws); o != nil {
-			res, err := n.serve(ctx, o, tool, args)
+			rep, err := n.serve(ctx, o, r)
 			if !errors.Is(err, errNotOwner) {
-				return res, err
+				return rep, err
 			}
 		} else {
 			msg, err := n.nc.RequestWithContext(ctx, callPrefix+ws+".call", req)
@@ -127,7 +181,7 @@ func (n *Node) Call(ctx context.Context, ws, tool string, args json.RawMessage) 
 					return nil, errorf("call", ws, vfs.EIO, err, "bad reply from the owner")
 				}
 				if rep.Error == nil {
-					return rep.Result, nil
+					return &rep, nil
 				}
 				if rep.Error.Kind != kindNotOwner {
 					return nil, rep.Error.err()
@@ -544,12 +598,13 @@ func (n *Node) handleCall(o *owned, m *nats.Msg) {
 			rep.Error = toWire(errorf("call", o.name, vfs.EINVAL, err, "bad request"))
 		} else {
 			ctx, cancel := context.WithTimeout(n.ctx, n.opts.CallTimeout)
-			res, err := n.serveLocked(ctx, o, req.Tool, req.Args)
+			r, err := n.serveLocked(ctx, o, req)
 			cancel()
 			if err != nil {
 				rep.Error = toWire(err)
+			} else {
+				rep = *r
 			}
-			rep.Result = res
 		}
 		b, err := json.Marshal(rep)
 		if err != nil {
@@ -559,8 +614,8 @@ func (n *Node) handleCall(o *owned, m *nats.Msg) {
 	}()
 }
 
-// serve runs a call on a workspace this node serves.
-func (n *Node) serve(ctx context.Context, o *owned, tool string, args json.RawMessage) (*tools.Result, error) {
+// serve runs a request on a workspace this node serves.
+func (n *Node) serve(ctx context.Context, o *owned, r callRequest) (*callReply, error) {
 	o.mu.Lock()
 	lost := o.lost != nil || o.moving
 	if !lost {
@@ -571,14 +626,39 @@ func (n *Node) serve(ctx context.Context, o *owned, tool string, args json.RawMe
 		return nil, errorf("call", o.name, vfs.EIO, errNotOwner, "not served here")
 	}
 	defer o.calls.Done()
-	return n.serveLocked(ctx, o, tool, args)
+	return n.serveLocked(ctx, o, r)
 }
 
 // serveLocked runs a call; the caller holds a count in o.calls. A mutating
 // call is first appended to the workspace's log: when the broker refuses
 // the append, the node has lost the lease, stops serving the workspace and
 // does not run the call.
-func (n *Node) serveLocked(ctx context.Context, o *owned, tool string, args json.RawMessage) (*tools.Result, error) {
+func (n *Node) serveLocked(ctx context.Context, o *owned, r callRequest) (*callReply, error) {
+	switch r.Op {
+	case "":
+	case opPending:
+		if err := n.checkLease(o); err != nil {
+			return nil, err
+		}
+		p, err := o.ws.Runtime().Pending(ctx)
+		if err != nil {
+			return nil, errorf("pending", o.name, vfs.Code(err), err, "listing the waiting calls")
+		}
+		return &callReply{Pending: p}, nil
+	case opRespond:
+		// An answer commits (and resumes the run): admitted like a
+		// mutating call, so that a stale owner does not take it.
+		if err := n.appendCall(ctx, o, opRespond, r.Answer); err != nil {
+			return nil, err
+		}
+		if err := o.ws.Runtime().Respond(ctx, r.Run, r.CallID, r.Answer); err != nil {
+			return nil, errorf("respond", o.name, vfs.Code(err), err, "answering call %s", r.CallID)
+		}
+		return &callReply{}, nil
+	default:
+		return nil, errorf("call", o.name, vfs.EINVAL, nil, "unknown operation %q", r.Op)
+	}
+	tool, args := r.Tool, r.Args
 	if t := o.set.Tool(tool); t != nil && !t.Annotations.ReadOnly {
 		if err := n.appendCall(ctx, o, tool, args); err != nil {
 			return nil, err
@@ -593,7 +673,11 @@ func (n *Node) serveLocked(ctx context.Context, o *owned, tool string, args json
 	} else if err := n.checkLease(o); err != nil {
 		return nil, err
 	}
-	return o.set.Call(ctx, tool, args)
+	res, err := o.set.Call(ctx, tool, args)
+	if err != nil {
+		return nil, err
+	}
+	return &callReply{Result: res}, nil
 }
 
 // checkLease fails when the lease's local deadline has passed (the owner
