@@ -389,8 +389,9 @@ func (n *Node) moveOut(ctx context.Context, ws string, targets []string, runWait
 		return Handover{}, errorf("move", ws, vfs.EIO, errNotOwner, "node %s is giving it up already", n.opts.Name)
 	}
 	o.moving = true
+	sub := o.sub
 	o.mu.Unlock()
-	o.sub.Unsubscribe()
+	sub.Unsubscribe()
 	// 2. Let the calls and runs in progress finish, up to runWait.
 	callsDone := make(chan struct{})
 	go func() { o.calls.Wait(); close(callsDone) }()
@@ -416,7 +417,10 @@ func (n *Node) moveOut(ctx context.Context, ws string, targets []string, runWait
 	// refused locally. Then close it.
 	to := targets[0]
 	n.drop(o, errorf("call", ws, vfs.EIO, errNotOwner, "node %s handed the workspace over", n.opts.Name))
-	<-o.renewed
+	select {
+	case <-o.renewed:
+	case <-ctx.Done():
+	}
 	o.mu.Lock()
 	rev := o.rev
 	o.mu.Unlock()

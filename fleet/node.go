@@ -600,9 +600,10 @@ func (n *Node) drop(o *owned, why error) (rev uint64, first bool) {
 		o.mu.Lock()
 		o.lost = why
 		rev = o.rev
+		sub := o.sub
 		o.mu.Unlock()
 		close(o.stop)
-		o.sub.Unsubscribe()
+		sub.Unsubscribe()
 		n.mu.Lock()
 		if n.owned[o.name] == o {
 			delete(n.owned, o.name)

@@ -395,19 +395,30 @@ func (n *Node) acquireFrom(ctx context.Context, ws string, from uint64) (uint64,
 	topts := n.opts.Tools
 	topts.Runtime = o.ws.Runtime()
 	o.set = tools.New(o.ws.FS(), topts)
+	o.sub = &nats.Subscription{} // Unsubscribe on a zero one just errors
 	n.mu.Lock()
 	n.owned[ws] = o
 	n.open[o] = struct{}{}
 	n.mu.Unlock()
-	if o.sub, err = n.nc.Subscribe(callPrefix+ws+".call", func(m *nats.Msg) { n.handleCall(o, m) }); err == nil {
-		err = n.nc.Flush()
+	o.mu.Lock()
+	err = o.lost // a commit of the opening (recovery) was refused
+	o.mu.Unlock()
+	what := "opening the workspace"
+	if err == nil {
+		what = "subscribing"
+		var sub *nats.Subscription
+		if sub, err = n.nc.Subscribe(callPrefix+ws+".call", func(m *nats.Msg) { n.handleCall(o, m) }); err == nil {
+			o.mu.Lock()
+			o.sub = sub
+			o.mu.Unlock()
+			err = n.nc.Flush()
+		}
 	}
 	if err != nil {
-		o.sub = &nats.Subscription{} // Unsubscribe on a zero one just errors
 		n.drop(o, err)
 		n.closeWS(o)
 		release()
-		return 0, errorf("acquire", ws, vfs.EIO, err, "subscribing")
+		return 0, errorf("acquire", ws, vfs.EIO, err, "%s", what)
 	}
 	n.wg.Add(1)
 	go n.renew(o)
