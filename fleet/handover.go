@@ -391,7 +391,11 @@ func (n *Node) moveOut(ctx context.Context, ws string, targets []string, runWait
 	o.moving = true
 	sub := o.sub
 	o.mu.Unlock()
-	sub.Unsubscribe()
+	// Drain, not Unsubscribe: requests already delivered to the
+	// subscription but not yet handed to handleCall would be dropped, and
+	// their callers would wait for their deadline; drained, each is told
+	// to route again.
+	sub.Drain()
 	// 2. Let the calls and runs in progress finish, up to runWait.
 	callsDone := make(chan struct{})
 	go func() { o.calls.Wait(); close(callsDone) }()
