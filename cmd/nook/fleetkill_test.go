@@ -386,11 +386,12 @@ func TestFleetKill(t *testing.T) {
 		// The round's run, started through a random live node.
 		runCl := &fleetClient{ws: ws, sessions: map[string]*sdk.ClientSession{}}
 		runDone := make(chan struct{})
+		var runErr error
 		go func() {
 			defer close(runDone)
 			cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 			defer cancel()
-			runCl.call(cctx, liveAddr(r), "exec", map[string]any{"command": fmt.Sprintf(fleetRunProgram, round), "backend": "js"})
+			_, runErr = runCl.call(cctx, liveAddr(r), "exec", map[string]any{"command": fmt.Sprintf(fleetRunProgram, round), "backend": "js"})
 		}()
 		readFile := func(p string) (string, error) {
 			cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -403,7 +404,12 @@ func TestFleetKill(t *testing.T) {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("round %d: the run did not start within 30s", round)
+				select {
+				case <-runDone:
+					t.Fatalf("round %d: the run did not start within 30s (exec: %v)", round, runErr)
+				default:
+					t.Fatalf("round %d: the run did not start within 30s", round)
+				}
 			}
 		}
 		time.Sleep(time.Duration(r.IntN(700)) * time.Millisecond)
@@ -461,6 +467,29 @@ func TestFleetKill(t *testing.T) {
 		// The dead node comes back before the next round.
 		procs[victim].start(t)
 		procs[victim].ready(t)
+		// ... and its JetStream server has caught up, so that the next
+		// kill leaves a quorum that holds everything.
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			st, err := fleet.Inspect(ctx, "nats://"+procs[victim].client)
+			caught := err == nil && len(st.Replicas) == 2
+			live := 0
+			if err == nil {
+				for _, rp := range st.Replicas {
+					caught = caught && rp.Current && !rp.Offline
+				}
+				for _, n := range st.Nodes {
+					if n.Live {
+						live++
+					}
+				}
+			}
+			if caught && live == 3 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: %s not caught up within 60s of its restart: %+v %v", round, procs[victim].name, st, err)
+			}
+		}
 		upMu.Lock()
 		up[victim] = true
 		upMu.Unlock()
