@@ -3,6 +3,7 @@ module github.com/nookdev/nook
 go 1.26.0
 
 require (
+	github.com/anishathalye/porcupine v1.3.1
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/chromedp/chromedp v0.23.1
 	github.com/dlclark/regexp2/v2 v2.5.2

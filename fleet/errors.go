@@ -20,6 +20,11 @@ var ErrLeaseLost = errors.New("lease lost")
 // refused).
 var ErrNoOwner = errors.New("no owner")
 
+// ErrDraining is matched by the error of a node that refused to take a
+// workspace because it is draining (Drain): it gives its workspaces up and
+// takes none.
+var ErrDraining = errors.New("draining")
+
 // Error is the error of a fleet operation on a workspace. Code is its POSIX
 // code (vfs.Code reads it), so errors.Is(err, fs.ErrPermission) and friends
 // work; Err is the cause, if any (ErrLeaseLost, ErrNoOwner, a NATS error).
@@ -37,7 +42,7 @@ func (e *Error) Error() string {
 		s += " " + e.Workspace
 	}
 	s += ": " + e.Text
-	if e.Err != nil && !errors.Is(e.Err, ErrLeaseLost) && !errors.Is(e.Err, ErrNoOwner) {
+	if e.Err != nil && !errors.Is(e.Err, ErrLeaseLost) && !errors.Is(e.Err, ErrNoOwner) && !errors.Is(e.Err, ErrDraining) {
 		s += ": " + e.Err.Error()
 	}
 	return s

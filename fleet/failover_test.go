@@ -13,6 +13,7 @@ import (
 	"github.com/nookdev/nook"
 	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/runtime/js"
+	"github.com/nookdev/nook/vfs"
 )
 
 // failoverProgram prints, calls step twice and waits at gate in between:
@@ -50,6 +51,10 @@ func (m *ftModule) module(node string) map[string]runtime.Module {
 			rec(fmt.Sprintf("step %v", args[0]))
 			return fmt.Sprintf("%v done", args[0]), nil
 		},
+		"ask": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
+			rec(fmt.Sprintf("ask %v", args[0]))
+			return c.Interrupt(map[string]any{"question": args[0]})
+		},
 		"gate": func(ctx context.Context, c *runtime.CallContext, args []any) (any, error) {
 			rec("gate")
 			m.mu.Lock()
@@ -77,12 +82,13 @@ func (m *ftModule) recorded() []string {
 	return slices.Clone(m.calls)
 }
 
-// ftWorkspace: "js" runs replay after an interruption, "jsfail" runs fail.
+// ftWorkspace: "js" runs replay after an interruption, "jsfail" runs
+// fail, "jsrestart" runs start again.
 func ftWorkspace(mod map[string]runtime.Module) []nook.Option {
 	return []nook.Option{
 		nook.WithRuntime(runtime.Options{KeepJournal: true, OnInterrupt: map[string]runtime.Policy{
-			"js": runtime.PolicyReplay, "jsfail": runtime.PolicyFail}}),
-		nook.WithBackends(js.New(js.Options{}), js.New(js.Options{ID: "jsfail"})),
+			"js": runtime.PolicyReplay, "jsfail": runtime.PolicyFail, "jsrestart": runtime.PolicyRestart}}),
+		nook.WithBackends(js.New(js.Options{}), js.New(js.Options{ID: "jsfail"}), js.New(js.Options{ID: "jsrestart"})),
 		nook.WithModules(mod),
 	}
 }
@@ -103,14 +109,7 @@ func wsOn(prefix, node string, nodes []string) string {
 func inFlight(t *testing.T, m *ftModule, caller, victim *Node, ws, backend string) string {
 	t.Helper()
 	m.block(victim.Name())
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	t.Cleanup(func() { cancel(); <-done })
-	args, _ := json.Marshal(map[string]string{"command": failoverProgram, "backend": backend})
-	go func() {
-		defer close(done)
-		caller.Call(ctx, ws, "exec", args)
-	}()
+	startExec(t, caller, ws, failoverProgram, backend)
 	select {
 	case node := <-m.blocked:
 		if node != victim.Name() {
@@ -131,6 +130,20 @@ func inFlight(t *testing.T, m *ftModule, caller, victim *Node, ws, backend strin
 		t.Fatalf("%s not marked in %s while its run is in flight: %v", ws, RunsBucket, err)
 	}
 	return runs[0].ID
+}
+
+// startExec starts program on backend by an exec call of ws through
+// caller, in the background: the call may get no answer (its node dies);
+// it is cancelled when the test ends.
+func startExec(t *testing.T, caller *Node, ws, program, backend string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	args, _ := json.Marshal(map[string]string{"command": program, "backend": backend})
+	go func() {
+		defer close(done)
+		caller.Call(ctx, ws, "exec", args)
+	}()
 }
 
 // afterTakeover waits until one of survivors owns ws, then for run id to
@@ -248,6 +261,120 @@ func TestRunFailover(t *testing.T) {
 		}
 		// Nothing ran again on the new owner.
 		wantCalls := []string{victim.Name() + " step one", victim.Name() + " gate"}
+		if got := m.recorded(); !slices.Equal(got, wantCalls) {
+			t.Errorf("host calls %q, want %q", got, wantCalls)
+		}
+	})
+}
+
+// approvalProgram waits for an answer between two steps.
+const approvalProgram = `
+import { step, ask } from "ws:ft";
+export default async function () {
+  const a = await step("one");
+  const answer = await ask("deploy?");
+  const b = await step("two");
+  return { a, answer, b };
+}`
+
+// A pending approval answered on any node after a takeover reaches the
+// run where it was resumed; a restart-policy run starts again on the new
+// owner; each finishes once.
+func TestApprovalAndRestartFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fleet and two node deaths")
+	}
+	m := &ftModule{blocked: make(chan string, 1)}
+	nodes := startFleetWith(t, func(i int, o *Options) { o.Workspace = ftWorkspace(m.module(o.Name)) })
+	names := []string{"n1", "n2", "n3"}
+	ctx := context.Background()
+
+	t.Run("Approval", func(t *testing.T) {
+		victim := nodes[0]
+		ws := wsOn("appr", victim.Name(), names)
+		m.block("")
+		startExec(t, nodes[2], ws, approvalProgram, "js")
+		var p []runtime.PendingCall
+		for deadline := time.Now().Add(30 * time.Second); len(p) == 0; time.Sleep(20 * time.Millisecond) {
+			var err error
+			if p, err = nodes[1].Pending(ctx, ws); err != nil {
+				t.Fatal(err)
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no pending call")
+			}
+		}
+		if len(p) != 1 || string(p[0].Payload) != `{"question":"deploy?"}` || p[0].CallID != p[0].RunID+"/2" {
+			t.Fatalf("pending %+v", p)
+		}
+		if !victim.Owns(ws) {
+			t.Fatalf("%s not on %s", ws, victim.Name())
+		}
+		victim.halt(true) // the owner dies while the run waits
+		halted := time.Now()
+		var own, via *Node
+		for deadline := time.Now().Add(testTTL + 20*time.Second); own == nil; time.Sleep(10 * time.Millisecond) {
+			for i, n := range nodes[1:] {
+				if n.Owns(ws) {
+					own, via = n, nodes[1+(1-i)]
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no survivor took the workspace over")
+			}
+		}
+		t.Logf("%s took %s over %v after its owner died; answering through %s", own.Name(), ws, time.Since(halted).Round(time.Millisecond), via.Name())
+		// The answer, given on a node that does not own the workspace,
+		// reaches the run on its new owner.
+		if err := via.Respond(ctx, ws, p[0].RunID, p[0].CallID, map[string]any{"approved": true, "by": "ops"}); err != nil {
+			t.Fatal(err)
+		}
+		res, _ := afterTakeover(t, []*Node{own}, ws, p[0].RunID)
+		if res.Status != runtime.StatusCompleted || string(res.Value) != `{"a":"one done","answer":{"approved":true,"by":"ops"},"b":"two done"}` {
+			t.Errorf("answered run: status %s value %s error %q", res.Status, res.Value, res.Error)
+		}
+		// step("two") ran once, after the answer; ask ran again on the
+		// new owner (the replay up to the answered call).
+		wantCalls := []string{"n1 step one", "n1 ask deploy?", own.Name() + " ask deploy?", own.Name() + " step two"}
+		if got := m.recorded(); !slices.Equal(got, wantCalls) {
+			t.Errorf("host calls %q, want %q", got, wantCalls)
+		}
+		err := via.Respond(ctx, ws, p[0].RunID, p[0].CallID, true)
+		want := fmt.Sprintf("fleet: respond %s: answering call %s: call %s is not waiting for an answer", ws, p[0].CallID, p[0].CallID)
+		if err == nil || err.Error() != want || vfs.Code(err) != runtime.ENOTWAITING {
+			t.Errorf("second answer: %v, want %q (ENOTWAITING)", err, want)
+		}
+		if p, err := via.Pending(ctx, ws); err != nil || len(p) != 0 {
+			t.Errorf("pending after the answer: %+v %v", p, err)
+		}
+		o := own.servedHere(ws)
+		runs, err := o.ws.Runtime().Runs(ctx, 10)
+		if err != nil || len(runs) != 1 || runs[0].ID != p[0].RunID || runs[0].Status != runtime.StatusCompleted {
+			t.Errorf("runs on the new owner: %+v %v, want the one run, completed", runs, err)
+		}
+	})
+
+	t.Run("Restart", func(t *testing.T) {
+		victim, survivor := nodes[1], nodes[2]
+		// n1 is dead: wait until its heartbeat is gone, so that the
+		// workspace is placed by the ranking of the two left.
+		for deadline := time.Now().Add(3 * testTTL); ; time.Sleep(50 * time.Millisecond) {
+			if live, err := survivor.placeable(ctx); err == nil && len(live) == 2 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("n1's heartbeat outlived 3 TTLs")
+			}
+		}
+		ws := wsOn("restart", victim.Name(), []string{victim.Name(), survivor.Name()})
+		id := inFlight(t, m, survivor, victim, ws, "jsrestart")
+		victim.halt(true)
+		res, own := afterTakeover(t, []*Node{survivor}, ws, id)
+		if res.Status != runtime.StatusCompleted || string(res.Stdout) != "before the gate: one done\nafter the gate (open): two done\n" {
+			t.Errorf("restarted run: status %s stdout %q error %q", res.Status, res.Stdout, res.Error)
+		}
+		// Everything ran again, from the start, on the new owner.
+		wantCalls := []string{victim.Name() + " step one", victim.Name() + " gate", own.Name() + " step one", own.Name() + " gate", own.Name() + " step two"}
 		if got := m.recorded(); !slices.Equal(got, wantCalls) {
 			t.Errorf("host calls %q, want %q", got, wantCalls)
 		}

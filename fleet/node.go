@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,6 +141,7 @@ type Node struct {
 	pointers jetstream.KeyValue    // SnapPointerBucket
 	runs     jetstream.KeyValue    // RunsBucket
 	acqSub   *nats.Subscription
+	subs     []*nats.Subscription // move, drain, handover
 
 	ctx    context.Context // cancelled by Close/halt
 	cancel context.CancelFunc
@@ -159,6 +161,9 @@ type Node struct {
 
 	pauseRenew  atomic.Bool
 	noSelfFence atomic.Bool
+
+	// draining: the node takes no workspace (Drain); its heartbeat says so.
+	draining atomic.Bool
 }
 
 // owned is a workspace this node owns.
@@ -170,6 +175,8 @@ type owned struct {
 	sub   *nats.Subscription
 	stop  chan struct{}
 	calls sync.WaitGroup
+	// renewed is closed when the renewal goroutine has returned.
+	renewed chan struct{}
 
 	closeOnce sync.Once
 	mu        sync.Mutex
@@ -185,6 +192,7 @@ type owned struct {
 	rev       uint64     // the lease's KV revision
 	validTo   time.Time  // the lease holds at least until then (local clock)
 	lost      error      // set once: the node stopped serving the workspace
+	moving    bool       // a handover has begun: no new call is admitted
 	stopOnce  sync.Once
 }
 
@@ -372,6 +380,9 @@ func (n *Node) setup(ctx context.Context) error {
 		return err
 	}
 	n.acqSub, err = n.nc.Subscribe(acquirPrefix+n.opts.Name+".acquire", n.handleAcquire)
+	if err == nil {
+		err = n.subscribeHandovers()
+	}
 	if err != nil {
 		return errorf("start", "", vfs.EIO, err, "node %s: subscribing", n.opts.Name)
 	}
@@ -409,12 +420,13 @@ func (n *Node) ClusterAddr() string {
 }
 
 type heartbeat struct {
-	Node string    `json:"node"`
-	Time time.Time `json:"time"`
+	Node     string    `json:"node"`
+	Time     time.Time `json:"time"`
+	Draining bool      `json:"draining,omitempty"` // the node takes no workspace
 }
 
 func (n *Node) heartbeat(ctx context.Context) error {
-	b, _ := json.Marshal(heartbeat{Node: n.opts.Name, Time: time.Now().UTC()})
+	b, _ := json.Marshal(heartbeat{Node: n.opts.Name, Time: time.Now().UTC(), Draining: n.draining.Load()})
 	_, err := n.nodes.Put(ctx, n.opts.Name, b)
 	if err == nil {
 		n.beatAt.Store(time.Now().UnixNano())
@@ -448,6 +460,24 @@ func (n *Node) LiveNodes(ctx context.Context) ([]string, error) {
 		return nil, nil
 	}
 	return keys, err
+}
+
+// placeable returns the live nodes that take workspaces: those with a
+// live heartbeat that are not draining.
+func (n *Node) placeable(ctx context.Context) ([]string, error) {
+	beats, err := entries(ctx, n.nodes)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for name, e := range beats {
+		var hb heartbeat
+		if json.Unmarshal(e.Value(), &hb) == nil && !hb.Draining {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // Owner returns the workspace's current lease, or ok false when none.
@@ -506,6 +536,9 @@ func (n *Node) stop(release, keepServer bool) error {
 	n.closers.Wait()
 	if n.acqSub != nil {
 		n.acqSub.Unsubscribe()
+	}
+	for _, s := range n.subs {
+		s.Unsubscribe()
 	}
 	var errs []error
 	for _, o := range list {
@@ -572,9 +605,10 @@ func (n *Node) drop(o *owned, why error) (rev uint64, first bool) {
 		o.mu.Lock()
 		o.lost = why
 		rev = o.rev
+		sub := o.sub
 		o.mu.Unlock()
 		close(o.stop)
-		o.sub.Unsubscribe()
+		sub.Unsubscribe()
 		n.mu.Lock()
 		if n.owned[o.name] == o {
 			delete(n.owned, o.name)

@@ -22,7 +22,9 @@ type Check struct {
 // Ready runs the node's readiness checks, what a load balancer's probe
 // asks before sending it requests: "nats", its connection to the cluster
 // is up; "fleet", the fleet's buckets took the node's heartbeat within
-// the lease TTL (so other nodes count it live and route to it); "leases",
+// the lease TTL (so other nodes count it live and route to it), and it is
+// not draining (Drain: it takes no workspace, so a balancer should send
+// it nothing); "leases",
 // every workspace it serves still holds its lease (none lost, none past
 // its local deadline). A check that fails says why in its Detail.
 func (n *Node) Ready(ctx context.Context) []Check {
@@ -41,6 +43,8 @@ func (n *Node) Ready(ctx context.Context) []Check {
 	switch at := n.beatAt.Load(); {
 	case done:
 		beat.OK, beat.Detail = false, fmt.Sprintf("node %s is leaving the fleet", n.opts.Name)
+	case n.draining.Load():
+		beat.OK, beat.Detail = false, fmt.Sprintf("node %s is draining: it takes no workspace", n.opts.Name)
 	case at == 0:
 		beat.OK, beat.Detail = false, fmt.Sprintf("node %s has written no heartbeat", n.opts.Name)
 	case time.Since(time.Unix(0, at)) > n.opts.LeaseTTL:

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/nookdev/nook"
+	"github.com/nookdev/nook/runtime"
 	"github.com/nookdev/nook/tools"
 	"github.com/nookdev/nook/vfs"
 )
@@ -23,24 +24,38 @@ import (
 type callRequest struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args,omitempty"`
+	// Op is "" for a tool call, opPending or opRespond for the
+	// runtime's waiting calls (Node.Pending, Node.Respond).
+	Op     string          `json:"op,omitempty"`
+	Run    string          `json:"run,omitempty"`
+	CallID string          `json:"callId,omitempty"`
+	Answer json.RawMessage `json:"answer,omitempty"`
 }
 
 type callReply struct {
-	Result *tools.Result `json:"result,omitempty"`
-	Error  *wireError    `json:"error,omitempty"`
+	Result  *tools.Result         `json:"result,omitempty"`
+	Pending []runtime.PendingCall `json:"pending,omitempty"`
+	Error   *wireError            `json:"error,omitempty"`
 }
+
+// Operations of a routed request other than a tool call.
+const (
+	opPending = "pending"
+	opRespond = "respond"
+)
 
 // wireError carries an *Error between nodes.
 type wireError struct {
 	Op, Workspace, Text string
 	Code                vfs.Errno
-	Kind                string // "lease_lost", "not_owner", "no_owner" or ""
+	Kind                string // "lease_lost", "not_owner", "no_owner", "draining" or ""
 }
 
 const (
 	kindLeaseLost = "lease_lost"
 	kindNotOwner  = "not_owner"
 	kindNoOwner   = "no_owner"
+	kindDraining  = "draining"
 )
 
 // errNotOwner: the node asked does not (or no longer) serve the workspace;
@@ -52,6 +67,9 @@ func toWire(err error) *wireError {
 	var fe *Error
 	if errors.As(err, &fe) {
 		w.Op, w.Workspace, w.Text, w.Code = fe.Op, fe.Workspace, fe.Text, fe.Code
+		if fe.Err != nil && !errors.Is(fe.Err, ErrLeaseLost) && !errors.Is(fe.Err, ErrNoOwner) && !errors.Is(fe.Err, ErrDraining) && !errors.Is(fe.Err, errNotOwner) {
+			w.Text += ": " + fe.Err.Error() // the cause does not travel
+		}
 	}
 	switch {
 	case errors.Is(err, ErrLeaseLost):
@@ -60,6 +78,8 @@ func toWire(err error) *wireError {
 		w.Kind = kindNotOwner
 	case errors.Is(err, ErrNoOwner):
 		w.Kind = kindNoOwner
+	case errors.Is(err, ErrDraining):
+		w.Kind = kindDraining
 	}
 	if w.Code == "" {
 		w.Code = vfs.EIO
@@ -76,6 +96,8 @@ func (w *wireError) err() error {
 		cause = errNotOwner
 	case kindNoOwner:
 		cause = ErrNoOwner
+	case kindDraining:
+		cause = ErrDraining
 	}
 	return &Error{Op: w.Op, Workspace: w.Workspace, Code: w.Code, Text: w.Text, Err: cause}
 }
@@ -96,22 +118,59 @@ type logRecord struct {
 // workspace nobody owns is placed first (rendezvous hashing over live
 // nodes), and created on first use. args is the tool's JSON input.
 func (n *Node) Call(ctx context.Context, ws, tool string, args json.RawMessage) (*tools.Result, error) {
+	rep, err := n.route(ctx, ws, callRequest{Tool: tool, Args: args})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Result, nil
+}
+
+// Pending lists the calls of workspace ws's runs that wait for an answer
+// (an approval), oldest first, wherever ws is owned.
+func (n *Node) Pending(ctx context.Context, ws string) ([]runtime.PendingCall, error) {
+	rep, err := n.route(ctx, ws, callRequest{Op: opPending})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Pending, nil
+}
+
+// Respond answers a waiting call of workspace ws's run (runtime.Runtime.
+// Respond) on whichever node owns ws now, so that an answer given on any
+// node reaches the run wherever it was resumed after a takeover. answer
+// must be JSON-compatible (tools.Approval for a tool's approval).
+func (n *Node) Respond(ctx context.Context, ws, run, callID string, answer any) error {
+	b, err := json.Marshal(answer)
+	if err != nil {
+		return errorf("respond", ws, vfs.EINVAL, err, "the answer must be JSON-compatible")
+	}
+	_, err = n.route(ctx, ws, callRequest{Op: opRespond, Run: run, CallID: callID, Answer: b})
+	return err
+}
+
+// route carries a request to the owner of ws (see Call) and returns its
+// reply, whose Error is nil.
+func (n *Node) route(ctx context.Context, ws string, r callRequest) (*callReply, error) {
 	if err := CheckName("workspace", ws); err != nil {
 		return nil, err
+	}
+	tool := r.Tool
+	if r.Op != "" {
+		tool = r.Op
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, n.opts.CallTimeout)
 		defer cancel()
 	}
-	req, _ := json.Marshal(callRequest{Tool: tool, Args: args})
+	req, _ := json.Marshal(r)
 	backoff := 20 * time.Millisecond
 	var last error
 	for {
 		if o := n.servedHere(ws); o != nil {
-			res, err := n.serve(ctx, o, tool, args)
+			rep, err := n.serve(ctx, o, r)
 			if !errors.Is(err, errNotOwner) {
-				return res, err
+				return rep, err
 			}
 		} else {
 			msg, err := n.nc.RequestWithContext(ctx, callPrefix+ws+".call", req)
@@ -122,7 +181,7 @@ func (n *Node) Call(ctx context.Context, ws, tool string, args json.RawMessage) 
 					return nil, errorf("call", ws, vfs.EIO, err, "bad reply from the owner")
 				}
 				if rep.Error == nil {
-					return rep.Result, nil
+					return &rep, nil
 				}
 				if rep.Error.Kind != kindNotOwner {
 					return nil, rep.Error.err()
@@ -163,11 +222,11 @@ func (n *Node) place(ctx context.Context, ws string) error {
 		// it died and its lease has yet to expire. Wait.
 		return errorf("call", ws, vfs.EIO, errNotOwner, "owner %s (epoch %d) does not answer", l.Node, l.Epoch)
 	}
-	live, err := n.LiveNodes(ctx)
+	live, err := n.placeable(ctx)
 	if err != nil {
 		return err
 	}
-	var last error = errorf("call", ws, vfs.EIO, ErrNoOwner, "no live node")
+	var last error = errorf("call", ws, vfs.EIO, ErrNoOwner, "no live node takes workspaces")
 	for _, node := range Rank(ws, live) {
 		if node == n.opts.Name {
 			last = n.acquire(ctx, ws)
@@ -244,27 +303,48 @@ func (n *Node) handleAcquire(m *nats.Msg) {
 // opens its database and serves it. It returns an error matching
 // errNotOwner when another node holds the lease.
 func (n *Node) acquire(ctx context.Context, ws string) error {
+	_, err := n.acquireFrom(ctx, ws, 0)
+	return err
+}
+
+// acquireFrom is acquire; with from not 0 it takes over the lease at that
+// revision, which its holder handed over (Move, Drain), instead of creating
+// it. It returns the new epoch.
+func (n *Node) acquireFrom(ctx context.Context, ws string, from uint64) (uint64, error) {
 	n.acqMu.Lock()
 	defer n.acqMu.Unlock()
 	n.mu.Lock()
-	done, have := n.done, n.owned[ws] != nil
+	done, have := n.done, n.owned[ws]
 	n.mu.Unlock()
 	if done {
-		return errorf("acquire", ws, vfs.EIO, errNotOwner, "node %s is shutting down", n.opts.Name)
+		return 0, errorf("acquire", ws, vfs.EIO, errNotOwner, "node %s is shutting down", n.opts.Name)
 	}
-	if have {
-		return nil
+	if have != nil {
+		return have.epoch, nil
+	}
+	if n.draining.Load() {
+		return 0, errorf("acquire", ws, vfs.EBUSY, ErrDraining, "node %s is draining: it takes no workspace", n.opts.Name)
 	}
 	start := time.Now()
 	val, _ := json.Marshal(Lease{Node: n.opts.Name})
-	rev, err := n.leases.Create(ctx, ws, val)
+	var rev uint64
+	var err error
+	if from != 0 {
+		rev, err = n.leases.Update(ctx, ws, val, from)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			// The handover outlasted the lease: take it as any node would.
+			rev, err = n.leases.Create(ctx, ws, val)
+		}
+	} else {
+		rev, err = n.leases.Create(ctx, ws, val)
+	}
 	if errors.Is(err, jetstream.ErrKeyExists) {
-		return errorf("acquire", ws, vfs.EEXIST, errNotOwner, "held by another node")
+		return 0, errorf("acquire", ws, vfs.EEXIST, errNotOwner, "held by another node")
 	}
 	if err != nil {
-		return errorf("acquire", ws, vfs.EIO, err, "creating the lease")
+		return 0, errorf("acquire", ws, vfs.EIO, err, "creating the lease")
 	}
-	o := &owned{name: ws, stop: make(chan struct{})}
+	o := &owned{name: ws, stop: make(chan struct{}), renewed: make(chan struct{})}
 	release := func() {
 		dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		n.leases.Delete(dctx, ws, jetstream.LastRevision(o.rev))
@@ -273,18 +353,18 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 	o.rev = rev
 	if o.epoch, err = n.bumpEpoch(ctx, ws); err != nil {
 		release()
-		return err
+		return 0, err
 	}
 	val, _ = json.Marshal(Lease{Node: n.opts.Name, Epoch: o.epoch})
 	if o.rev, err = n.leases.Update(ctx, ws, val, rev); err != nil {
 		o.rev = rev
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "recording epoch %d in the lease", o.epoch)
+		return 0, errorf("acquire", ws, vfs.EIO, err, "recording epoch %d in the lease", o.epoch)
 	}
 	o.validTo = start.Add(n.opts.LeaseTTL)
 	if err := n.fence(ctx, o); err != nil {
 		release()
-		return err
+		return 0, err
 	}
 	// The log now ends with our acquire record: nothing an earlier
 	// owner appends can land after it. Rebuild the database from the
@@ -292,11 +372,11 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 	path := filepath.Join(n.opts.DataDir, "workspaces", ws+".nook")
 	if err := n.waitClosed(ctx, ws); err != nil {
 		release()
-		return err
+		return 0, err
 	}
 	if o.restored, err = n.restore(ctx, ws, path, o.lastSeq); err != nil {
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
+		return 0, errorf("acquire", ws, vfs.EIO, err, "restoring the workspace from its snapshot and log")
 	}
 	// The copy is ours alone (restored from the log): the runs an earlier
 	// owner left running are interrupted, and resumed here by their
@@ -306,32 +386,43 @@ func (n *Node) acquire(ctx context.Context, ws string) error {
 		nook.WithSoleOwner(), nook.WithRecover())
 	if o.marked, err = n.hasRuns(ctx, ws); err != nil {
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "reading %s", RunsBucket)
+		return 0, errorf("acquire", ws, vfs.EIO, err, "reading %s", RunsBucket)
 	}
 	if o.ws, err = nook.Open(ctx, path, wopts...); err != nil {
 		release()
-		return errorf("acquire", ws, vfs.Code(err), err, "opening the workspace")
+		return 0, errorf("acquire", ws, vfs.Code(err), err, "opening the workspace")
 	}
 	topts := n.opts.Tools
 	topts.Runtime = o.ws.Runtime()
 	o.set = tools.New(o.ws.FS(), topts)
+	o.sub = &nats.Subscription{} // Unsubscribe on a zero one just errors
 	n.mu.Lock()
 	n.owned[ws] = o
 	n.open[o] = struct{}{}
 	n.mu.Unlock()
-	if o.sub, err = n.nc.Subscribe(callPrefix+ws+".call", func(m *nats.Msg) { n.handleCall(o, m) }); err == nil {
-		err = n.nc.Flush()
+	o.mu.Lock()
+	err = o.lost // a commit of the opening (recovery) was refused
+	o.mu.Unlock()
+	what := "opening the workspace"
+	if err == nil {
+		what = "subscribing"
+		var sub *nats.Subscription
+		if sub, err = n.nc.Subscribe(callPrefix+ws+".call", func(m *nats.Msg) { n.handleCall(o, m) }); err == nil {
+			o.mu.Lock()
+			o.sub = sub
+			o.mu.Unlock()
+			err = n.nc.Flush()
+		}
 	}
 	if err != nil {
-		o.sub = &nats.Subscription{} // Unsubscribe on a zero one just errors
 		n.drop(o, err)
 		n.closeWS(o)
 		release()
-		return errorf("acquire", ws, vfs.EIO, err, "subscribing")
+		return 0, errorf("acquire", ws, vfs.EIO, err, "%s", what)
 	}
 	n.wg.Add(1)
 	go n.renew(o)
-	return nil
+	return o.epoch, nil
 }
 
 // waitClosed waits until no copy of ws this node served earlier is still
@@ -454,6 +545,7 @@ func (n *Node) appendAfter(ctx context.Context, m *nats.Msg, last uint64) (*jets
 // refused renewal, or none succeeding within the TTL, loses the lease.
 func (n *Node) renew(o *owned) {
 	defer n.wg.Done()
+	defer close(o.renewed)
 	ttl := n.opts.LeaseTTL
 	t := time.NewTicker(ttl / 3)
 	defer t.Stop()
@@ -499,12 +591,12 @@ func (n *Node) renew(o *owned) {
 
 func (n *Node) handleCall(o *owned, m *nats.Msg) {
 	o.mu.Lock()
-	lost := o.lost
-	if lost == nil {
+	lost := o.lost != nil || o.moving
+	if !lost {
 		o.calls.Add(1)
 	}
 	o.mu.Unlock()
-	if lost != nil {
+	if lost {
 		b, _ := json.Marshal(callReply{Error: toWire(errorf("call", o.name, vfs.EIO, errNotOwner, "not served here"))})
 		m.Respond(b)
 		return
@@ -517,12 +609,13 @@ func (n *Node) handleCall(o *owned, m *nats.Msg) {
 			rep.Error = toWire(errorf("call", o.name, vfs.EINVAL, err, "bad request"))
 		} else {
 			ctx, cancel := context.WithTimeout(n.ctx, n.opts.CallTimeout)
-			res, err := n.serveLocked(ctx, o, req.Tool, req.Args)
+			r, err := n.serveLocked(ctx, o, req)
 			cancel()
 			if err != nil {
 				rep.Error = toWire(err)
+			} else {
+				rep = *r
 			}
-			rep.Result = res
 		}
 		b, err := json.Marshal(rep)
 		if err != nil {
@@ -532,26 +625,51 @@ func (n *Node) handleCall(o *owned, m *nats.Msg) {
 	}()
 }
 
-// serve runs a call on a workspace this node serves.
-func (n *Node) serve(ctx context.Context, o *owned, tool string, args json.RawMessage) (*tools.Result, error) {
+// serve runs a request on a workspace this node serves.
+func (n *Node) serve(ctx context.Context, o *owned, r callRequest) (*callReply, error) {
 	o.mu.Lock()
-	lost := o.lost
-	if lost == nil {
+	lost := o.lost != nil || o.moving
+	if !lost {
 		o.calls.Add(1)
 	}
 	o.mu.Unlock()
-	if lost != nil {
+	if lost {
 		return nil, errorf("call", o.name, vfs.EIO, errNotOwner, "not served here")
 	}
 	defer o.calls.Done()
-	return n.serveLocked(ctx, o, tool, args)
+	return n.serveLocked(ctx, o, r)
 }
 
 // serveLocked runs a call; the caller holds a count in o.calls. A mutating
 // call is first appended to the workspace's log: when the broker refuses
 // the append, the node has lost the lease, stops serving the workspace and
 // does not run the call.
-func (n *Node) serveLocked(ctx context.Context, o *owned, tool string, args json.RawMessage) (*tools.Result, error) {
+func (n *Node) serveLocked(ctx context.Context, o *owned, r callRequest) (*callReply, error) {
+	switch r.Op {
+	case "":
+	case opPending:
+		if err := n.checkLease(o); err != nil {
+			return nil, err
+		}
+		p, err := o.ws.Runtime().Pending(ctx)
+		if err != nil {
+			return nil, errorf("pending", o.name, vfs.Code(err), err, "listing the waiting calls")
+		}
+		return &callReply{Pending: p}, nil
+	case opRespond:
+		// An answer commits (and resumes the run): admitted like a
+		// mutating call, so that a stale owner does not take it.
+		if err := n.appendCall(ctx, o, opRespond, r.Answer); err != nil {
+			return nil, err
+		}
+		if err := o.ws.Runtime().Respond(ctx, r.Run, r.CallID, r.Answer); err != nil {
+			return nil, errorf("respond", o.name, vfs.Code(err), err, "answering call %s", r.CallID)
+		}
+		return &callReply{}, nil
+	default:
+		return nil, errorf("call", o.name, vfs.EINVAL, nil, "unknown operation %q", r.Op)
+	}
+	tool, args := r.Tool, r.Args
 	if t := o.set.Tool(tool); t != nil && !t.Annotations.ReadOnly {
 		if err := n.appendCall(ctx, o, tool, args); err != nil {
 			return nil, err
@@ -566,7 +684,11 @@ func (n *Node) serveLocked(ctx context.Context, o *owned, tool string, args json
 	} else if err := n.checkLease(o); err != nil {
 		return nil, err
 	}
-	return o.set.Call(ctx, tool, args)
+	res, err := o.set.Call(ctx, tool, args)
+	if err != nil {
+		return nil, err
+	}
+	return &callReply{Result: res}, nil
 }
 
 // checkLease fails when the lease's local deadline has passed (the owner

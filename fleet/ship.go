@@ -127,7 +127,15 @@ func (n *Node) ship(o *owned, c nook.Commit) error {
 					"node %s could not append a commit of workspace %s to the log (not acknowledged): %v", n.opts.Name, o.name, err)
 			}
 			o.lost = lerr
-			go n.lose(o, lerr)
+			// A commit while the workspace opens (before acquire has
+			// registered it) fails the acquisition instead: acquire
+			// checks o.lost once it has registered o.
+			n.mu.Lock()
+			_, registered := n.open[o]
+			n.mu.Unlock()
+			if registered {
+				go n.lose(o, lerr)
+			}
 			return lerr
 		}
 		o.lastSeq = ack.Sequence

@@ -39,6 +39,8 @@ type NodeStatus struct {
 	// its last one (zero when not live).
 	Live      bool
 	Heartbeat time.Duration
+	// Draining: it gives its workspaces up and takes none (Drain).
+	Draining bool
 	// Workspaces are those whose lease it holds, by name.
 	Workspaces []WorkspaceStatus
 }
@@ -162,6 +164,10 @@ func (v *view) status(ctx context.Context) (*Status, error) {
 	for name, e := range beats {
 		ns := node(name)
 		ns.Live, ns.Heartbeat = true, max(0, now.Sub(e.Created()))
+		var hb heartbeat
+		if json.Unmarshal(e.Value(), &hb) == nil {
+			ns.Draining = hb.Draining
+		}
 	}
 	wsOf := func(name string) WorkspaceStatus {
 		w := WorkspaceStatus{Name: name, LogEntries: info.State.Subjects[logPrefix+name]}

@@ -15,7 +15,7 @@ import (
 // The operators' fleet command: nook fleet.
 
 var cmdFleet = &command{
-	name: "fleet", group: "Model tools", synopsis: "status --nats-url URL [--json]",
+	name: "fleet", group: "Model tools", synopsis: "status|drain NODE|move WORKSPACE NODE --nats-url URL [--run-wait D] [--json]",
 	summary: "inspect a fleet of nook nodes",
 	help: `Looks at a fleet of "nook node" processes through its NATS cluster, as an
 observer: it joins nothing and owns nothing. --nats-url is the client URL of
@@ -31,7 +31,17 @@ $NOOK_NATS_URL). Subcommands:
                       snapshot, whether runs are in flight), and the
                       workspaces with runs in flight that nobody owns yet
                       (their owner died; a survivor takes them over within
-                      the lease TTL)
+                      the lease TTL); a draining node shows "draining"
+                      as LIVE
+  drain NODE          NODE gives its workspaces up and takes none from
+                      then on: each is handed over to the first live node
+                      of its rendezvous ranking. Calls wait meanwhile, and
+                      none acknowledged is lost; runs in progress get
+                      --run-wait (default 30s) to finish, and those still in
+                      flight then are resumed by the new owner by their
+                      policy (replay, restart or fail). Prints what moved
+  move WORKSPACE NODE the same handover for one workspace, to NODE (a
+                      workspace nobody owns is placed there)
 
 Flags come after the subcommand: "nook fleet status --json".`,
 	run: runFleet,
@@ -39,7 +49,7 @@ Flags come after the subcommand: "nook fleet status --json".`,
 
 func runFleet(a *app, fl *flag.FlagSet, args []string) error {
 	if len(args) == 0 {
-		return a.usagef("fleet: missing subcommand (status)")
+		return a.usagef("fleet: missing subcommand (status, drain, move)")
 	}
 	sub, args := subcommand(args)
 	switch sub {
@@ -47,8 +57,105 @@ func runFleet(a *app, fl *flag.FlagSet, args []string) error {
 		return a.parse(fl, args, 0, 0) // "nook fleet -h" and stray flags
 	case "status":
 		return fleetStatus(a, fl, args)
+	case "drain":
+		return fleetDrain(a, fl, args)
+	case "move":
+		return fleetMove(a, fl, args)
 	}
-	return a.usagef("fleet: unknown subcommand %q (want status)", sub)
+	return a.usagef("fleet: unknown subcommand %q (want status, drain or move)", sub)
+}
+
+// fleetHandoverTimeout bounds nook fleet drain and move beyond their run
+// wait (the restores of the workspaces on their new owners).
+const fleetHandoverTimeout = 2 * time.Minute
+
+// fleetFlags adds the flags of drain and move and parses them.
+func fleetFlags(a *app, fl *flag.FlagSet, args []string, sub string, nargs int) (url string, runWait time.Duration, err error) {
+	u := fl.String("nats-url", os.Getenv("NOOK_NATS_URL"), "the fleet's NATS client `URL` (any member's)")
+	rw := fl.Duration("run-wait", fleet.DefaultRunWait, "let runs in progress finish for up to `D` before handing them over")
+	if err := a.parse(fl, args, nargs, nargs); err != nil {
+		return "", 0, err
+	}
+	if *u == "" {
+		return "", 0, a.usagef("fleet %s: --nats-url is required (or $NOOK_NATS_URL)", sub)
+	}
+	if *rw <= 0 || *rw > fleet.MaxRunWait {
+		return "", 0, a.usagef("fleet %s: --run-wait %v: want more than 0 and at most %v", sub, *rw, fleet.MaxRunWait)
+	}
+	return *u, *rw, nil
+}
+
+// The JSON of a handover (nook fleet move, and each of nook fleet drain).
+type fleetHandoverJSON struct {
+	Workspace string `json:"workspace"`
+	From      string `json:"from"` // "" when nobody owned it
+	To        string `json:"to"`
+	Epoch     uint64 `json:"epoch"`
+	Runs      int    `json:"runs"` // runs in flight handed over
+}
+
+type fleetDrainJSON struct {
+	Node  string              `json:"node"`
+	Moved []fleetHandoverJSON `json:"moved"`
+}
+
+func handoverJSON(h fleet.Handover) fleetHandoverJSON {
+	return fleetHandoverJSON{Workspace: h.Workspace, From: h.From, To: h.To, Epoch: h.Epoch, Runs: h.Runs}
+}
+
+func fleetDrain(a *app, fl *flag.FlagSet, args []string) error {
+	url, runWait, err := fleetFlags(a, fl, args, "drain", 1)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(a.ctx, runWait+fleetHandoverTimeout)
+	defer cancel()
+	rep, err := fleet.DrainVia(ctx, url, fl.Arg(0), runWait)
+	if err != nil {
+		return err
+	}
+	out := fleetDrainJSON{Node: rep.Node, Moved: []fleetHandoverJSON{}}
+	for _, h := range rep.Moved {
+		out.Moved = append(out.Moved, handoverJSON(h))
+	}
+	return a.emit(out, func() error {
+		if len(rep.Moved) > 0 {
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "WORKSPACE\tFROM\tTO\tEPOCH\tRUNS HANDED OVER")
+			for _, h := range rep.Moved {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", h.Workspace, h.From, h.To, h.Epoch, h.Runs)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+		}
+		a.printf("drained %s: %s moved; it takes no workspace until it restarts\n", rep.Node, plural(len(rep.Moved), "workspace"))
+		return nil
+	})
+}
+
+func fleetMove(a *app, fl *flag.FlagSet, args []string) error {
+	url, runWait, err := fleetFlags(a, fl, args, "move", 2)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(a.ctx, runWait+fleetHandoverTimeout)
+	defer cancel()
+	h, err := fleet.MoveVia(ctx, url, fl.Arg(0), fl.Arg(1), runWait)
+	if err != nil {
+		return err
+	}
+	return a.emit(handoverJSON(h), func() error {
+		switch h.From {
+		case h.To:
+			a.printf("%s is on %s already (epoch %d)\n", h.Workspace, h.To, h.Epoch)
+		case "":
+			a.printf("placed %s on %s (epoch %d): nobody owned it\n", h.Workspace, h.To, h.Epoch)
+		default:
+			a.printf("moved %s from %s to %s (epoch %d, %s handed over)\n", h.Workspace, h.From, h.To, h.Epoch, plural(h.Runs, "run"))
+		}
+		return nil
+	})
 }
 
 // fleetStatusTimeout bounds the reads of nook fleet status.
@@ -94,7 +201,11 @@ func fleetStatus(a *app, fl *flag.FlagSet, args []string) error {
 			case n.LogLag != nil:
 				lag = fmt.Sprint(*n.LogLag)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", n.Name, yesNo(n.Live), beat, lag, len(n.Workspaces))
+			live := yesNo(n.Live)
+			if n.Draining {
+				live = "draining"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", n.Name, live, beat, lag, len(n.Workspaces))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -153,6 +264,7 @@ type fleetStatusJSON struct {
 type fleetNodeJSON struct {
 	Name        string               `json:"name"`
 	Live        bool                 `json:"live"`
+	Draining    bool                 `json:"draining"`    // it gives its workspaces up and takes none
 	HeartbeatMs *int64               `json:"heartbeatMs"` // since the last heartbeat; null when not live
 	LogLeader   bool                 `json:"logLeader"`
 	LogLag      *uint64              `json:"logLag"` // null for the leader and for a node whose server holds no replica
@@ -194,7 +306,7 @@ func fleetStatusJSONOf(st *fleet.Status) fleetStatusJSON {
 		out.Replicas = append(out.Replicas, fleetReplicaJSON{Server: r.Server, Current: r.Current, Offline: r.Offline, Lag: r.Lag, ActiveMs: r.Active.Milliseconds()})
 	}
 	for _, n := range st.Nodes {
-		j := fleetNodeJSON{Name: n.Name, Live: n.Live, LogLeader: n.Name == st.LogLeader, Workspaces: []fleetWorkspaceJSON{}}
+		j := fleetNodeJSON{Name: n.Name, Live: n.Live, Draining: n.Draining, LogLeader: n.Name == st.LogLeader, Workspaces: []fleetWorkspaceJSON{}}
 		if n.Live {
 			j.HeartbeatMs = ms(n.Heartbeat)
 		}
@@ -210,4 +322,12 @@ func fleetStatusJSONOf(st *fleet.Status) fleetStatusJSON {
 		out.Unowned = append(out.Unowned, ws(w))
 	}
 	return out
+}
+
+// plural renders a count of things: "1 run", "2 runs".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -148,8 +148,81 @@ func TestFleetStatus(t *testing.T) {
 	if r.code != 1 || !strings.HasPrefix(r.stderr, "nook: fleet: status: connecting to nats://127.0.0.1:1: ") {
 		t.Errorf("nothing at the URL: %+v", r)
 	}
-	r = w.run("fleet", "drain")
-	if r.code != 2 || !strings.HasPrefix(r.stderr, `nook: fleet: unknown subcommand "drain" (want status)`) {
+	r = w.run("fleet", "dance")
+	if r.code != 2 || !strings.HasPrefix(r.stderr, `nook: fleet: unknown subcommand "dance" (want status, drain or move)`) {
 		t.Errorf("unknown subcommand: %+v", r)
 	}
+	testFleetMoveDrain(t, w, url, owners["alpha"])
+}
+
+// nook fleet move and drain, through the binary: exact output, text and
+// JSON, and what the fleet looks like afterwards.
+func testFleetMoveDrain(t *testing.T, w *ws, url, from string) {
+	to := "n1"
+	if from == "n1" {
+		to = "n2"
+	}
+	equal(t, "move --json", w.ok("fleet", "move", "alpha", to, "--nats-url", url, "--json"),
+		`{"workspace":"alpha","from":"`+from+`","to":"`+to+`","epoch":2,"runs":0}`+"\n")
+	equal(t, "move again", w.ok("fleet", "move", "alpha", to, "--nats-url", url),
+		"alpha is on "+to+" already (epoch 2)\n")
+	equal(t, "move back", w.ok("fleet", "move", "alpha", from, "--nats-url", url, "--run-wait", "1s"),
+		"moved alpha from "+to+" to "+from+" (epoch 3, 0 runs handed over)\n")
+	equal(t, "place", w.ok("fleet", "move", "gamma", "n3", "--nats-url", url),
+		"placed gamma on n3 (epoch 1): nobody owned it\n")
+	w.fail(1, "nook: fleet: move alpha: nx: not a live node that takes workspaces (those are: n1, n2, n3) (ENOENT)\n",
+		"fleet", "move", "alpha", "nx", "--nats-url", url)
+
+	// Drain n3: gamma, and beta if it is there, go to their next node.
+	st := fleetStatusOf(t, w, url)
+	var moved []string
+	for _, n := range st.Nodes {
+		if n.Name != "n3" {
+			continue
+		}
+		for _, ws := range n.Workspaces {
+			next := fleet.Rank(ws.Name, []string{"n1", "n2"})[0]
+			moved = append(moved, fmt.Sprintf(`{"workspace":"%s","from":"n3","to":"%s","epoch":%d,"runs":0}`, ws.Name, next, ws.Epoch+1))
+		}
+	}
+	equal(t, "drain --json", w.ok("fleet", "drain", "n3", "--nats-url", url, "--json"),
+		`{"node":"n3","moved":[`+strings.Join(moved, ",")+`]}`+"\n")
+	equal(t, "drain again", w.ok("fleet", "drain", "n3", "--nats-url", url),
+		"drained n3: 0 workspaces moved; it takes no workspace until it restarts\n")
+	st = fleetStatusOf(t, w, url)
+	for _, n := range st.Nodes {
+		if n.Draining != (n.Name == "n3") || (n.Name == "n3" && len(n.Workspaces) != 0) {
+			t.Errorf("after the drain: %+v", n)
+		}
+	}
+	r := w.run("fleet", "status", "--nats-url", url)
+	if !regexp.MustCompile(`(?m)^n3 +draining +`).MatchString(r.stdout) {
+		t.Errorf("status after the drain does not show n3 draining:\n%s", r.stdout)
+	}
+	w.fail(1, "nook: fleet: move gamma: n3: not a live node that takes workspaces (those are: n1, n2) (ENOENT)\n",
+		"fleet", "move", "gamma", "n3", "--nats-url", url)
+	w.fail(1, "nook: fleet: drain: node nx does not answer (not running, or not a member of this fleet): nats: no responders available for request (ENOENT)\n",
+		"fleet", "drain", "nx", "--nats-url", url)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fleet", "move", "alpha", "--nats-url", url}, "nook: fleet: missing argument\nusage: nook fleet status|drain NODE|move WORKSPACE NODE"},
+		{[]string{"fleet", "drain", "n1"}, "nook: fleet drain: --nats-url is required (or $NOOK_NATS_URL)"},
+		{[]string{"fleet", "drain", "n1", "--nats-url", url, "--run-wait", "0s"}, "nook: fleet drain: --run-wait 0s: want more than 0 and at most 10m0s"},
+	} {
+		r := w.run(c.args...)
+		if r.code != 2 || !strings.HasPrefix(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
+
+func fleetStatusOf(t *testing.T, w *ws, url string) fleetStatusJSON {
+	t.Helper()
+	var st fleetStatusJSON
+	if err := json.Unmarshal([]byte(w.ok("fleet", "status", "--nats-url", url, "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

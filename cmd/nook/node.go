@@ -22,7 +22,7 @@ import (
 
 var cmdNode = &command{
 	name: "node", group: "Model tools",
-	synopsis: "--name N --data DIR [--nats-listen HOST:PORT --nats-routes HOST:PORT,... | --nats-url URL] [--nats-client HOST:PORT] [--http HOST:PORT] [--token-file FILE] [--lease-ttl D] [--metrics=false] [--console=false] [--log-format text|json] [--log-level LEVEL]",
+	synopsis: "--name N --data DIR [--nats-listen HOST:PORT --nats-routes HOST:PORT,... | --nats-url URL] [--nats-client HOST:PORT] [--http HOST:PORT] [--token-file FILE] [--lease-ttl D] [--on-interrupt fail|restart|replay] [--metrics=false] [--console=false] [--log-format text|json] [--log-level LEVEL]",
 	summary:  "run a fleet node: workspaces across machines on embedded NATS JetStream",
 	help: `Runs one node of a fleet until interrupted. The node embeds a NATS server
 with JetStream, clustered with its peers: --nats-listen is its route
@@ -45,7 +45,9 @@ the node listens on loopback addresses only. Runs run on the owner, in the
 process tier by default as under "nook serve" (--isolation). Every commit of a workspace is shipped to a replicated log before the
 call returns; when a node dies, another takes its workspaces over within
 about --lease-ttl (at once those with runs in flight, the others at their
-next call), restores them from the log and resumes their runs by policy.
+next call), restores them from the log and resumes their runs by policy
+(--on-interrupt, for runs of every backend: fail them, restart them, or
+replay them from their journal; default fail).
 "nook fleet status --nats-url URL" shows the fleet. What survives a failure:
 see fleet/RATIONALE.md.
 
@@ -70,6 +72,7 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 	httpAddr := fl.String("http", "127.0.0.1:8766", "serve MCP on `HOST:PORT`")
 	tokenFile := fl.String("token-file", "", "require the bearer token in `FILE` (default $NOOK_TOKEN)")
 	ttl := fl.Duration("lease-ttl", fleet.DefaultLeaseTTL, "lease and heartbeat lifetime `D`")
+	onInterrupt := fl.String("on-interrupt", "fail", "what happens to runs whose node dies: `fail`, restart or replay (on the new owner)")
 	metrics := fl.Bool("metrics", true, "serve Prometheus metrics at /metrics (behind the token, if any)")
 	withConsole := fl.Bool("console", true, "serve the web console of each workspace this node owns at /w/WORKSPACE/ (log in with the token)")
 	logFormat, logLevel := logFlags(fl, "info")
@@ -97,6 +100,17 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 	if token == "" && !loopbackHost(host) {
 		return a.usagef("node: refusing to listen on %q without a token: use a loopback address or set --token-file or $NOOK_TOKEN", *httpAddr)
 	}
+	policy := runtime.Policy(*onInterrupt)
+	switch policy {
+	case runtime.PolicyFail, runtime.PolicyRestart, runtime.PolicyReplay:
+	default:
+		return a.usagef("node: --on-interrupt %q: want fail, restart or replay", *onInterrupt)
+	}
+	bes := backends()
+	policies := map[string]runtime.Policy{}
+	for _, b := range bes {
+		policies[b.Info().ID] = policy
+	}
 	var routes []string
 	for _, r := range strings.Split(*natsRoutes, ",") {
 		if r = strings.TrimSpace(r); r != "" {
@@ -108,11 +122,11 @@ func runNode(a *app, fl *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer flush()
-	ro := runtime.Options{KeepJournal: true}
+	ro := runtime.Options{KeepJournal: true, OnInterrupt: policies}
 	if a.tel != nil {
 		ro.Observer = a.tel
 	}
-	wsOpts := []nook.Option{nook.WithRuntime(ro), nook.WithBackends(backends()...)}
+	wsOpts := []nook.Option{nook.WithRuntime(ro), nook.WithBackends(bes...)}
 	if iso := a.isolator(); iso != nil {
 		wsOpts = append(wsOpts, nook.WithIsolation(iso))
 	}

@@ -30,6 +30,8 @@ func TestNodeUsage(t *testing.T) {
 		{[]string{"node", "--data", t.TempDir()}, "nook: node: --name and --data are required"},
 		{[]string{"node", "--name", "n1", "--data", t.TempDir(), "--nats-url", "nats://127.0.0.1:4222", "--nats-listen", "127.0.0.1:0"},
 			"nook: node: --nats-url joins a cluster: not with --nats-listen or --nats-routes"},
+		{[]string{"node", "--name", "n1", "--data", t.TempDir(), "--on-interrupt", "retry"},
+			`nook: node: --on-interrupt "retry": want fail, restart or replay`},
 		{[]string{"node", "--name", "n1", "--data", t.TempDir(), "--http", "0.0.0.0:0"},
 			`nook: node: refusing to listen on "0.0.0.0:0" without a token: use a loopback address or set --token-file or $NOOK_TOKEN`},
 	} {
