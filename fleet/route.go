@@ -214,15 +214,25 @@ func (n *Node) servedHere(ws string) *owned {
 
 // place makes some node own ws when its lease is absent: the live nodes
 // are tried in rendezvous order (highest score first).
+//
+// The reads of the lease and of the live nodes are bounded by a lease TTL
+// each (at least 2s): while a bucket's replicas elect a new leader (its
+// leader's node just died) a read can hang; the caller's loop then asks
+// again instead of spending its whole deadline on one read.
 func (n *Node) place(ctx context.Context, ws string) error {
-	if l, ok, err := n.Owner(ctx, ws); err != nil {
+	rctx, cancel := context.WithTimeout(ctx, max(n.opts.LeaseTTL, 2*time.Second))
+	l, ok, err := n.Owner(rctx, ws)
+	cancel()
+	if err != nil {
 		return err
 	} else if ok {
 		// Owned but not answering: the owner is starting to serve, or
 		// it died and its lease has yet to expire. Wait.
 		return errorf("call", ws, vfs.EIO, errNotOwner, "owner %s (epoch %d) does not answer", l.Node, l.Epoch)
 	}
-	live, err := n.placeable(ctx)
+	rctx, cancel = context.WithTimeout(ctx, max(n.opts.LeaseTTL, 2*time.Second))
+	live, err := n.placeable(rctx)
+	cancel()
 	if err != nil {
 		return err
 	}
