@@ -1247,6 +1247,7 @@ module.exports = {
   isArray: Array.isArray,
   stripVTControlCharacters,
   parseArgs,
+  parseEnv: (content) => require('nook:dotenv.js').parseEnv(content),
   getSystemErrorName,
   styleText: (f, text) => String(text),
   toUSVString: (s) => String(s).toWellFormed ? String(s).toWellFormed() : String(s),

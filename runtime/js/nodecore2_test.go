@@ -2,6 +2,8 @@ package js_test
 
 import (
 	"testing"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 // TestURLSearchParamsBrand: URLSearchParams' methods and its live
@@ -431,4 +433,44 @@ export default () => [
 		`TypeError|ERR_INVALID_ARG_TYPE|The \"path\" argument must be of type string. Received type number (42)`,
 		`288225 true`,
 	)
+}
+
+// TestParseEnv: util.parseEnv reads .env text as Node does: comments,
+// quotes (only "" expands \n), an unclosed quote, "export ", inline
+// comments, a repeated key's last value, keys in byte order, an object
+// with no prototype.
+func TestParseEnv(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+const show = (f) => { try { return JSON.stringify(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  show(() => util.parseEnv("# c\nB=2 # note\r\nA = ' q ' \nexport  C=\"x\\ny\"\nD=\"open\nE=\nA=last\n  \n=v\n=\n")),
+  show(() => Object.getPrototypeOf(util.parseEnv("A=1"))),
+  show(() => Object.keys(util.parseEnv("b=1\na=2\n\u00e9=3\nB=4"))),
+  show(() => util.parseEnv("M='a\nb'\nN=\x60c\x60d\nnoequals\nO=o")),
+  show(() => util.parseEnv(null)),
+];`,
+		`{\"\":\"\",\"A\":\"last\",\"B\":\"2\",\"C\":\"x\\ny\",\"D\":\"\\\"open\",\"E\":\"\"}`,
+		`null`,
+		`[\"B\",\"a\",\"b\",\"é\"]`,
+		`{\"M\":\"a\\nb\",\"N\":\"c\",\"O\":\"o\"}`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"content\" argument must be of type string. Received null`,
+	)
+}
+
+// TestLoadEnvFile: process.loadEnvFile reads ./.env or the named file
+// into process.env without overriding what is set; a missing file is
+// fs's ENOENT from open.
+func TestLoadEnvFile(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.write("/workspace/.env", "NOOK_A=from file\nNOOK_B=b\n")
+	e.write("/workspace/other.env", "NOOK_C='c c'\n")
+	r := e.runFS(errOf+`
+export default function () {
+  process.env.NOOK_A = "set";
+  process.loadEnvFile();
+  process.loadEnvFile("other.env");
+  return [process.env.NOOK_A, process.env.NOOK_B, process.env.NOOK_C, errOf(() => process.loadEnvFile("missing.env"))];
+}`, runtime.ReadWrite)
+	wantJSON(t, r, `["set","b","c c",["ENOENT","ENOENT: no such file or directory, open 'missing.env'","open","missing.env",null,-2]]`)
 }
