@@ -27,6 +27,124 @@ const fail = (actual, expected, message, operator, dflt) => {
 };
 const show = (v) => util.inspect(v);
 
+// callSource returns the source text of the assert call a failing
+// assert(value) or assert.ok(value) came from, as Node's message quotes
+// it ("The expression evaluated to a falsy value:\n\n  assert.ok(x)\n"),
+// or undefined when the call's file cannot be read. Like Node it reads
+// one line: the call's first frame outside node:assert names the file,
+// line and column (goja's column is the call's '('), the callee's member
+// chain is taken back from there, and the arguments up to the matching
+// ')' (outside strings and comments) or the end of the line. The work is
+// one read of the file (the workspace's own limits bound it) and two
+// scans of the line.
+function callSource() {
+  const frames = String(new Error().stack).split('\n');
+  const frame = frames.find((l, i) => i > 0 && !l.includes('nook:assert.js'));
+  const m = frame && /(?:\(|at )((?:vfs|entry):\/[^()]*?):(\d+):(\d+)(?:\(\d+\))?\)?$/.exec(frame);
+  if (!m) return undefined;
+  let text;
+  try {
+    text = require('node:fs').readFileSync(m[1].slice(m[1].indexOf(':') + 1), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let start = 0;
+  for (let n = Number(m[2]); n > 1; n--) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) return undefined;
+    start = nl + 1;
+  }
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  const line = text.slice(start, end).replace(/\r$/, '');
+  const open = callParen(line, Number(m[3]) - 1);
+  if (open < 0) return undefined;
+  return escapeControls(line.slice(calleeStart(line, open), argsEnd(line, open)));
+}
+
+// A name character: anything but blanks and ASCII punctuation other than
+// $ and _ (non-ASCII letters count as names).
+const nameChar = /[^\s!-#%-\/:-@[-^`{-~]/;
+
+// callParen finds the '(' of the call near column hint. The column comes
+// through the bundle's source map, which places it on the nearest mapped
+// token: a few characters before or after the '(' (an argument, the
+// callee). So it is the nearest '(' that opens a call (one after a name
+// or a ']', not a grouping one), looking back first on a tie; -1 if none.
+function callParen(line, hint) {
+  const opensCall = (i) => {
+    if (line[i] !== '(') return false;
+    let j = i;
+    while (j > 0 && (line[j - 1] === ' ' || line[j - 1] === '\t')) j--;
+    return j > 0 && (nameChar.test(line[j - 1]) || line[j - 1] === ']');
+  };
+  let back = Math.min(hint, line.length - 1);
+  while (back >= 0 && !opensCall(back)) back--;
+  let fwd = Math.max(hint + 1, 0);
+  while (fwd < line.length && !opensCall(fwd)) fwd++;
+  if (fwd >= line.length) return back;
+  if (back < 0 || fwd - hint < hint - back) return fwd;
+  return back;
+}
+
+// calleeStart is where the callee before line[open] ('(') starts: its
+// chain of names, '.', '?.' and [...] members.
+function calleeStart(line, open) {
+  const name = nameChar;
+  let i = open;
+  while (i > 0 && (line[i - 1] === ' ' || line[i - 1] === '\t')) i--;
+  for (;;) {
+    const top = i;
+    while (i > 0 && name.test(line[i - 1])) i--;
+    if (i > 0 && line[i - 1] === '.') {
+      i--;
+      if (i > 0 && line[i - 1] === '?') i--;
+      continue;
+    }
+    if (i > 0 && line[i - 1] === ']' && i === top) {
+      let depth = 0;
+      let j = i - 1;
+      for (; j >= 0; j--) {
+        if (line[j] === ']') depth++;
+        else if (line[j] === '[' && --depth === 0) break;
+      }
+      if (j < 0) return i;
+      i = j;
+      continue;
+    }
+    return i;
+  }
+}
+
+// argsEnd is the index just past the ')' that closes line[open], or the
+// line's length.
+function argsEnd(line, open) {
+  let depth = 0;
+  for (let i = open; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < line.length && line[i] !== c; i++) if (line[i] === '\\') i++;
+    } else if (c === '/' && line[i + 1] === '/') {
+      return line.length;
+    } else if (c === '/' && line[i + 1] === '*') {
+      const close = line.indexOf('*/', i + 2);
+      if (close < 0) return line.length;
+      i = close + 1;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')' && --depth === 0) {
+      return i + 1;
+    }
+  }
+  return line.length;
+}
+
+// escapeControls writes the control characters other than \n and \t as
+// escapes, as Node's message does.
+function escapeControls(s) {
+  return s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, (c) => (c === '\b' ? '\\b' : c === '\f' ? '\\f' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')));
+}
+
 function make(strict) {
   const eq = (a, b) => (strict ? Object.is(a, b) : a == b || (a !== a && b !== b));
   const deep = (a, b) => util._deepEqual(a, b, strict);
@@ -34,7 +152,13 @@ function make(strict) {
     // arguments is read here, not in the arrow: goja panics on an arrow
     // that reads its enclosing function's arguments.
     const none = arguments.length === 0;
-    if (!value) fail(value, true, message, '==', () => (none ? 'No value argument passed to `assert.ok()`' : 'The expression evaluated to a falsy value:\n\n  assert(' + show(value) + ')\n'));
+    if (!value) {
+      fail(value, true, message == null ? undefined : message, '==', () => {
+        if (none) return 'No value argument passed to `assert.ok()`';
+        const src = callSource();
+        return src ? `The expression evaluated to a falsy value:\n\n  ${src}\n` : `${show(value)} == true`;
+      });
+    }
   }
   assert.ok = assert;
   assert.equal = (a, b, m) => { if (!eq(a, b)) fail(a, b, m, strict ? 'strictEqual' : '==', () => `Expected values to be ${strict ? 'strictly ' : 'loosely '}equal:\n\n${show(a)} !== ${show(b)}\n`); };

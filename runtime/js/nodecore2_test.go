@@ -474,3 +474,54 @@ export default function () {
 }`, runtime.ReadWrite)
 	wantJSON(t, r, `["set","b","c c",["ENOENT","ENOENT: no such file or directory, open 'missing.env'","open","missing.env",null,-2]]`)
 }
+
+// TestAssertCallSource: a failing assert(value) or assert.ok(value)
+// without a message quotes its call from the file, as Node does: the
+// callee's member chain and the arguments up to the matching ')', on a
+// line with other statements, strings, comments and non-ASCII names;
+// with no file to read it is Node's "value == true".
+func TestAssertCallSource(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.write("/workspace/a.js", `'use strict'; const ässört = require('assert'); ässört(true); ässört.ok(''); ässört(null);`)
+	e.write("/workspace/b.js", `const assert = require('assert');
+const msg = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
+module.exports = [
+  msg(() => assert(0)),
+  msg(() => { assert.ok(null, undefined); }),
+  msg(() => assert((() => { return 0 })())),
+  msg(() => assert['ok'](/* ) */ '' && ")(")),
+  msg(() => assert.strict.ok(0 === 1)),
+  msg(() => assert(0, 'mine')),
+  msg(() => assert()),
+];`)
+	r := e.runFS(`
+const msg = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
+export default function () {
+  return [msg(() => require("./a.js")), ...require("./b.js"), msg(() => new Function("require", "require('assert')(false)")(require))];
+}`, runtime.ReadWrite)
+	const f = `The expression evaluated to a falsy value:\n\n  `
+	wantJSON(t, r, `["`+f+`ässört.ok('')\n","`+f+`assert(0)\n","`+f+`assert.ok(null, undefined)\n",`+
+		`"`+f+`assert((() => { return 0 })())\n","`+f+`assert['ok'](/* ) */ '' && \")(\")\n","`+f+`assert.strict.ok(0 === 1)\n",`+
+		`"mine","No value argument passed to `+"`assert.ok()`"+`","false == true"]`)
+}
+
+// TestInspectPrototypeProperties: with showHidden, inspect shows a class
+// instance's prototype getters, setters and values after its own
+// properties (getters called on the instance with getters: true), as
+// Node does; without it, only its own.
+func TestInspectPrototypeProperties(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+class A { constructor() { this.a = 1 } get g() { return this.a } set s(v) {} }
+A.prototype.v = 5;
+class B extends A { get h() { return [1] } }
+export default () => [
+  util.inspect(new B(), { showHidden: true, getters: true }),
+  util.inspect(new B(), { showHidden: true }),
+  util.inspect(new B()),
+];`,
+		`B {\n  a: 1,\n  [h]: [Getter] [ 1, [length]: 1 ],\n  [g]: [Getter: 1],\n  [s]: [Setter],\n  v: 5\n}`,
+		`B { a: 1, [h]: [Getter], [g]: [Getter], [s]: [Setter], v: 5 }`,
+		`B { a: 1 }`,
+	)
+}
