@@ -12,6 +12,8 @@ class AssertionError extends Error {
     this.expected = opts.expected;
     this.operator = opts.operator;
     this.generatedMessage = !opts.userMessage;
+    // The diff style of the Assert that threw it ('simple' or 'full').
+    this.diff = opts.diff === undefined ? 'simple' : opts.diff;
     // As in Node (which captures the stack from the assert function), the
     // stack shows the program's frames, not node:assert's own.
     const st = this.stack;
@@ -21,9 +23,9 @@ class AssertionError extends Error {
   }
 }
 
-const fail = (actual, expected, message, operator, dflt) => {
+const failWith = (actual, expected, message, operator, dflt, diff) => {
   if (message instanceof Error) throw message;
-  throw new AssertionError({ message: message !== undefined ? message : dflt(), actual, expected, operator, userMessage: message !== undefined });
+  throw new AssertionError({ message: message !== undefined ? message : dflt(), actual, expected, operator, userMessage: message !== undefined, diff });
 };
 const show = (v) => util.inspect(v);
 
@@ -145,7 +147,11 @@ function escapeControls(s) {
   return s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, (c) => (c === '\b' ? '\\b' : c === '\f' ? '\\f' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')));
 }
 
-function make(strict) {
+// make returns the assert function, its methods on it, with strict or
+// loose equal/deepEqual; the errors they throw carry diff.
+function make(strict, diff = 'simple') {
+  const fail = (actual, expected, message, operator, dflt) => failWith(actual, expected, message, operator, dflt, diff);
+  const newError = (opts) => new AssertionError({ ...opts, diff });
   const eq = (a, b) => (strict ? Object.is(a, b) : a == b || (a !== a && b !== b));
   const deep = (a, b) => util._deepEqual(a, b, strict);
   function assert(value, message) {
@@ -174,7 +180,7 @@ function make(strict) {
     else if (arguments.length === 1) m = actual;
     else if (m === undefined) m = `${show(actual)} ${operator || '!='} ${show(expected)}`;
     if (m instanceof Error) throw m;
-    throw new AssertionError({ message: m, actual, expected, operator: operator || 'fail', userMessage: arguments.length < 3 });
+    throw newError({ message: m, actual, expected, operator: operator || 'fail', userMessage: arguments.length < 3 });
   };
   // check validates a caught error against what throws/rejects expected,
   // as Node does: a RegExp tests String(err), a class tests instanceof, a
@@ -247,7 +253,7 @@ function make(strict) {
     try { fn(); } catch (e) { caught = true; err = e; }
     if (!caught) {
       if (message instanceof Error) throw message;
-      throw new AssertionError({ message: missing(expected, message, 'exception'), actual: undefined, expected, operator: 'throws', userMessage: false });
+      throw newError({ message: missing(expected, message, 'exception'), actual: undefined, expected, operator: 'throws', userMessage: false });
     }
     check(err, expected, message, 'throws');
   };
@@ -279,7 +285,7 @@ function make(strict) {
     let err;
     const pending = awaited(p, 'promiseFn'); // bad arguments reject as they are
     try { await pending; } catch (e) { caught = true; err = e; }
-    if (!caught) throw new AssertionError({ message: missing(expected, message, 'rejection'), actual: undefined, expected, operator: 'rejects', userMessage: false });
+    if (!caught) throw newError({ message: missing(expected, message, 'rejection'), actual: undefined, expected, operator: 'rejects', userMessage: false });
     check(err, expected, message, 'rejects');
   };
   assert.doesNotReject = async function doesNotReject(p, expected, message) {
@@ -295,7 +301,7 @@ function make(strict) {
     if (v === null || v === undefined) return;
     let m = 'ifError got unwanted exception: ';
     m += v && typeof v.message === 'string' ? (v.message === '' && v.constructor ? v.constructor.name : v.message) : show(v);
-    const e = new AssertionError({ message: m, actual: v, expected: null, operator: 'ifError', userMessage: false });
+    const e = newError({ message: m, actual: v, expected: null, operator: 'ifError', userMessage: false });
     if (v instanceof Error && typeof v.stack === 'string') e.origStack = v.stack;
     throw e;
   };
@@ -306,4 +312,46 @@ function make(strict) {
 const assert = make(false);
 assert.strict = make(true);
 assert.strict.strict = assert.strict;
+
+// Assert is Node's class of assertion sets: new Assert({ strict, diff })
+// has the module's methods on its prototype, equal and the other loose
+// ones the strict ones unless strict is false, and its errors carry its
+// diff. A method called without its instance (destructured) is the
+// loose one with diff 'simple', as in Node; the strict aliases are the
+// instance's own properties, so they keep their strictness.
+const kImpl = Symbol('nook.assert.impl');
+const methods = ['ok', 'equal', 'notEqual', 'strictEqual', 'notStrictEqual', 'deepEqual', 'notDeepEqual',
+  'deepStrictEqual', 'notDeepStrictEqual', 'fail', 'throws', 'doesNotThrow', 'rejects', 'doesNotReject',
+  'match', 'doesNotMatch', 'ifError'];
+function Assert(options) {
+  const errors = require('nook:errors.js');
+  if (!new.target) throw errors.makeError('ERR_CONSTRUCT_CALL_REQUIRED', 'Assert');
+  if (options === undefined) options = {};
+  errors.validateObject(options, 'options');
+  const { diff = 'simple', strict = true, skipPrototype = false } = options;
+  errors.validateOneOf(diff, 'options.diff', ['simple', 'full']);
+  errors.validateBoolean(strict, 'options.strict');
+  errors.validateBoolean(skipPrototype, 'options.skipPrototype');
+  if (skipPrototype) {
+    const e = new TypeError("new Assert({ skipPrototype: true }) is not supported in this sandbox: its deep equality always compares prototypes");
+    e.code = 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM';
+    throw e;
+  }
+  Object.defineProperty(this, kImpl, { value: make(strict, diff) });
+  if (strict) {
+    this.equal = this.strictEqual;
+    this.notEqual = this.notStrictEqual;
+    this.deepEqual = this.deepStrictEqual;
+    this.notDeepEqual = this.notDeepStrictEqual;
+  }
+}
+for (const name of methods) {
+  const method = {
+    [name](...args) {
+      return (this instanceof Assert ? this[kImpl] : assert)[name](...args);
+    },
+  }[name];
+  Object.defineProperty(Assert.prototype, name, { value: method, writable: true, configurable: true });
+}
+assert.Assert = Assert;
 module.exports = assert;

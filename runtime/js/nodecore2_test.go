@@ -525,3 +525,40 @@ export default () => [
 		`B { a: 1 }`,
 	)
 }
+
+// TestAssertClass: new Assert({ strict, diff }) as Node has it: new is
+// required, options are checked, strict instances alias equal to
+// strictEqual, errors carry the instance's diff, and a destructured
+// method has diff 'simple' (equal stays strict: a strict instance's own
+// alias of strictEqual).
+func TestAssertClass(t *testing.T) {
+	lines(t, `
+import assert, { Assert } from "node:assert";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message + (e.diff ? "|" + e.diff : "") } };
+const full = new Assert({ diff: "full" });
+const loose = new Assert({ strict: false });
+const { equal, strictEqual } = full;
+export default () => [
+  show(() => Assert()),
+  show(() => new Assert({ diff: "x" })),
+  show(() => new Assert({ strict: 1 })),
+  show(() => full.equal === full.strictEqual && loose.equal !== loose.strictEqual),
+  show(() => full.equal(1, "1")),
+  show(() => loose.equal(1, "1")),
+  show(() => full.fail("boom")),
+  show(() => equal(1, "1")),
+  show(() => strictEqual(1, 2)),
+  show(() => assert.strictEqual(1, 2)),
+];`,
+		`TypeError|ERR_CONSTRUCT_CALL_REQUIRED|Class constructor Assert cannot be invoked without 'new'`,
+		`TypeError|ERR_INVALID_ARG_VALUE|The property 'options.diff' must be one of: 'simple', 'full'. Received 'x'`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"options.strict\" property must be of type boolean. Received type number (1)`,
+		`true`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== '1'\n|full`,
+		`undefined`,
+		`AssertionError|ERR_ASSERTION|boom|full`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== '1'\n|simple`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== 2\n|simple`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== 2\n|simple`,
+	)
+}
