@@ -562,3 +562,36 @@ export default () => [
 		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== 2\n|simple`,
 	)
 }
+
+// TestStreamArrayBufferViews: outside object mode, write, end and push
+// take any TypedArray or DataView as a Buffer over its bytes (Node 25);
+// object mode keeps the view; another value is Node's
+// ERR_INVALID_ARG_TYPE naming TypedArray and DataView.
+func TestStreamArrayBufferViews(t *testing.T) {
+	lines(t, `
+import { Writable, Readable } from "node:stream";
+const src = Buffer.from("ABCD");
+const got = [];
+const w = new Writable({ write(c, enc, cb) { got.push(c.constructor.name + ":" + enc + ":" + c.toString()); cb(); } });
+const finished = new Promise((res) => w.on("finish", res));
+w.write(new Int8Array(src.buffer, src.byteOffset, 2));
+w.write(new DataView(src.buffer, src.byteOffset + 2, 2));
+w.end(new Uint16Array([0x4241]));
+const ow = new Writable({ objectMode: true, write(c, enc, cb) { got.push("object:" + c.constructor.name); cb(); } });
+ow.write(new Float32Array(1));
+const r = new Readable({ read() {} });
+r.push(new Int16Array([0x4443]));
+let err;
+try { new Writable({ write(c, e, cb) { cb(); } }).write({}); } catch (e) { err = e.code + "|" + e.message; }
+export default async () => {
+  await finished;
+  return [...got, r.read().toString(), err];
+};`,
+		`Buffer:buffer:AB`,
+		`Buffer:buffer:CD`,
+		`Buffer:buffer:AB`,
+		`object:Float32Array`,
+		`CD`,
+		`ERR_INVALID_ARG_TYPE|The \"chunk\" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received an instance of Object`,
+	)
+}
