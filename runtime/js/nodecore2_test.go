@@ -595,3 +595,20 @@ export default async () => {
 		`ERR_INVALID_ARG_TYPE|The \"chunk\" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received an instance of Object`,
 	)
 }
+
+// TestDigestEncodings: digest() and an encoding Buffer does not know
+// ('buffer' among them) give the Buffer, as Node does; a known one, in
+// any case, the string.
+func TestDigestEncodings(t *testing.T) {
+	lines(t, `
+import crypto from "node:crypto";
+const h = (enc) => crypto.createHash("sha1").update("a").digest(enc);
+const show = (v) => Buffer.isBuffer(v) ? "Buffer " + v.toString("hex") : v;
+export default () => [show(h()), show(h("buffer")), show(h("xyz")), show(h("HEX")), show(crypto.createHmac("sha1", "k").update("a").digest("buffer"))];`,
+		`Buffer 86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`Buffer 86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`Buffer 86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`Buffer 40e7d441cadb17b07f050341aa23a6820ed81c8b`,
+	)
+}
