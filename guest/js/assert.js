@@ -12,6 +12,8 @@ class AssertionError extends Error {
     this.expected = opts.expected;
     this.operator = opts.operator;
     this.generatedMessage = !opts.userMessage;
+    // The diff style of the Assert that threw it ('simple' or 'full').
+    this.diff = opts.diff === undefined ? 'simple' : opts.diff;
     // As in Node (which captures the stack from the assert function), the
     // stack shows the program's frames, not node:assert's own.
     const st = this.stack;
@@ -21,20 +23,148 @@ class AssertionError extends Error {
   }
 }
 
-const fail = (actual, expected, message, operator, dflt) => {
+const failWith = (actual, expected, message, operator, dflt, diff) => {
   if (message instanceof Error) throw message;
-  throw new AssertionError({ message: message !== undefined ? message : dflt(), actual, expected, operator, userMessage: message !== undefined });
+  throw new AssertionError({ message: message !== undefined ? message : dflt(), actual, expected, operator, userMessage: message !== undefined, diff });
 };
 const show = (v) => util.inspect(v);
 
-function make(strict) {
+// callSource returns the source text of the assert call a failing
+// assert(value) or assert.ok(value) came from, as Node's message quotes
+// it ("The expression evaluated to a falsy value:\n\n  assert.ok(x)\n"),
+// or undefined when the call's file cannot be read. Like Node it reads
+// one line: the call's first frame outside node:assert names the file,
+// line and column (goja's column is the call's '('), the callee's member
+// chain is taken back from there, and the arguments up to the matching
+// ')' (outside strings and comments) or the end of the line. The work is
+// one read of the file (the workspace's own limits bound it) and two
+// scans of the line.
+function callSource() {
+  const frames = String(new Error().stack).split('\n');
+  const frame = frames.find((l, i) => i > 0 && !l.includes('nook:assert.js'));
+  const m = frame && /(?:\(|at )((?:vfs|entry):\/[^()]*?):(\d+):(\d+)(?:\(\d+\))?\)?$/.exec(frame);
+  if (!m) return undefined;
+  let text;
+  try {
+    text = require('node:fs').readFileSync(m[1].slice(m[1].indexOf(':') + 1), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let start = 0;
+  for (let n = Number(m[2]); n > 1; n--) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) return undefined;
+    start = nl + 1;
+  }
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  const line = text.slice(start, end).replace(/\r$/, '');
+  const open = callParen(line, Number(m[3]) - 1);
+  if (open < 0) return undefined;
+  return escapeControls(line.slice(calleeStart(line, open), argsEnd(line, open)));
+}
+
+// A name character: anything but blanks and ASCII punctuation other than
+// $ and _ (non-ASCII letters count as names).
+const nameChar = /[^\s!-#%-\/:-@[-^`{-~]/;
+
+// callParen finds the '(' of the call near column hint. The column comes
+// through the bundle's source map, which places it on the nearest mapped
+// token: a few characters before or after the '(' (an argument, the
+// callee). So it is the nearest '(' that opens a call (one after a name
+// or a ']', not a grouping one), looking back first on a tie; -1 if none.
+function callParen(line, hint) {
+  const opensCall = (i) => {
+    if (line[i] !== '(') return false;
+    let j = i;
+    while (j > 0 && (line[j - 1] === ' ' || line[j - 1] === '\t')) j--;
+    return j > 0 && (nameChar.test(line[j - 1]) || line[j - 1] === ']');
+  };
+  let back = Math.min(hint, line.length - 1);
+  while (back >= 0 && !opensCall(back)) back--;
+  let fwd = Math.max(hint + 1, 0);
+  while (fwd < line.length && !opensCall(fwd)) fwd++;
+  if (fwd >= line.length) return back;
+  if (back < 0 || fwd - hint < hint - back) return fwd;
+  return back;
+}
+
+// calleeStart is where the callee before line[open] ('(') starts: its
+// chain of names, '.', '?.' and [...] members.
+function calleeStart(line, open) {
+  const name = nameChar;
+  let i = open;
+  while (i > 0 && (line[i - 1] === ' ' || line[i - 1] === '\t')) i--;
+  for (;;) {
+    const top = i;
+    while (i > 0 && name.test(line[i - 1])) i--;
+    if (i > 0 && line[i - 1] === '.') {
+      i--;
+      if (i > 0 && line[i - 1] === '?') i--;
+      continue;
+    }
+    if (i > 0 && line[i - 1] === ']' && i === top) {
+      let depth = 0;
+      let j = i - 1;
+      for (; j >= 0; j--) {
+        if (line[j] === ']') depth++;
+        else if (line[j] === '[' && --depth === 0) break;
+      }
+      if (j < 0) return i;
+      i = j;
+      continue;
+    }
+    return i;
+  }
+}
+
+// argsEnd is the index just past the ')' that closes line[open], or the
+// line's length.
+function argsEnd(line, open) {
+  let depth = 0;
+  for (let i = open; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < line.length && line[i] !== c; i++) if (line[i] === '\\') i++;
+    } else if (c === '/' && line[i + 1] === '/') {
+      return line.length;
+    } else if (c === '/' && line[i + 1] === '*') {
+      const close = line.indexOf('*/', i + 2);
+      if (close < 0) return line.length;
+      i = close + 1;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')' && --depth === 0) {
+      return i + 1;
+    }
+  }
+  return line.length;
+}
+
+// escapeControls writes the control characters other than \n and \t as
+// escapes, as Node's message does.
+function escapeControls(s) {
+  return s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, (c) => (c === '\b' ? '\\b' : c === '\f' ? '\\f' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')));
+}
+
+// make returns the assert function, its methods on it, with strict or
+// loose equal/deepEqual; the errors they throw carry diff.
+function make(strict, diff = 'simple') {
+  const fail = (actual, expected, message, operator, dflt) => failWith(actual, expected, message, operator, dflt, diff);
+  const newError = (opts) => new AssertionError({ ...opts, diff });
   const eq = (a, b) => (strict ? Object.is(a, b) : a == b || (a !== a && b !== b));
   const deep = (a, b) => util._deepEqual(a, b, strict);
   function assert(value, message) {
     // arguments is read here, not in the arrow: goja panics on an arrow
     // that reads its enclosing function's arguments.
     const none = arguments.length === 0;
-    if (!value) fail(value, true, message, '==', () => (none ? 'No value argument passed to `assert.ok()`' : 'The expression evaluated to a falsy value:\n\n  assert(' + show(value) + ')\n'));
+    if (!value) {
+      fail(value, true, message == null ? undefined : message, '==', () => {
+        if (none) return 'No value argument passed to `assert.ok()`';
+        const src = callSource();
+        return src ? `The expression evaluated to a falsy value:\n\n  ${src}\n` : `${show(value)} == true`;
+      });
+    }
   }
   assert.ok = assert;
   assert.equal = (a, b, m) => { if (!eq(a, b)) fail(a, b, m, strict ? 'strictEqual' : '==', () => `Expected values to be ${strict ? 'strictly ' : 'loosely '}equal:\n\n${show(a)} !== ${show(b)}\n`); };
@@ -50,7 +180,7 @@ function make(strict) {
     else if (arguments.length === 1) m = actual;
     else if (m === undefined) m = `${show(actual)} ${operator || '!='} ${show(expected)}`;
     if (m instanceof Error) throw m;
-    throw new AssertionError({ message: m, actual, expected, operator: operator || 'fail', userMessage: arguments.length < 3 });
+    throw newError({ message: m, actual, expected, operator: operator || 'fail', userMessage: arguments.length < 3 });
   };
   // check validates a caught error against what throws/rejects expected,
   // as Node does: a RegExp tests String(err), a class tests instanceof, a
@@ -123,7 +253,7 @@ function make(strict) {
     try { fn(); } catch (e) { caught = true; err = e; }
     if (!caught) {
       if (message instanceof Error) throw message;
-      throw new AssertionError({ message: missing(expected, message, 'exception'), actual: undefined, expected, operator: 'throws', userMessage: false });
+      throw newError({ message: missing(expected, message, 'exception'), actual: undefined, expected, operator: 'throws', userMessage: false });
     }
     check(err, expected, message, 'throws');
   };
@@ -155,7 +285,7 @@ function make(strict) {
     let err;
     const pending = awaited(p, 'promiseFn'); // bad arguments reject as they are
     try { await pending; } catch (e) { caught = true; err = e; }
-    if (!caught) throw new AssertionError({ message: missing(expected, message, 'rejection'), actual: undefined, expected, operator: 'rejects', userMessage: false });
+    if (!caught) throw newError({ message: missing(expected, message, 'rejection'), actual: undefined, expected, operator: 'rejects', userMessage: false });
     check(err, expected, message, 'rejects');
   };
   assert.doesNotReject = async function doesNotReject(p, expected, message) {
@@ -171,7 +301,7 @@ function make(strict) {
     if (v === null || v === undefined) return;
     let m = 'ifError got unwanted exception: ';
     m += v && typeof v.message === 'string' ? (v.message === '' && v.constructor ? v.constructor.name : v.message) : show(v);
-    const e = new AssertionError({ message: m, actual: v, expected: null, operator: 'ifError', userMessage: false });
+    const e = newError({ message: m, actual: v, expected: null, operator: 'ifError', userMessage: false });
     if (v instanceof Error && typeof v.stack === 'string') e.origStack = v.stack;
     throw e;
   };
@@ -182,4 +312,46 @@ function make(strict) {
 const assert = make(false);
 assert.strict = make(true);
 assert.strict.strict = assert.strict;
+
+// Assert is Node's class of assertion sets: new Assert({ strict, diff })
+// has the module's methods on its prototype, equal and the other loose
+// ones the strict ones unless strict is false, and its errors carry its
+// diff. A method called without its instance (destructured) is the
+// loose one with diff 'simple', as in Node; the strict aliases are the
+// instance's own properties, so they keep their strictness.
+const kImpl = Symbol('nook.assert.impl');
+const methods = ['ok', 'equal', 'notEqual', 'strictEqual', 'notStrictEqual', 'deepEqual', 'notDeepEqual',
+  'deepStrictEqual', 'notDeepStrictEqual', 'fail', 'throws', 'doesNotThrow', 'rejects', 'doesNotReject',
+  'match', 'doesNotMatch', 'ifError'];
+function Assert(options) {
+  const errors = require('nook:errors.js');
+  if (!new.target) throw errors.makeError('ERR_CONSTRUCT_CALL_REQUIRED', 'Assert');
+  if (options === undefined) options = {};
+  errors.validateObject(options, 'options');
+  const { diff = 'simple', strict = true, skipPrototype = false } = options;
+  errors.validateOneOf(diff, 'options.diff', ['simple', 'full']);
+  errors.validateBoolean(strict, 'options.strict');
+  errors.validateBoolean(skipPrototype, 'options.skipPrototype');
+  if (skipPrototype) {
+    const e = new TypeError("new Assert({ skipPrototype: true }) is not supported in this sandbox: its deep equality always compares prototypes");
+    e.code = 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM';
+    throw e;
+  }
+  Object.defineProperty(this, kImpl, { value: make(strict, diff) });
+  if (strict) {
+    this.equal = this.strictEqual;
+    this.notEqual = this.notStrictEqual;
+    this.deepEqual = this.deepStrictEqual;
+    this.notDeepEqual = this.notDeepStrictEqual;
+  }
+}
+for (const name of methods) {
+  const method = {
+    [name](...args) {
+      return (this instanceof Assert ? this[kImpl] : assert)[name](...args);
+    },
+  }[name];
+  Object.defineProperty(Assert.prototype, name, { value: method, writable: true, configurable: true });
+}
+assert.Assert = Assert;
 module.exports = assert;

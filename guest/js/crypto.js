@@ -9,9 +9,11 @@ const toBytes = (data, enc) => {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   throw new TypeError('The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView');
 };
+// encode is a digest in an output encoding: as in Node, no encoding, or
+// one Buffer does not know ('buffer' among them), is the Buffer itself.
 const encode = (bytes, enc) => {
   const b = host.bufferFrom(bytes);
-  return enc ? b.toString(enc === 'base64url' ? 'base64url' : enc) : b;
+  return enc && Buffer.isEncoding(`${enc}`) ? b.toString(`${enc}`) : b;
 };
 const blockSize = (alg) => {
   const a = String(alg).toLowerCase();

@@ -154,6 +154,7 @@ const codes = {
   ERR_INVALID_ARG_TYPE: [TypeError, invalidArgTypeMessage],
   ERR_INVALID_ARG_VALUE: [TypeError, invalidArgValueMessage],
   ERR_OUT_OF_RANGE: [RangeError, outOfRangeMessage],
+  ERR_CONSTRUCT_CALL_REQUIRED: [TypeError, (name) => `Class constructor ${name} cannot be invoked without 'new'`],
   ERR_MISSING_ARGS: [TypeError, (...args) => {
     let msg = 'The ';
     const wrap = (a) => Array.isArray(a) ? a.map((x) => `"${x}"`).join(' or ') : `"${a}"`;

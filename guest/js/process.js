@@ -182,6 +182,16 @@ function makeProcess() {
       const moved = require('node:fs')[Symbol.for('nook.fs.chdir')];
       if (moved) moved();
     },
+    // loadEnvFile reads a .env file (util.parseEnv's syntax) into
+    // process.env, leaving the variables already set as they are, as
+    // Node does; a missing file throws fs's ENOENT (syscall 'open').
+    loadEnvFile(path) {
+      const fs = require('node:fs');
+      const text = fs.readFileSync(path == null ? '.env' : path, 'utf8');
+      for (const [k, v] of require('nook:dotenv.js').parse(text)) {
+        if (!Object.prototype.hasOwnProperty.call(host.env, k)) process.env[k] = v;
+      }
+    },
     exit: (code) => {
       if (code !== undefined && code !== null) process.exitCode = code;
       emitExit();

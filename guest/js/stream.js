@@ -34,6 +34,40 @@ for (const P of [rs.Writable.prototype, rs.Duplex.prototype]) {
     return r;
   };
 }
+// Node 25's streams take any ArrayBufferView (a TypedArray, a DataView)
+// where readable-stream 4.8 takes Uint8Arrays only: outside object mode
+// it becomes a Buffer over the same bytes before the package sees it, and
+// write() names the types Node names when a chunk is none of them.
+const asBuffer = (chunk) => (ArrayBuffer.isView(chunk) && !(chunk instanceof Uint8Array)
+  ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : chunk);
+for (const P of [rs.Writable.prototype, rs.Duplex.prototype]) {
+  const orig = P.write;
+  P.write = function write(chunk, encoding, cb) {
+    const st = this._writableState;
+    if (st && !st.objectMode) {
+      if (chunk !== null && typeof chunk !== 'string' && !ArrayBuffer.isView(chunk)) {
+        throw require('nook:errors.js').makeError('ERR_INVALID_ARG_TYPE', 'chunk', ['string', 'Buffer', 'TypedArray', 'DataView'], chunk);
+      }
+      chunk = asBuffer(chunk);
+    }
+    return orig.call(this, chunk, encoding, cb);
+  };
+  const origEnd = P.end;
+  P.end = function end(chunk, encoding, cb) {
+    const st = this._writableState;
+    return origEnd.call(this, st && !st.objectMode ? asBuffer(chunk) : chunk, encoding, cb);
+  };
+}
+for (const P of [rs.Readable.prototype, rs.Duplex.prototype]) {
+  for (const name of ['push', 'unshift']) {
+    if (!Object.prototype.hasOwnProperty.call(P, name)) continue; // inherited: wrapped once
+    const orig = P[name];
+    P[name] = { [name](chunk, encoding) {
+      const st = this._readableState;
+      return orig.call(this, st && !st.objectMode ? asBuffer(chunk) : chunk, encoding);
+    } }[name];
+  }
+}
 if (Stream.promises !== rs.promises) Object.defineProperty(Stream, "promises", { value: rs.promises, configurable: true, enumerable: true });
 // The package's own defaults (16 KiB, 16 objects, as Node 20), which the
 // streams it builds read.

@@ -376,9 +376,47 @@ function formatValue(ctx, v, recurseTimes, typedArray) {
   return formatRaw(ctx, v, recurseTimes, typedArray);
 }
 
+let builtInNames;
+
+// protoProperties lists what Node's inspect shows with showHidden after
+// an object's own properties: the non-function properties (getters,
+// values) of its user-defined prototypes, three levels at most, stopping
+// at a built-in's prototype or null; keys already seen are skipped.
+function protoProperties(ctx, value, recurseTimes) {
+  if (builtInNames === undefined) {
+    builtInNames = new Set(Object.getOwnPropertyNames(globalThis).filter((n) => /^[A-Z][a-zA-Z0-9]+$/.test(n) && typeof globalThis[n] === 'function'));
+  }
+  const isBuiltIn = (o) => {
+    const d = Object.getOwnPropertyDescriptor(o, 'constructor');
+    return d !== undefined && typeof d.value === 'function' && builtInNames.has(d.value.name);
+  };
+  const out = [];
+  const seen = new Set();
+  let obj = value;
+  ctx.seen.push(value);
+  for (let depth = 0; depth < 3; depth++) {
+    obj = Object.getPrototypeOf(obj);
+    if (obj === null || isBuiltIn(obj)) break;
+    const keys = Reflect.ownKeys(obj);
+    for (const key of keys) {
+      if (key === 'constructor' || hasOwn(value, key) || seen.has(key)) continue;
+      const desc = Object.getOwnPropertyDescriptor(obj, key);
+      if (typeof desc.value === 'function') continue;
+      const str = formatProperty(ctx, obj, recurseTimes, key, kObjectType, desc, value);
+      out.push(ctx.colors ? '\u001b[2m' + str + '\u001b[22m' : str);
+    }
+    for (const key of keys) seen.add(key);
+  }
+  ctx.seen.pop();
+  return out;
+}
+
 function formatRaw(ctx, value, recurseTimes, typedArray) {
   let keys;
   const ctor = constructorName(value);
+  // A class instance's prototype properties, with showHidden.
+  const protoProps = ctx.showHidden && ctor !== null && ctor !== 'Object' && typeof value === 'object' &&
+    (recurseTimes <= ctx.depth || ctx.depth === null) ? protoProperties(ctx, value, recurseTimes) : [];
   let tag = value[Symbol.toStringTag];
   if (typeof tag !== 'string' || (tag !== '' && (ctx.showHidden ? hasOwn : isEnum)(value, Symbol.toStringTag))) tag = '';
   let base = '';
@@ -483,7 +521,7 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
       if (tag !== '' && tag !== ctor) base += ' [' + tag + ']';
       if (keys.length === 0) return ctx.stylize === stylizeNoColor ? base : ctx.stylize(base, type.toLowerCase());
     } else {
-      if (keys.length === 0) return ctxStyle(value, ctor, tag) + '{}';
+      if (keys.length === 0 && protoProps.length === 0) return ctxStyle(value, ctor, tag) + '{}';
       braces[0] = ctxStyle(value, ctor, tag) + '{';
     }
   }
@@ -499,6 +537,7 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
   ctx.currentDepth = recurseTimes;
   const output = formatter(ctx, value, recurseTimes);
   for (let i = 0; i < keys.length; i++) output.push(formatProperty(ctx, value, recurseTimes, keys[i], extrasType));
+  output.push(...protoProps);
   if (ctx.circular !== undefined) {
     const index = ctx.circular.get(value);
     if (index !== undefined) {
@@ -624,10 +663,12 @@ function formatPromise(ctx, value, recurseTimes) {
   return [state === 'rejected' ? ctx.stylize('<rejected>', 'special') + ' ' + str : str];
 }
 
-function formatProperty(ctx, value, recurseTimes, key, type) {
+// formatProperty formats value's property key; a prototype's property
+// comes with its descriptor and the object whose getter it calls.
+function formatProperty(ctx, value, recurseTimes, key, type, protoDesc, receiver = value) {
   let name, str;
   let extra = ' ';
-  const desc = Object.getOwnPropertyDescriptor(value, key) || { value: value[key], enumerable: true };
+  const desc = protoDesc || Object.getOwnPropertyDescriptor(value, key) || { value: value[key], enumerable: true };
   if (desc.value !== undefined) {
     const diff = ctx.compact !== true || type !== kObjectType ? 2 : 3;
     ctx.indentationLvl += diff;
@@ -640,7 +681,7 @@ function formatProperty(ctx, value, recurseTimes, key, type) {
     if (ctx.getters && (ctx.getters === true || (ctx.getters === 'get' && desc.set === undefined) ||
         (ctx.getters === 'set' && desc.set !== undefined))) {
       try {
-        const tmp = desc.get.call(value);
+        const tmp = desc.get.call(receiver);
         ctx.indentationLvl += 2;
         if (tmp === null) str = s('[' + label + ':', 'special') + ' ' + s('null', 'null') + s(']', 'special');
         else if (typeof tmp === 'object') str = s('[' + label + ']', 'special') + ' ' + formatValue(ctx, tmp, recurseTimes);
@@ -1247,6 +1288,7 @@ module.exports = {
   isArray: Array.isArray,
   stripVTControlCharacters,
   parseArgs,
+  parseEnv: (content) => require('nook:dotenv.js').parseEnv(content),
   getSystemErrorName,
   styleText: (f, text) => String(text),
   toUSVString: (s) => String(s).toWellFormed ? String(s).toWellFormed() : String(s),

@@ -2,6 +2,8 @@ package js_test
 
 import (
 	"testing"
+
+	"github.com/nookdev/nook/runtime"
 )
 
 // TestURLSearchParamsBrand: URLSearchParams' methods and its live
@@ -430,5 +432,183 @@ export default () => [
 		`file:///%EF%BF%BDx%F0%9F%9A%80`,
 		`TypeError|ERR_INVALID_ARG_TYPE|The \"path\" argument must be of type string. Received type number (42)`,
 		`288225 true`,
+	)
+}
+
+// TestParseEnv: util.parseEnv reads .env text as Node does: comments,
+// quotes (only "" expands \n), an unclosed quote, "export ", inline
+// comments, a repeated key's last value, keys in byte order, an object
+// with no prototype.
+func TestParseEnv(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+const show = (f) => { try { return JSON.stringify(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message } };
+export default () => [
+  show(() => util.parseEnv("# c\nB=2 # note\r\nA = ' q ' \nexport  C=\"x\\ny\"\nD=\"open\nE=\nA=last\n  \n=v\n=\n")),
+  show(() => Object.getPrototypeOf(util.parseEnv("A=1"))),
+  show(() => Object.keys(util.parseEnv("b=1\na=2\n\u00e9=3\nB=4"))),
+  show(() => util.parseEnv("M='a\nb'\nN=\x60c\x60d\nnoequals\nO=o")),
+  show(() => util.parseEnv(null)),
+];`,
+		`{\"\":\"\",\"A\":\"last\",\"B\":\"2\",\"C\":\"x\\ny\",\"D\":\"\\\"open\",\"E\":\"\"}`,
+		`null`,
+		`[\"B\",\"a\",\"b\",\"é\"]`,
+		`{\"M\":\"a\\nb\",\"N\":\"c\",\"O\":\"o\"}`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"content\" argument must be of type string. Received null`,
+	)
+}
+
+// TestLoadEnvFile: process.loadEnvFile reads ./.env or the named file
+// into process.env without overriding what is set; a missing file is
+// fs's ENOENT from open.
+func TestLoadEnvFile(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.write("/workspace/.env", "NOOK_A=from file\nNOOK_B=b\n")
+	e.write("/workspace/other.env", "NOOK_C='c c'\n")
+	r := e.runFS(errOf+`
+export default function () {
+  process.env.NOOK_A = "set";
+  process.loadEnvFile();
+  process.loadEnvFile("other.env");
+  return [process.env.NOOK_A, process.env.NOOK_B, process.env.NOOK_C, errOf(() => process.loadEnvFile("missing.env"))];
+}`, runtime.ReadWrite)
+	wantJSON(t, r, `["set","b","c c",["ENOENT","ENOENT: no such file or directory, open 'missing.env'","open","missing.env",null,-2]]`)
+}
+
+// TestAssertCallSource: a failing assert(value) or assert.ok(value)
+// without a message quotes its call from the file, as Node does: the
+// callee's member chain and the arguments up to the matching ')', on a
+// line with other statements, strings, comments and non-ASCII names;
+// with no file to read it is Node's "value == true".
+func TestAssertCallSource(t *testing.T) {
+	e := newFSEnv(t, runtime.ReadWrite)
+	e.write("/workspace/a.js", `'use strict'; const ässört = require('assert'); ässört(true); ässört.ok(''); ässört(null);`)
+	e.write("/workspace/b.js", `const assert = require('assert');
+const msg = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
+module.exports = [
+  msg(() => assert(0)),
+  msg(() => { assert.ok(null, undefined); }),
+  msg(() => assert((() => { return 0 })())),
+  msg(() => assert['ok'](/* ) */ '' && ")(")),
+  msg(() => assert.strict.ok(0 === 1)),
+  msg(() => assert(0, 'mine')),
+  msg(() => assert()),
+];`)
+	r := e.runFS(`
+const msg = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
+export default function () {
+  return [msg(() => require("./a.js")), ...require("./b.js"), msg(() => new Function("require", "require('assert')(false)")(require))];
+}`, runtime.ReadWrite)
+	const f = `The expression evaluated to a falsy value:\n\n  `
+	wantJSON(t, r, `["`+f+`ässört.ok('')\n","`+f+`assert(0)\n","`+f+`assert.ok(null, undefined)\n",`+
+		`"`+f+`assert((() => { return 0 })())\n","`+f+`assert['ok'](/* ) */ '' && \")(\")\n","`+f+`assert.strict.ok(0 === 1)\n",`+
+		`"mine","No value argument passed to `+"`assert.ok()`"+`","false == true"]`)
+}
+
+// TestInspectPrototypeProperties: with showHidden, inspect shows a class
+// instance's prototype getters, setters and values after its own
+// properties (getters called on the instance with getters: true), as
+// Node does; without it, only its own.
+func TestInspectPrototypeProperties(t *testing.T) {
+	lines(t, `
+import util from "node:util";
+class A { constructor() { this.a = 1 } get g() { return this.a } set s(v) {} }
+A.prototype.v = 5;
+class B extends A { get h() { return [1] } }
+export default () => [
+  util.inspect(new B(), { showHidden: true, getters: true }),
+  util.inspect(new B(), { showHidden: true }),
+  util.inspect(new B()),
+];`,
+		`B {\n  a: 1,\n  [h]: [Getter] [ 1, [length]: 1 ],\n  [g]: [Getter: 1],\n  [s]: [Setter],\n  v: 5\n}`,
+		`B { a: 1, [h]: [Getter], [g]: [Getter], [s]: [Setter], v: 5 }`,
+		`B { a: 1 }`,
+	)
+}
+
+// TestAssertClass: new Assert({ strict, diff }) as Node has it: new is
+// required, options are checked, strict instances alias equal to
+// strictEqual, errors carry the instance's diff, and a destructured
+// method has diff 'simple' (equal stays strict: a strict instance's own
+// alias of strictEqual).
+func TestAssertClass(t *testing.T) {
+	lines(t, `
+import assert, { Assert } from "node:assert";
+const show = (f) => { try { return String(f()) } catch (e) { return e.name + "|" + e.code + "|" + e.message + (e.diff ? "|" + e.diff : "") } };
+const full = new Assert({ diff: "full" });
+const loose = new Assert({ strict: false });
+const { equal, strictEqual } = full;
+export default () => [
+  show(() => Assert()),
+  show(() => new Assert({ diff: "x" })),
+  show(() => new Assert({ strict: 1 })),
+  show(() => full.equal === full.strictEqual && loose.equal !== loose.strictEqual),
+  show(() => full.equal(1, "1")),
+  show(() => loose.equal(1, "1")),
+  show(() => full.fail("boom")),
+  show(() => equal(1, "1")),
+  show(() => strictEqual(1, 2)),
+  show(() => assert.strictEqual(1, 2)),
+];`,
+		`TypeError|ERR_CONSTRUCT_CALL_REQUIRED|Class constructor Assert cannot be invoked without 'new'`,
+		`TypeError|ERR_INVALID_ARG_VALUE|The property 'options.diff' must be one of: 'simple', 'full'. Received 'x'`,
+		`TypeError|ERR_INVALID_ARG_TYPE|The \"options.strict\" property must be of type boolean. Received type number (1)`,
+		`true`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== '1'\n|full`,
+		`undefined`,
+		`AssertionError|ERR_ASSERTION|boom|full`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== '1'\n|simple`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== 2\n|simple`,
+		`AssertionError|ERR_ASSERTION|Expected values to be strictly equal:\n\n1 !== 2\n|simple`,
+	)
+}
+
+// TestStreamArrayBufferViews: outside object mode, write, end and push
+// take any TypedArray or DataView as a Buffer over its bytes (Node 25);
+// object mode keeps the view; another value is Node's
+// ERR_INVALID_ARG_TYPE naming TypedArray and DataView.
+func TestStreamArrayBufferViews(t *testing.T) {
+	lines(t, `
+import { Writable, Readable } from "node:stream";
+const src = Buffer.from("ABCD");
+const got = [];
+const w = new Writable({ write(c, enc, cb) { got.push(c.constructor.name + ":" + enc + ":" + c.toString()); cb(); } });
+const finished = new Promise((res) => w.on("finish", res));
+w.write(new Int8Array(src.buffer, src.byteOffset, 2));
+w.write(new DataView(src.buffer, src.byteOffset + 2, 2));
+w.end(new Uint16Array([0x4241]));
+const ow = new Writable({ objectMode: true, write(c, enc, cb) { got.push("object:" + c.constructor.name); cb(); } });
+ow.write(new Float32Array(1));
+const r = new Readable({ read() {} });
+r.push(new Int16Array([0x4443]));
+let err;
+try { new Writable({ write(c, e, cb) { cb(); } }).write({}); } catch (e) { err = e.code + "|" + e.message; }
+export default async () => {
+  await finished;
+  return [...got, r.read().toString(), err];
+};`,
+		`Buffer:buffer:AB`,
+		`Buffer:buffer:CD`,
+		`Buffer:buffer:AB`,
+		`object:Float32Array`,
+		`CD`,
+		`ERR_INVALID_ARG_TYPE|The \"chunk\" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received an instance of Object`,
+	)
+}
+
+// TestDigestEncodings: digest() and an encoding Buffer does not know
+// ('buffer' among them) give the Buffer, as Node does; a known one, in
+// any case, the string.
+func TestDigestEncodings(t *testing.T) {
+	lines(t, `
+import crypto from "node:crypto";
+const h = (enc) => crypto.createHash("sha1").update("a").digest(enc);
+const show = (v) => Buffer.isBuffer(v) ? "Buffer " + v.toString("hex") : v;
+export default () => [show(h()), show(h("buffer")), show(h("xyz")), show(h("HEX")), show(crypto.createHmac("sha1", "k").update("a").digest("buffer"))];`,
+		`Buffer 86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`Buffer 86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`Buffer 86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`86f7e437faa5a7fce15d1ddcb9eaeaea377667b8`,
+		`Buffer 40e7d441cadb17b07f050341aa23a6820ed81c8b`,
 	)
 }
