@@ -70,6 +70,9 @@ func TestLeaseRenewalFailureStopsRuns(t *testing.T) {
 	}
 	defer c.Close()
 	c.BusyTimeout(10 * time.Second)
+	if renewed, held := ws.Runtime().Lease(); !held || time.Since(renewed) > time.Minute {
+		t.Errorf("a new runtime's lease: renewed %v, held %v", renewed, held)
+	}
 	h, err := ws.Runtime().Exec(ctx, "out start\nsleep 20s", runtime.ExecOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +92,9 @@ func TestLeaseRenewalFailureStopsRuns(t *testing.T) {
 	}
 	if d := res.Finished.Sub(res.Created); d > 10*time.Second {
 		t.Errorf("the run went on for %s", d)
+	}
+	if renewed, held := ws.Runtime().Lease(); held {
+		t.Errorf("the lease not renewed since %v (TTL 600ms) is reported held", renewed)
 	}
 	if l := logs.String(); !strings.Contains(l, `msg="nook: renewing the runtime's lease failed"`) || !strings.Contains(l, "injected failure") {
 		t.Errorf("the failure was not logged: %q", l)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -141,7 +142,8 @@ type Runtime struct {
 	fs       *vfs.FS
 	store    *journal.Store
 	opts     Options
-	lease    leaseTiming // read from the package's timing once, in New
+	lease    leaseTiming  // read from the package's timing once, in New
+	renewed  atomic.Int64 // when the lease was last renewed (Unix ns)
 	backends map[string]Backend
 	infos    []BackendInfo
 	owner    string
@@ -233,6 +235,7 @@ func New(ctx context.Context, fsys *vfs.FS, store *journal.Store, opts Options) 
 	if err := store.Renew(ctx, r.owner, opts.Now().Add(r.lease.ttl)); err != nil {
 		return nil, err
 	}
+	r.renewed.Store(time.Now().UnixNano())
 	if err := r.reapOrphans(ctx); err != nil {
 		return nil, err
 	}
@@ -307,6 +310,7 @@ func (r *Runtime) maintain() {
 			err := r.store.Renew(ctx, r.owner, r.opts.Now().Add(r.lease.ttl))
 			if err == nil {
 				renewed = time.Now()
+				r.renewed.Store(renewed.UnixNano())
 				r.prune(ctx, false)
 				renew.Reset(r.lease.renew)
 			} else {
@@ -328,6 +332,15 @@ func (r *Runtime) maintain() {
 			}
 		}
 	}
+}
+
+// Lease reports the runtime's lease on the workspace's runs: when it was
+// last renewed, and whether it still holds (renewed within its lifetime,
+// 30 s, less the renewal period: past that the runtime stops its runs, as
+// another process may reap them as interrupted). A readiness probe asks it.
+func (r *Runtime) Lease() (renewed time.Time, held bool) {
+	renewed = time.Unix(0, r.renewed.Load())
+	return renewed, time.Since(renewed) < r.lease.ttl-r.lease.renew
 }
 
 // stopAll cancels every run of this runtime with cause.

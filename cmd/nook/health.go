@@ -34,8 +34,9 @@ type check struct {
 	Detail string `json:"detail"`
 }
 
-// readiness checks that the workspace can take a write and, in the process
-// tier, that the worker pool can give a run a worker.
+// readiness checks that the workspace can take a write, that the runtime
+// holds its lease on the workspace's runs and, in the process tier, that
+// the worker pool can give a run a worker.
 func (a *app) readiness(ctx context.Context) []check {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
@@ -43,7 +44,16 @@ func (a *app) readiness(ctx context.Context) []check {
 	if err := a.ws.FS().Ping(ctx); err != nil {
 		db = check{Name: "database", Detail: err.Error()}
 	}
-	return []check{db, a.workersCheck(ctx)}
+	lease := check{Name: "lease", OK: true}
+	renewed, held := a.ws.Runtime().Lease()
+	ago := time.Since(renewed).Round(time.Millisecond)
+	if held {
+		lease.Detail = fmt.Sprintf("renewed %s ago", ago)
+	} else {
+		lease.Detail = fmt.Sprintf("not renewed for %s: this process's runs are stopped and may be reaped by another", ago)
+	}
+	lease.OK = held
+	return []check{db, lease, a.workersCheck(ctx)}
 }
 
 // workersCheck checks, in the process tier, that the worker pool can give
@@ -132,7 +142,8 @@ var cmdStatus = &command{
 	name: "status", reads: true, group: "Workspace", synopsis: "",
 	summary: "check that the workspace is ready, as nook serve's /readyz does",
 	help: `Runs the readiness checks of "nook serve" (/readyz) on the workspace: the
-database can take a write, and in the process tier a worker can be had. It
+database can take a write, the runtime holds its lease on the workspace's
+runs, and in the process tier a worker can be had. It
 prints one line per check, then the database's and its write-ahead log's
 sizes on disk, and exits 1 when a check fails.`,
 	run: runStatus,

@@ -47,7 +47,7 @@ func TestServeHealth(t *testing.T) {
 	if code, _ := get("POST", "/healthz"); code != 405 {
 		t.Errorf("POST /healthz = %d, want 405", code)
 	}
-	readyOK := regexp.MustCompile(`^ok database: writable\nok workers: (none: runs are in process|a worker can be had \(\d+ idle, \d+ busy\))\n$`)
+	readyOK := regexp.MustCompile(`^ok database: writable\nok lease: renewed [0-9.]+(µs|ms|s|m[0-9.]+s) ago\nok workers: (none: runs are in process|a worker can be had \(\d+ idle, \d+ busy\))\n$`)
 	if code, body := get("GET", "/readyz"); code != 200 || !readyOK.MatchString(body) {
 		t.Errorf("GET /readyz = %d %q", code, body)
 	}
@@ -135,7 +135,7 @@ func TestStatusCommand(t *testing.T) {
 	w := newWS(t)
 	w.put("/a.txt", "a\n")
 	out := w.ok("--isolation", "in-process", "status")
-	if !regexp.MustCompile(`^ok database: writable\nok workers: none: runs are in process\ndatabase: .*, [0-9.]+ KiB on disk, write-ahead log [0-9.]+ (B|KiB|MiB)\n$`).MatchString(out) {
+	if !regexp.MustCompile(`^ok database: writable\nok lease: renewed [0-9.]+(µs|ms|s) ago\nok workers: none: runs are in process\ndatabase: .*, [0-9.]+ KiB on disk, write-ahead log [0-9.]+ (B|KiB|MiB)\n$`).MatchString(out) {
 		t.Errorf("status = %q", out)
 	}
 	var st struct {
@@ -146,7 +146,7 @@ func TestStatusCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(w.ok("--isolation", "in-process", "--json", "status")), &st); err != nil {
 		t.Fatal(err)
 	}
-	if !st.Ready || len(st.Checks) != 2 || st.Checks[0] != (check{"database", true, "writable"}) || st.DBBytes <= 0 {
+	if !st.Ready || len(st.Checks) != 3 || st.Checks[0] != (check{"database", true, "writable"}) || st.Checks[1].Name != "lease" || !st.Checks[1].OK || st.DBBytes <= 0 {
 		t.Errorf("status --json = %+v", st)
 	}
 	w.fail(1, "nook: no such workspace: "+filepath.Join(filepath.Dir(w.db), "none.db")+" (ENOENT)\n", "--db", filepath.Join(filepath.Dir(w.db), "none.db"), "status")

@@ -102,12 +102,22 @@ func sniffImage(data []byte) string {
 	return ""
 }
 
-func (c *Console) filePage(w http.ResponseWriter, r *http.Request, ss *session) {
-	ctx := r.Context()
-	name := r.URL.Query().Get("path")
-	info, err := c.opts.FS.Stat(ctx, name)
+// statFile stats the file ?path= names; on failure it answers the request
+// and reports false.
+func (c *Console) statFile(w http.ResponseWriter, r *http.Request, ss *session) (name string, info *vfs.FileInfo, ok bool) {
+	name = r.URL.Query().Get("path")
+	info, err := c.opts.FS.Stat(r.Context(), name)
 	if err != nil {
 		c.vfsFail(w, r, ss, err)
+		return name, nil, false
+	}
+	return name, info, true
+}
+
+func (c *Console) filePage(w http.ResponseWriter, r *http.Request, ss *session) {
+	ctx := r.Context()
+	name, info, ok := c.statFile(w, r, ss)
+	if !ok {
 		return
 	}
 	clean, _ := vfs.Clean(name)
@@ -156,10 +166,8 @@ func (c *Console) filePage(w http.ResponseWriter, r *http.Request, ss *session) 
 // console never serves a model's bytes as a document of its origin.
 func (c *Console) rawImage(w http.ResponseWriter, r *http.Request, ss *session) {
 	ctx := r.Context()
-	name := r.URL.Query().Get("path")
-	info, err := c.opts.FS.Stat(ctx, name)
-	if err != nil {
-		c.vfsFail(w, r, ss, err)
+	name, info, ok := c.statFile(w, r, ss)
+	if !ok {
 		return
 	}
 	if info.IsDir() {
