@@ -308,12 +308,15 @@ func (t *Telemetry) HostCall(ctx context.Context, c runtime.HostCallStart) (cont
 	}
 }
 
+// endNoStage ends a stage that makes no span (tracing off).
+func endNoStage(error, ...runtime.StageAttr) {}
+
 // Stage implements runtime.StageObserver: a span per stage of a run's work
 // that is not a host call ("worker wait", "worker round trip"), a child of
 // the run's span; the worker's host calls are children of its round trip.
 func (t *Telemetry) Stage(ctx context.Context, runID, name string) (context.Context, func(error, ...runtime.StageAttr)) {
 	if !t.tracing {
-		return ctx, func(error, ...runtime.StageAttr) {}
+		return ctx, endNoStage
 	}
 	ctx, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(attribute.String("nook.run.id", runID)))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"regexp"
 	"strings"
 	"sync"
@@ -20,12 +19,7 @@ func startTestFleet(t *testing.T) []*fleet.Node {
 	t.Helper()
 	var routes []string
 	for range 3 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		routes = append(routes, ln.Addr().String())
-		ln.Close()
+		routes = append(routes, freeAddr(t))
 	}
 	nodes := make([]*fleet.Node, 3)
 	errs := make([]error, 3)

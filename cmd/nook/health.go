@@ -44,15 +44,12 @@ func (a *app) readiness(ctx context.Context) []check {
 	if err := a.ws.FS().Ping(ctx); err != nil {
 		db = check{Name: "database", Detail: err.Error()}
 	}
-	lease := check{Name: "lease", OK: true}
 	renewed, held := a.ws.Runtime().Lease()
 	ago := time.Since(renewed).Round(time.Millisecond)
-	if held {
-		lease.Detail = fmt.Sprintf("renewed %s ago", ago)
-	} else {
-		lease.Detail = fmt.Sprintf("not renewed for %s: this process's runs are stopped and may be reaped by another", ago)
+	lease := check{Name: "lease", OK: true, Detail: fmt.Sprintf("renewed %s ago", ago)}
+	if !held {
+		lease = check{Name: "lease", Detail: fmt.Sprintf("not renewed for %s: this process's runs are stopped and may be reaped by another", ago)}
 	}
-	lease.OK = held
 	return []check{db, lease, a.workersCheck(ctx)}
 }
 
